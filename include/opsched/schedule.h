@@ -30,7 +30,11 @@ typedef struct opsched_schedule_options {
   opsched_priority priority;
   int32_t streams;        /* parallel streams, >= 1 (0 means 1) */
   int32_t resource_limit; /* capacity: sum of running demands; 0 = streams */
-  int32_t effort;         /* improvement budget after list scheduling; 0 = none */
+  /* Improvement budget after list scheduling; 0 = none. Each unit allows
+   * about 2^16 op placements of local search (65536 / n list decodes, at
+   * least 16); the search stops early at a proven lower bound. The result
+   * never has a longer makespan than effort 0. See docs/streams.md. */
+  int32_t effort;
 } opsched_schedule_options;
 
 /* Fills `options` with the defaults: critical path, 1 stream, capacity = streams. */
@@ -40,7 +44,16 @@ typedef struct opsched_schedule opsched_schedule;
 
 /* Schedules a finalized graph. On success *out receives a schedule the
  * caller owns. Fails with OPSCHED_ERR_INFEASIBLE when a node's demand
- * exceeds the capacity, OPSCHED_ERR_INVALID on bad options. */
+ * exceeds the capacity, OPSCHED_ERR_INVALID on bad options.
+ *
+ * With one stream and effort 0 this is the event-driven list scheduler
+ * alone. Otherwise it also runs HEFT placement with insertion into idle
+ * gaps and keeps the shorter schedule (ties keep the list scheduler's), then
+ * spends `effort` on local search. Guarantees: every edge u->v has
+ * end(u) <= start(v); at every instant at most `streams` ops with non-zero
+ * duration run and their demands sum to <= the capacity; ops on one stream
+ * never overlap; waits are computed as for opsched_schedule_waits().
+ * Deterministic: equal inputs give equal schedules. */
 opsched_status opsched_schedule_run(const opsched_graph *graph,
                                     const opsched_schedule_options *options,
                                     opsched_schedule **out);
@@ -50,7 +63,8 @@ void opsched_schedule_destroy(opsched_schedule *schedule);
 
 int32_t opsched_schedule_num_nodes(const opsched_schedule *schedule);
 /* The sequential order: node ids, a topological order sorted by start time
- * (ties by stream, then issue order). */
+ * (ties by end time, then topological position). Restricted to one stream
+ * it is that stream's launch order, which a runtime must follow. */
 const int32_t *opsched_schedule_order(const opsched_schedule *schedule);
 /* Per node (indexed by node id). */
 const int64_t *opsched_schedule_starts(const opsched_schedule *schedule);
@@ -70,6 +84,28 @@ int64_t opsched_schedule_total_work(const opsched_schedule *schedule);
 /* max(critical path, ceil(total work / streams)). */
 int64_t opsched_schedule_lower_bound(const opsched_schedule *schedule);
 int32_t opsched_schedule_stream_count(const opsched_schedule *schedule);
+/* The capacity the schedule respects (options.resource_limit or streams). */
+int32_t opsched_schedule_resource_limit(const opsched_schedule *schedule);
+/* Makespan of the list/HEFT schedule before the improvement step
+ * (== makespan when effort is 0). */
+int64_t opsched_schedule_list_makespan(const opsched_schedule *schedule);
+/* Total work / makespan: the speedup over running the ops in their original
+ * order on one stream; 1.0 for an empty or all-zero-cost graph. */
+double opsched_schedule_speedup(const opsched_schedule *schedule);
+
+/* Cross-stream synchronisation. Every op records an event when it ends;
+ * before launching, op `node` waits on the events of the producers listed
+ * here (node ids, ascending; *count receives the length). Ops of one stream
+ * launch in sequential order. A dependency on another stream is listed only
+ * when it is not already implied by the stream's own order plus other
+ * waits, transitively: the list is the unique minimal one. Borrowed. */
+const int32_t *opsched_schedule_waits(const opsched_schedule *schedule,
+                                      int32_t node, int32_t *count);
+/* Number of dependency edges whose ends are on different streams (the
+ * waits before transitive reduction). */
+int64_t opsched_schedule_num_waits_unreduced(const opsched_schedule *schedule);
+/* Number of waits after reduction (sum of opsched_schedule_waits counts). */
+int64_t opsched_schedule_num_waits(const opsched_schedule *schedule);
 
 #ifdef __cplusplus
 }

@@ -41,6 +41,8 @@ void opsched_schedule_destroy(opsched_schedule *s) {
   opsched_free(s->stream);
   opsched_free(s->rank);
   opsched_free(s->critical);
+  opsched_free(s->wait_off);
+  opsched_free(s->wait_ids);
   opsched_free(s);
 }
 
@@ -72,6 +74,8 @@ static int cmp_rec(const void *pa, const void *pb) {
   const order_rec *a = pa, *b = pb;
   if (a->start != b->start)
     return a->start < b->start ? -1 : 1;
+  if (a->end != b->end)
+    return a->end < b->end ? -1 : 1;
   if (a->topo != b->topo)
     return a->topo < b->topo ? -1 : 1;
   return 0;
@@ -99,8 +103,9 @@ opsched_status opsched_schedule_sort_order(opsched_schedule *s,
     if (s->end[v] > s->makespan)
       s->makespan = s->end[v];
   }
-  /* Sorting by (start, topological position) is itself topological: a
-   * successor never starts before its predecessor. */
+  /* Sorting by (start, end, topological position) is itself topological: a
+   * successor never starts before its predecessor ends, and equal starts
+   * and ends only happen between zero-duration ops. */
   qsort(rec, (size_t)n, sizeof *rec, cmp_rec);
   for (int32_t i = 0; i < n; i++)
     s->order[i] = rec[i].id;
@@ -215,8 +220,27 @@ opsched_status opsched_schedule_run(const opsched_graph *g,
   s->resource_limit = cap;
   opsched_schedule_set_ranks(s, g);
   opsched_status st = list_schedule(g, o, s);
+  /* One stream without effort keeps the plain rank-ordered list. Otherwise
+   * the list schedule competes with HEFT insertion, then local search may
+   * shorten the winner; streams are named last, from the final times. */
+  int multi = streams > 1 || o->effort > 0;
+  int heft_won = 0;
+  if (st == OPSCHED_OK && multi)
+    st = opsched_streams_heft(g, o, s, &heft_won);
+  if (st == OPSCHED_OK) {
+    s->list_makespan = 0;
+    for (int32_t v = 0; v < n; v++)
+      if (s->end[v] > s->list_makespan)
+        s->list_makespan = s->end[v];
+  }
+  if (st == OPSCHED_OK && o->effort > 0)
+    st = opsched_streams_improve(g, s, o->effort);
   if (st == OPSCHED_OK)
     st = opsched_schedule_sort_order(s, g);
+  if (st == OPSCHED_OK && multi)
+    st = opsched_streams_assign(g, s);
+  if (st == OPSCHED_OK)
+    st = opsched_streams_waits(g, s);
   if (st != OPSCHED_OK) {
     opsched_schedule_destroy(s);
     return st;
@@ -236,6 +260,25 @@ int64_t opsched_schedule_makespan(const opsched_schedule *s) { return s->makespa
 int64_t opsched_schedule_critical_path(const opsched_schedule *s) { return s->critical_path; }
 int64_t opsched_schedule_total_work(const opsched_schedule *s) { return s->total_work; }
 int32_t opsched_schedule_stream_count(const opsched_schedule *s) { return s->streams; }
+int32_t opsched_schedule_resource_limit(const opsched_schedule *s) { return s->resource_limit; }
+int64_t opsched_schedule_list_makespan(const opsched_schedule *s) { return s->list_makespan; }
+int64_t opsched_schedule_num_waits(const opsched_schedule *s) { return s->num_waits; }
+
+int64_t opsched_schedule_num_waits_unreduced(const opsched_schedule *s) {
+  return s->num_waits_unreduced;
+}
+
+const int32_t *opsched_schedule_waits(const opsched_schedule *s, int32_t node,
+                                      int32_t *count) {
+  *count = (int32_t)(s->wait_off[node + 1] - s->wait_off[node]);
+  return s->wait_ids + s->wait_off[node];
+}
+
+double opsched_schedule_speedup(const opsched_schedule *s) {
+  if (s->makespan <= 0)
+    return 1.0;
+  return (double)s->total_work / (double)s->makespan;
+}
 
 int64_t opsched_schedule_lower_bound(const opsched_schedule *s) {
   int64_t per = s->total_work / s->streams + (s->total_work % s->streams != 0);

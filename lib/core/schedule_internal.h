@@ -16,6 +16,11 @@ struct opsched_schedule {
   int64_t *rank;
   uint8_t *critical;
   int64_t makespan, critical_path, total_work;
+  int64_t list_makespan; /* before the improvement step */
+  /* Cross-stream waits after transitive reduction, CSR by node id. */
+  int64_t *wait_off; /* n + 1 entries */
+  int32_t *wait_ids; /* producer ids, sorted per node */
+  int64_t num_waits, num_waits_unreduced;
 };
 
 /* Allocates a schedule for n nodes with every array zeroed; NULL on OOM. */
@@ -24,10 +29,39 @@ opsched_schedule *opsched_schedule_alloc(int32_t n);
 /* Fills rank, critical, critical_path and total_work from the graph. */
 void opsched_schedule_set_ranks(opsched_schedule *s, const opsched_graph *g);
 
-/* Recomputes `order` from start times (ties by end, then stream, then id)
- * and `makespan`. Zero-duration ops are placed after their zero-duration
- * predecessors because ties are broken by a topological position. */
+/* Recomputes `order` from start times (ties by end, then topological
+ * position) and `makespan`. The ties make the order topological even with
+ * zero-duration ops, and make it, restricted to one stream, that stream's
+ * launch order (a zero-duration op at t precedes an op running from t). */
 opsched_status opsched_schedule_sort_order(opsched_schedule *s,
                                            const opsched_graph *g);
+
+/* --- streams.c: multi-stream placement, improvement, streams and waits --- */
+
+/* HEFT-style placement: ops in priority order (ready list keyed like the
+ * list scheduler), each at its earliest start on the capacity and stream
+ * profile, inserted into idle gaps. Overwrites s->start/end only when its
+ * makespan is strictly lower (ties keep the list schedule); *improved tells
+ * which. Leaves times untouched when they could overflow. */
+opsched_status opsched_streams_heft(const opsched_graph *g,
+                                    const opsched_schedule_options *o,
+                                    opsched_schedule *s, int *improved);
+
+/* Local search over topological activity lists decoded by the same
+ * insertion placement, bounded by `effort` (see docs/streams.md). Only
+ * replaces s->start/end by a strictly shorter schedule. */
+opsched_status opsched_streams_improve(const opsched_graph *g,
+                                       opsched_schedule *s, int32_t effort);
+
+/* Assigns streams from start/end times and s->order: each op goes to a
+ * stream idle at its start, preferring one holding most of its
+ * predecessors, then the lowest index. OPSCHED_ERR_STATE if the times need
+ * more than s->streams streams (a placement bug). */
+opsched_status opsched_streams_assign(const opsched_graph *g,
+                                      opsched_schedule *s);
+
+/* Computes the waits with exact transitive reduction (vector clocks). */
+opsched_status opsched_streams_waits(const opsched_graph *g,
+                                     opsched_schedule *s);
 
 #endif

@@ -1,0 +1,62 @@
+/* opsched/options.h - the passes' options, parsed and validated in C.
+ *
+ * Every front end (the C++ pass classes, the C API's options string, the
+ * bench) fills an opsched_options through these functions, so each option is
+ * validated once, with one set of messages.
+ */
+#ifndef OPSCHED_OPTIONS_H
+#define OPSCHED_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opsched/cost.h"
+#include "opsched/schedule.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum opsched_cost_model {
+  OPSCHED_COST_ROOFLINE = 0,
+  OPSCHED_COST_UNIT = 1 /* every op costs 1, as in the seed's demo */
+} opsched_cost_model;
+
+typedef struct opsched_options {
+  opsched_cost_model cost_model;
+  const opsched_device *device;
+  opsched_schedule_options schedule;
+  int64_t max_memory; /* bytes; 0 = no limit */
+} opsched_options;
+
+/* Defaults: roofline on "generic", critical path, 1 stream, no limit. */
+void opsched_options_init(opsched_options *options);
+
+/* Each setter parses `value` for the option it names. On failure it returns
+ * non-zero and writes a message naming the option and the accepted values
+ * into `err` (NUL-terminated, truncated to err_size). */
+int opsched_options_set_cost_model(opsched_options *o, const char *value,
+                                   char *err, size_t err_size);
+int opsched_options_set_device(opsched_options *o, const char *value, char *err,
+                               size_t err_size);
+int opsched_options_set_priority(opsched_options *o, const char *value,
+                                 char *err, size_t err_size);
+int opsched_options_set_streams(opsched_options *o, int64_t value, char *err,
+                                size_t err_size);
+int opsched_options_set_resource_limit(opsched_options *o, int64_t value,
+                                       char *err, size_t err_size);
+int opsched_options_set_effort(opsched_options *o, int64_t value, char *err,
+                               size_t err_size);
+int opsched_options_set_max_memory(opsched_options *o, const char *value,
+                                   char *err, size_t err_size);
+
+/* Parses a byte size: a non-negative integer with an optional unit
+ * B, KiB, MiB, GiB, TiB (also KB/MB/GB as powers of 1000). "0" means none.
+ * Returns 0 and sets *bytes on success; non-zero on garbage or overflow. */
+int opsched_parse_size(const char *text, int64_t *bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

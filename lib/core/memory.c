@@ -1,0 +1,704 @@
+/* The buffer set, the memory model, the exact peak simulator and the
+ * policy dispatch (keep-best, limit fallback). Heuristics live in
+ * memory_baselines.c, the optimal search in memory_exact.c. */
+#include "opsched/memory.h"
+
+#include "alloc.h"
+#include "memory_internal.h"
+#include "saturate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Buffers --------------------------------------------------------- */
+
+struct opsched_buffers {
+  int32_t n;
+  int32_t count, cap;
+  int64_t *bytes;
+  int32_t *owner;
+  uint8_t *forever;
+  int64_t nuses, ucap;
+  int32_t *use_buf, *use_node;
+  int64_t resident;
+};
+
+opsched_buffers *opsched_buffers_create(int32_t num_nodes) {
+  if (num_nodes < 0)
+    return NULL;
+  opsched_buffers *b = opsched_alloc_array(1, sizeof *b);
+  if (!b)
+    return NULL;
+  b->n = num_nodes;
+  return b;
+}
+
+void opsched_buffers_destroy(opsched_buffers *b) {
+  if (!b)
+    return;
+  opsched_free(b->bytes);
+  opsched_free(b->owner);
+  opsched_free(b->forever);
+  opsched_free(b->use_buf);
+  opsched_free(b->use_node);
+  opsched_free(b);
+}
+
+int32_t opsched_buffers_add(opsched_buffers *b, int64_t bytes,
+                            int32_t allocating_node, int live_until_end) {
+  if (!b || bytes < 0 || allocating_node < -1 || allocating_node >= b->n ||
+      b->count == INT32_MAX)
+    return -1;
+  if (b->count == b->cap) {
+    int32_t cap = b->cap ? (b->cap > INT32_MAX / 2 ? INT32_MAX : b->cap * 2) : 16;
+    int64_t *nb = opsched_realloc_array(b->bytes, (size_t)cap, sizeof *nb);
+    if (!nb)
+      return -1;
+    b->bytes = nb;
+    int32_t *no = opsched_realloc_array(b->owner, (size_t)cap, sizeof *no);
+    if (!no)
+      return -1;
+    b->owner = no;
+    uint8_t *nf = opsched_realloc_array(b->forever, (size_t)cap, sizeof *nf);
+    if (!nf)
+      return -1;
+    b->forever = nf;
+    b->cap = cap;
+  }
+  int32_t id = b->count++;
+  b->bytes[id] = bytes;
+  b->owner[id] = allocating_node;
+  b->forever[id] = allocating_node >= 0 && live_until_end != 0;
+  if (allocating_node < 0)
+    b->resident = opsched_sat_add(b->resident, bytes);
+  return id;
+}
+
+opsched_status opsched_buffers_add_use(opsched_buffers *b, int32_t buffer,
+                                       int32_t node) {
+  if (!b || buffer < 0 || buffer >= b->count || node < 0 || node >= b->n)
+    return OPSCHED_ERR_INVALID;
+  if (b->nuses == b->ucap) {
+    int64_t cap = b->ucap ? b->ucap * 2 : 32;
+    int32_t *nb = opsched_realloc_array(b->use_buf, (size_t)cap, sizeof *nb);
+    if (!nb)
+      return OPSCHED_ERR_NOMEM;
+    b->use_buf = nb;
+    int32_t *nn = opsched_realloc_array(b->use_node, (size_t)cap, sizeof *nn);
+    if (!nn)
+      return OPSCHED_ERR_NOMEM;
+    b->use_node = nn;
+    b->ucap = cap;
+  }
+  b->use_buf[b->nuses] = buffer;
+  b->use_node[b->nuses] = node;
+  b->nuses++;
+  return OPSCHED_OK;
+}
+
+int32_t opsched_buffers_num_nodes(const opsched_buffers *b) { return b->n; }
+int32_t opsched_buffers_count(const opsched_buffers *b) { return b->count; }
+int64_t opsched_buffers_resident_bytes(const opsched_buffers *b) { return b->resident; }
+
+/* ---- Policy names ---------------------------------------------------- */
+
+static const char *const policy_names[OPSCHED_MEMORY_POLICY_COUNT] = {
+    "critical-path", "min-memory",    "program-order", "exact",
+    "xla-list",      "xla-dfs",       "xla-postorder", "inductor-lpmf",
+    "inductor-bfs",  "inductor-dfs",  "sethi-ullman"};
+
+const char *opsched_memory_policy_name(opsched_memory_policy p) {
+  if ((int)p < 0 || p >= OPSCHED_MEMORY_POLICY_COUNT)
+    return "unknown";
+  return policy_names[p];
+}
+
+opsched_status opsched_memory_policy_from_name(const char *name,
+                                               opsched_memory_policy *p) {
+  if (!name || !p)
+    return OPSCHED_ERR_INVALID;
+  for (int i = 0; i < OPSCHED_MEMORY_POLICY_COUNT; i++)
+    if (strcmp(name, policy_names[i]) == 0) {
+      *p = (opsched_memory_policy)i;
+      return OPSCHED_OK;
+    }
+  return OPSCHED_ERR_INVALID;
+}
+
+void opsched_memory_options_init(opsched_memory_options *o) {
+  memset(o, 0, sizeof *o);
+  o->policy = OPSCHED_MEMORY_CRITICAL_PATH;
+}
+
+/* ---- Generic heap ---------------------------------------------------- */
+
+opsched_status mem_heap_init(mem_heap *h, int64_t cap, mem_less_fn less,
+                             const void *ctx) {
+  h->cap = cap > 16 ? cap : 16;
+  h->size = 0;
+  h->less = less;
+  h->ctx = ctx;
+  h->items = opsched_alloc_array((size_t)h->cap, sizeof *h->items);
+  return h->items ? OPSCHED_OK : OPSCHED_ERR_NOMEM;
+}
+
+void mem_heap_free(mem_heap *h) {
+  opsched_free(h->items);
+  h->items = NULL;
+}
+
+opsched_status mem_heap_push(mem_heap *h, int32_t item) {
+  if (h->size == h->cap) {
+    int32_t *ni = opsched_realloc_array(h->items, (size_t)h->cap * 2, sizeof *ni);
+    if (!ni)
+      return OPSCHED_ERR_NOMEM;
+    h->items = ni;
+    h->cap *= 2;
+  }
+  int64_t i = h->size++;
+  while (i > 0) {
+    int64_t parent = (i - 1) / 2;
+    if (!h->less(h->ctx, item, h->items[parent]))
+      break;
+    h->items[i] = h->items[parent];
+    i = parent;
+  }
+  h->items[i] = item;
+  return OPSCHED_OK;
+}
+
+int32_t mem_heap_pop(mem_heap *h) {
+  int32_t top = h->items[0];
+  int32_t last = h->items[--h->size];
+  int64_t i = 0, n = h->size;
+  for (;;) {
+    int64_t child = 2 * i + 1;
+    if (child >= n)
+      break;
+    if (child + 1 < n && h->less(h->ctx, h->items[child + 1], h->items[child]))
+      child++;
+    if (!h->less(h->ctx, h->items[child], last))
+      break;
+    h->items[i] = h->items[child];
+    i = child;
+  }
+  if (n > 0)
+    h->items[i] = last;
+  return top;
+}
+
+/* ---- Model ----------------------------------------------------------- */
+
+static int cmp_i32(const void *pa, const void *pb) {
+  int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* Sorts each row of a CSR and drops duplicates, compacting in place. */
+static void csr_sort_dedupe(int64_t *off, int32_t *vals, int32_t rows) {
+  int64_t w = 0;
+  for (int32_t r = 0; r < rows; r++) {
+    int64_t lo = off[r], hi = off[r + 1];
+    qsort(vals + lo, (size_t)(hi - lo), sizeof *vals, cmp_i32);
+    off[r] = w;
+    for (int64_t i = lo; i < hi; i++)
+      if (i == lo || vals[i] != vals[i - 1])
+        vals[w++] = vals[i];
+  }
+  off[rows] = w;
+}
+
+void mem_model_free(mem_model *m) {
+  opsched_free(m->succ_off);
+  opsched_free(m->pred_off);
+  opsched_free(m->succ);
+  opsched_free(m->pred);
+  opsched_free(m->alloc_off);
+  opsched_free(m->use_off);
+  opsched_free(m->alloc_buf);
+  opsched_free(m->use_buf);
+  opsched_free(m->size);
+  opsched_free(m->owner);
+  opsched_free(m->forever);
+  opsched_free(m->user_off);
+  opsched_free(m->user);
+  opsched_free(m->alloc_bytes);
+  opsched_free(m->rank);
+  memset(m, 0, sizeof *m);
+}
+
+opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
+                               mem_model *m) {
+  memset(m, 0, sizeof *m);
+  int32_t n = b->n;
+  m->n = n;
+  m->resident = b->resident;
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  int32_t *bmap = opsched_alloc_array((size_t)b->count, sizeof *bmap);
+  int64_t *fill = NULL;
+  int32_t *indeg = NULL, *queue = NULL;
+  if (!bmap)
+    goto fail;
+  int32_t nb = 0;
+  for (int32_t i = 0; i < b->count; i++)
+    bmap[i] = b->owner[i] >= 0 ? nb++ : -1;
+  m->nb = nb;
+  m->size = opsched_alloc_array((size_t)nb, sizeof *m->size);
+  m->owner = opsched_alloc_array((size_t)nb, sizeof *m->owner);
+  m->forever = opsched_alloc_array((size_t)nb, sizeof *m->forever);
+  m->user_off = opsched_alloc_array((size_t)nb + 1, sizeof *m->user_off);
+  m->user = opsched_alloc_array((size_t)b->nuses, sizeof *m->user);
+  fill = opsched_alloc_array((size_t)(nb > n ? nb : n) + 1, sizeof *fill);
+  if (!m->size || !m->owner || !m->forever || !m->user_off || !m->user || !fill)
+    goto fail;
+  for (int32_t i = 0; i < b->count; i++) {
+    int32_t k = bmap[i];
+    if (k < 0)
+      continue;
+    m->size[k] = b->bytes[i];
+    m->owner[k] = b->owner[i];
+    m->forever[k] = b->forever[i];
+  }
+  /* Users per buffer (the owner's own use is implied, not a use). */
+  for (int64_t u = 0; u < b->nuses; u++) {
+    int32_t k = bmap[b->use_buf[u]];
+    if (k >= 0 && b->use_node[u] != m->owner[k])
+      m->user_off[k + 1]++;
+  }
+  for (int32_t k = 0; k < nb; k++)
+    m->user_off[k + 1] += m->user_off[k];
+  memcpy(fill, m->user_off, sizeof *fill * (size_t)nb);
+  for (int64_t u = 0; u < b->nuses; u++) {
+    int32_t k = bmap[b->use_buf[u]];
+    if (k >= 0 && b->use_node[u] != m->owner[k])
+      m->user[fill[k]++] = b->use_node[u];
+  }
+  csr_sort_dedupe(m->user_off, m->user, nb);
+
+  /* Dependency DAG: graph edges plus owner -> user. */
+  int64_t ne = m->user_off[nb];
+  for (int32_t v = 0; v < n; v++) {
+    int32_t c;
+    opsched_graph_succs(g, v, &c);
+    ne += c;
+  }
+  m->succ_off = opsched_alloc_array((size_t)n + 1, sizeof *m->succ_off);
+  m->pred_off = opsched_alloc_array((size_t)n + 1, sizeof *m->pred_off);
+  m->succ = opsched_alloc_array((size_t)ne, sizeof *m->succ);
+  m->pred = opsched_alloc_array((size_t)ne, sizeof *m->pred);
+  if (!m->succ_off || !m->pred_off || !m->succ || !m->pred)
+    goto fail;
+  for (int32_t v = 0; v < n; v++) {
+    int32_t c;
+    opsched_graph_succs(g, v, &c);
+    m->succ_off[v + 1] = c;
+  }
+  for (int32_t k = 0; k < nb; k++)
+    m->succ_off[m->owner[k] + 1] += m->user_off[k + 1] - m->user_off[k];
+  for (int32_t v = 0; v < n; v++)
+    m->succ_off[v + 1] += m->succ_off[v];
+  memcpy(fill, m->succ_off, sizeof *fill * (size_t)n);
+  for (int32_t v = 0; v < n; v++) {
+    int32_t c;
+    const int32_t *s = opsched_graph_succs(g, v, &c);
+    for (int32_t i = 0; i < c; i++)
+      m->succ[fill[v]++] = s[i];
+  }
+  for (int32_t k = 0; k < nb; k++)
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      m->succ[fill[m->owner[k]]++] = m->user[i];
+  csr_sort_dedupe(m->succ_off, m->succ, n);
+  /* Predecessors, sorted because sources are visited in ascending order. */
+  for (int32_t v = 0; v < n; v++)
+    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)
+      m->pred_off[m->succ[i] + 1]++;
+  for (int32_t v = 0; v < n; v++)
+    m->pred_off[v + 1] += m->pred_off[v];
+  memcpy(fill, m->pred_off, sizeof *fill * (size_t)n);
+  for (int32_t v = 0; v < n; v++)
+    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)
+      m->pred[fill[m->succ[i]]++] = v;
+
+  /* Acyclicity (Kahn). */
+  indeg = opsched_alloc_array((size_t)n, sizeof *indeg);
+  queue = opsched_alloc_array((size_t)n, sizeof *queue);
+  if (!indeg || !queue)
+    goto fail;
+  int32_t qh = 0, qt = 0;
+  for (int32_t v = 0; v < n; v++) {
+    indeg[v] = (int32_t)(m->pred_off[v + 1] - m->pred_off[v]);
+    if (indeg[v] == 0)
+      queue[qt++] = v;
+  }
+  while (qh < qt) {
+    int32_t v = queue[qh++];
+    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)
+      if (--indeg[m->succ[i]] == 0)
+        queue[qt++] = m->succ[i];
+  }
+  if (qt != n) {
+    st = OPSCHED_ERR_CYCLE;
+    goto fail;
+  }
+
+  /* Per node: allocated and used buffers, ascending buffer ids. */
+  m->alloc_off = opsched_alloc_array((size_t)n + 1, sizeof *m->alloc_off);
+  m->use_off = opsched_alloc_array((size_t)n + 1, sizeof *m->use_off);
+  m->alloc_buf = opsched_alloc_array((size_t)nb, sizeof *m->alloc_buf);
+  m->use_buf = opsched_alloc_array((size_t)m->user_off[nb], sizeof *m->use_buf);
+  m->alloc_bytes = opsched_alloc_array((size_t)n, sizeof *m->alloc_bytes);
+  m->rank = opsched_alloc_array((size_t)n, sizeof *m->rank);
+  if (!m->alloc_off || !m->use_off || !m->alloc_buf || !m->use_buf ||
+      !m->alloc_bytes || !m->rank)
+    goto fail;
+  for (int32_t k = 0; k < nb; k++) {
+    m->alloc_off[m->owner[k] + 1]++;
+    m->alloc_bytes[m->owner[k]] = opsched_sat_add(m->alloc_bytes[m->owner[k]], m->size[k]);
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      m->use_off[m->user[i] + 1]++;
+  }
+  for (int32_t v = 0; v < n; v++) {
+    m->alloc_off[v + 1] += m->alloc_off[v];
+    m->use_off[v + 1] += m->use_off[v];
+  }
+  memcpy(fill, m->alloc_off, sizeof *fill * (size_t)n);
+  for (int32_t k = 0; k < nb; k++)
+    m->alloc_buf[fill[m->owner[k]]++] = k;
+  memcpy(fill, m->use_off, sizeof *fill * (size_t)n);
+  for (int32_t k = 0; k < nb; k++)
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      m->use_buf[fill[m->user[i]]++] = k;
+  opsched_graph_upward_ranks(g, m->rank);
+  st = OPSCHED_OK;
+fail:
+  opsched_free(bmap);
+  opsched_free(fill);
+  opsched_free(indeg);
+  opsched_free(queue);
+  if (st != OPSCHED_OK)
+    mem_model_free(m);
+  return st;
+}
+
+/* ---- Exact simulation ------------------------------------------------ */
+
+/* An unsigned 128-bit accumulator: live bytes never go negative, and a sum
+ * above INT64_MAX must still come back down exactly when buffers are freed. */
+typedef struct acc128 {
+  uint64_t lo, hi;
+} acc128;
+
+static void acc_add(acc128 *a, int64_t x) {
+  uint64_t u = (uint64_t)x;
+  a->lo += u;
+  a->hi += a->lo < u;
+}
+
+static void acc_sub(acc128 *a, const acc128 *b) {
+  uint64_t borrow = a->lo < b->lo;
+  a->lo -= b->lo;
+  a->hi -= b->hi + borrow;
+}
+
+static void acc_addacc(acc128 *a, const acc128 *b) {
+  a->lo += b->lo;
+  a->hi += b->hi + (a->lo < b->lo);
+}
+
+static int64_t acc_i64(const acc128 *a) {
+  return a->hi || a->lo > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)a->lo;
+}
+
+int64_t mem_simulate(const mem_model *m, const int32_t *order, int64_t *during,
+                     int64_t *after) {
+  int32_t n = m->n;
+  int64_t peak = -2;
+  int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
+  acc128 *alloc_at = opsched_alloc_array((size_t)n + 1, sizeof *alloc_at);
+  acc128 *free_at = opsched_alloc_array((size_t)n + 1, sizeof *free_at);
+  if (!pos || !alloc_at || !free_at)
+    goto done;
+  peak = -1;
+  for (int32_t v = 0; v < n; v++)
+    pos[v] = -1;
+  for (int32_t t = 0; t < n; t++) {
+    int32_t v = order[t];
+    if (v < 0 || v >= n || pos[v] >= 0)
+      goto done;
+    pos[v] = t;
+  }
+  for (int32_t v = 0; v < n; v++)
+    for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
+      if (pos[m->pred[i]] >= pos[v])
+        goto done;
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t start = pos[m->owner[k]], end = start;
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      if (pos[m->user[i]] > end)
+        end = pos[m->user[i]];
+    if (m->forever[k])
+      end = n; /* never freed inside the block */
+    acc_add(&alloc_at[start], m->size[k]);
+    acc_add(&free_at[end], m->size[k]);
+  }
+  acc128 live = {0, 0}, best = {0, 0};
+  for (int32_t t = 0; t < n; t++) {
+    acc_addacc(&live, &alloc_at[t]);
+    if (live.hi > best.hi || (live.hi == best.hi && live.lo > best.lo))
+      best = live;
+    if (during)
+      during[order[t]] = acc_i64(&live);
+    acc_sub(&live, &free_at[t]);
+    if (after)
+      after[order[t]] = acc_i64(&live);
+  }
+  peak = acc_i64(&best);
+done:
+  opsched_free(pos);
+  opsched_free(alloc_at);
+  opsched_free(free_at);
+  return peak;
+}
+
+int64_t mem_trivial_lower_bound(const mem_model *m) {
+  int64_t lb = 0;
+  for (int32_t v = 0; v < m->n; v++) {
+    int64_t x = m->alloc_bytes[v];
+    for (int64_t i = m->use_off[v]; i < m->use_off[v + 1]; i++)
+      x = opsched_sat_add(x, m->size[m->use_buf[i]]);
+    if (x > lb)
+      lb = x;
+  }
+  /* Results are all live after the last op... but only while some op runs
+   * does the peak count them, and the last op sees them all. */
+  int64_t results = 0;
+  for (int32_t k = 0; k < m->nb; k++)
+    if (m->forever[k])
+      results = opsched_sat_add(results, m->size[k]);
+  return results > lb ? results : lb;
+}
+
+int64_t opsched_memory_peak_of_order(const opsched_graph *g,
+                                     const opsched_buffers *b,
+                                     const int32_t *order, int64_t *live_after) {
+  if (!g || !b || !order || !opsched_graph_is_finalized(g) ||
+      opsched_graph_num_nodes(g) != b->n)
+    return -1;
+  mem_model m;
+  if (mem_model_build(g, b, &m) != OPSCHED_OK)
+    return -1;
+  int64_t peak = mem_simulate(&m, order, NULL, live_after);
+  mem_model_free(&m);
+  return peak < 0 ? -1 : peak;
+}
+
+/* ---- Scheduling ------------------------------------------------------ */
+
+struct opsched_memory_result {
+  int32_t n;
+  int32_t *order;
+  int64_t *during, *after, *starts;
+  int64_t peak, original_peak, resident, lower_bound, exact_states;
+  int limit_met, exact_proven;
+  opsched_memory_policy winner;
+  int64_t policy_peak[OPSCHED_MEMORY_POLICY_COUNT];
+};
+
+void opsched_memory_result_destroy(opsched_memory_result *r) {
+  if (!r)
+    return;
+  opsched_free(r->order);
+  opsched_free(r->during);
+  opsched_free(r->after);
+  opsched_free(r->starts);
+  opsched_free(r);
+}
+
+/* Runs one heuristic into `order`. */
+static opsched_status run_heuristic(const mem_model *m, opsched_memory_policy p,
+                                    int64_t limit, int32_t *order) {
+  switch (p) {
+  case OPSCHED_MEMORY_PROGRAM_ORDER:
+    return mem_order_program(m, order);
+  case OPSCHED_MEMORY_CRITICAL_PATH:
+    return mem_order_critical_path(m, limit, order);
+  case OPSCHED_MEMORY_XLA_LIST:
+    return mem_order_xla_list(m, order);
+  case OPSCHED_MEMORY_XLA_DFS:
+    return mem_order_xla_dfs(m, order);
+  case OPSCHED_MEMORY_XLA_POSTORDER:
+    return mem_order_xla_postorder(m, order);
+  case OPSCHED_MEMORY_INDUCTOR_LPMF:
+    return mem_order_inductor_lpmf(m, order);
+  case OPSCHED_MEMORY_INDUCTOR_BFS:
+    return mem_order_inductor_bfs(m, order);
+  case OPSCHED_MEMORY_INDUCTOR_DFS:
+    return mem_order_inductor_dfs(m, order);
+  case OPSCHED_MEMORY_SETHI_ULLMAN:
+    return mem_order_sethi_ullman(m, order);
+  default:
+    return OPSCHED_ERR_INVALID;
+  }
+}
+
+/* Runs `p`, records its peak, and keeps its order in r->order when strictly
+ * better than r->peak (ties keep the earlier candidate: deterministic). */
+static opsched_status try_candidate(const mem_model *m, opsched_memory_result *r,
+                                    opsched_memory_policy p, int64_t limit,
+                                    int32_t *scratch) {
+  opsched_status st = run_heuristic(m, p, limit, scratch);
+  if (st != OPSCHED_OK)
+    return st;
+  int64_t peak = mem_simulate(m, scratch, NULL, NULL);
+  if (peak == -2)
+    return OPSCHED_ERR_NOMEM;
+  r->policy_peak[p] = peak;
+  if (r->peak < 0 || peak < r->peak) {
+    r->peak = peak;
+    r->winner = p;
+    memcpy(r->order, scratch, sizeof *scratch * (size_t)m->n);
+  }
+  return OPSCHED_OK;
+}
+
+/* Keep-best over every heuristic, then exact when asked. */
+static opsched_status min_memory(const mem_model *m, opsched_memory_result *r,
+                                 int64_t limit, int run_exact, int64_t budget,
+                                 int32_t *scratch) {
+  static const opsched_memory_policy candidates[] = {
+      OPSCHED_MEMORY_PROGRAM_ORDER, OPSCHED_MEMORY_CRITICAL_PATH,
+      OPSCHED_MEMORY_XLA_LIST,      OPSCHED_MEMORY_XLA_DFS,
+      OPSCHED_MEMORY_XLA_POSTORDER, OPSCHED_MEMORY_INDUCTOR_LPMF,
+      OPSCHED_MEMORY_INDUCTOR_BFS,  OPSCHED_MEMORY_INDUCTOR_DFS,
+      OPSCHED_MEMORY_SETHI_ULLMAN};
+  for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+    opsched_status st = try_candidate(m, r, candidates[i], limit, scratch);
+    if (st != OPSCHED_OK)
+      return st;
+  }
+  if (!run_exact)
+    return OPSCHED_OK;
+  mem_exact_stats es;
+  opsched_status st = mem_exact(m, budget, r->order, r->peak, &es);
+  if (st != OPSCHED_OK)
+    return st;
+  r->exact_states = es.states;
+  r->exact_proven = es.proven;
+  r->policy_peak[OPSCHED_MEMORY_EXACT] = es.peak;
+  if (es.lower_bound > r->lower_bound)
+    r->lower_bound = es.lower_bound;
+  if (es.improved) {
+    r->peak = es.peak;
+    r->winner = OPSCHED_MEMORY_EXACT;
+  }
+  return OPSCHED_OK;
+}
+
+opsched_status opsched_memory_schedule(const opsched_graph *g,
+                                       const opsched_buffers *b,
+                                       const opsched_memory_options *o,
+                                       opsched_memory_result **out) {
+  if (out)
+    *out = NULL;
+  if (!g || !b || !o || !out || !opsched_graph_is_finalized(g) ||
+      opsched_graph_num_nodes(g) != b->n || o->max_memory < 0 ||
+      o->exact_budget < 0 || (int)o->policy < 0 ||
+      o->policy >= OPSCHED_MEMORY_POLICY_COUNT)
+    return OPSCHED_ERR_INVALID;
+  mem_model m;
+  opsched_status st = mem_model_build(g, b, &m);
+  if (st != OPSCHED_OK)
+    return st;
+  int32_t n = m.n;
+  int64_t budget = o->exact_budget ? o->exact_budget : 1000000;
+  int32_t exact_max = o->exact_max_nodes ? o->exact_max_nodes : 40;
+  int64_t limit = o->max_memory ? o->max_memory : INT64_MAX;
+  st = OPSCHED_ERR_NOMEM;
+  int32_t *scratch = opsched_alloc_array((size_t)n, sizeof *scratch);
+  opsched_memory_result *r = opsched_alloc_array(1, sizeof *r);
+  if (!scratch || !r)
+    goto done;
+  r->n = n;
+  r->order = opsched_alloc_array((size_t)n, sizeof *r->order);
+  r->during = opsched_alloc_array((size_t)n, sizeof *r->during);
+  r->after = opsched_alloc_array((size_t)n, sizeof *r->after);
+  r->starts = opsched_alloc_array((size_t)n, sizeof *r->starts);
+  if (!r->order || !r->during || !r->after || !r->starts)
+    goto done;
+  r->peak = -1;
+  r->resident = m.resident;
+  r->lower_bound = mem_trivial_lower_bound(&m);
+  for (int i = 0; i < OPSCHED_MEMORY_POLICY_COUNT; i++)
+    r->policy_peak[i] = -1;
+  if ((st = mem_order_program(&m, scratch)) != OPSCHED_OK)
+    goto done;
+  r->original_peak = mem_simulate(&m, scratch, NULL, NULL);
+  st = OPSCHED_ERR_NOMEM;
+  if (r->original_peak < 0)
+    goto done;
+
+  switch (o->policy) {
+  case OPSCHED_MEMORY_MIN_MEMORY:
+    st = min_memory(&m, r, limit, exact_max >= 0 && n <= exact_max, budget, scratch);
+    break;
+  case OPSCHED_MEMORY_EXACT:
+    st = min_memory(&m, r, limit, 1, budget, scratch);
+    break;
+  case OPSCHED_MEMORY_CRITICAL_PATH:
+    st = try_candidate(&m, r, OPSCHED_MEMORY_CRITICAL_PATH, limit, scratch);
+    /* A hard limit, not a tie-breaker: when rank order cannot keep it, take
+     * the lowest-peak order if that one can, else report the lowest found. */
+    if (st == OPSCHED_OK && r->peak > limit)
+      st = min_memory(&m, r, limit, exact_max >= 0 && n <= exact_max, budget,
+                      scratch);
+    break;
+  default:
+    st = try_candidate(&m, r, o->policy, limit, scratch);
+    break;
+  }
+  if (st != OPSCHED_OK)
+    goto done;
+  r->peak = mem_simulate(&m, r->order, r->during, r->after);
+  st = OPSCHED_ERR_NOMEM;
+  if (r->peak < 0)
+    goto done;
+  if (r->exact_proven)
+    r->lower_bound = r->peak;
+  r->limit_met = r->peak <= limit;
+  int64_t t = 0;
+  for (int32_t i = 0; i < n; i++) {
+    r->starts[r->order[i]] = t;
+    t = opsched_sat_add(t, opsched_graph_cost(g, r->order[i]));
+  }
+  st = OPSCHED_OK;
+done:
+  opsched_free(scratch);
+  mem_model_free(&m);
+  if (st != OPSCHED_OK) {
+    opsched_memory_result_destroy(r);
+    return st;
+  }
+  *out = r;
+  return OPSCHED_OK;
+}
+
+int32_t opsched_memory_result_num_nodes(const opsched_memory_result *r) { return r->n; }
+const int32_t *opsched_memory_result_order(const opsched_memory_result *r) { return r->order; }
+const int64_t *opsched_memory_result_live_during(const opsched_memory_result *r) { return r->during; }
+const int64_t *opsched_memory_result_live_after(const opsched_memory_result *r) { return r->after; }
+const int64_t *opsched_memory_result_starts(const opsched_memory_result *r) { return r->starts; }
+int64_t opsched_memory_result_peak(const opsched_memory_result *r) { return r->peak; }
+int64_t opsched_memory_result_original_peak(const opsched_memory_result *r) { return r->original_peak; }
+int64_t opsched_memory_result_resident_bytes(const opsched_memory_result *r) { return r->resident; }
+int opsched_memory_result_limit_met(const opsched_memory_result *r) { return r->limit_met; }
+int opsched_memory_result_exact_proven(const opsched_memory_result *r) { return r->exact_proven; }
+int64_t opsched_memory_result_lower_bound(const opsched_memory_result *r) { return r->lower_bound; }
+int64_t opsched_memory_result_exact_states(const opsched_memory_result *r) { return r->exact_states; }
+opsched_memory_policy opsched_memory_result_winner(const opsched_memory_result *r) { return r->winner; }
+
+int64_t opsched_memory_result_policy_peak(const opsched_memory_result *r,
+                                          opsched_memory_policy p) {
+  if ((int)p < 0 || p >= OPSCHED_MEMORY_POLICY_COUNT)
+    return -1;
+  return r->policy_peak[p];
+}

@@ -1,0 +1,94 @@
+/* lib/core/memory_internal.h - the memory model shared by memory.c, the
+ * baselines and the exact search (internal, not installed).
+ *
+ * A mem_model is the block flattened into CSR arrays: the dependency DAG
+ * (graph edges plus allocator -> user edges of every buffer), and per node
+ * the buffers it allocates and the buffers it uses. Resident buffers are
+ * dropped here (only their total is kept). */
+#ifndef OPSCHED_CORE_MEMORY_INTERNAL_H
+#define OPSCHED_CORE_MEMORY_INTERNAL_H
+
+#include "opsched/memory.h"
+
+#include <stdint.h>
+
+typedef struct mem_model {
+  int32_t n;  /* nodes */
+  int32_t nb; /* non-resident buffers */
+  /* Dependency DAG, sorted and deduplicated lists. */
+  int64_t *succ_off, *pred_off; /* length n + 1 */
+  int32_t *succ, *pred;
+  /* Per node: buffers it allocates and buffers it uses (not its own). */
+  int64_t *alloc_off, *use_off; /* length n + 1 */
+  int32_t *alloc_buf, *use_buf;
+  /* Per buffer: size, owner, live-until-end, distinct users (not the owner). */
+  int64_t *size;
+  int32_t *owner;
+  uint8_t *forever;
+  int64_t *user_off; /* length nb + 1 */
+  int32_t *user;
+  /* Per node: bytes allocated (saturating) and upward rank. */
+  int64_t *alloc_bytes;
+  int64_t *rank;
+  int64_t resident;
+} mem_model;
+
+/* Builds the model; OPSCHED_ERR_CYCLE when the DAG has a cycle. */
+opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
+                               mem_model *m);
+void mem_model_free(mem_model *m);
+
+/* Simulates `order` exactly (128-bit sums, saturated on output). Fills
+ * during/after by node id when non-NULL. Returns the peak, or -1 when the
+ * order is not a topological permutation, -2 when out of memory. */
+int64_t mem_simulate(const mem_model *m, const int32_t *order, int64_t *during,
+                     int64_t *after);
+
+/* max over nodes of alloc + bytes used: a lower bound on every order's peak. */
+int64_t mem_trivial_lower_bound(const mem_model *m);
+
+/* Each heuristic writes a topological order of m's nodes to `order`
+ * (length n). Returns OPSCHED_OK or OPSCHED_ERR_NOMEM. `limit` (critical
+ * path only) is the live-bytes cap, INT64_MAX for none. */
+opsched_status mem_order_program(const mem_model *m, int32_t *order);
+opsched_status mem_order_critical_path(const mem_model *m, int64_t limit,
+                                       int32_t *order);
+opsched_status mem_order_xla_list(const mem_model *m, int32_t *order);
+opsched_status mem_order_xla_dfs(const mem_model *m, int32_t *order);
+opsched_status mem_order_xla_postorder(const mem_model *m, int32_t *order);
+opsched_status mem_order_inductor_lpmf(const mem_model *m, int32_t *order);
+opsched_status mem_order_inductor_bfs(const mem_model *m, int32_t *order);
+opsched_status mem_order_inductor_dfs(const mem_model *m, int32_t *order);
+opsched_status mem_order_sethi_ullman(const mem_model *m, int32_t *order);
+
+/* Result of the exact search. */
+typedef struct mem_exact_stats {
+  int proven;          /* search exhausted: `order` is optimal */
+  int improved;        /* found an order better than the incumbent */
+  int64_t peak;        /* peak of `order` */
+  int64_t lower_bound; /* proven lower bound on the optimum */
+  int64_t states;      /* states stored */
+} mem_exact_stats;
+
+/* Best-first search for the minimal peak. `order` holds on entry an
+ * incumbent with peak `incumbent_peak` and on return the best order found.
+ * `budget` caps stored states. */
+opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
+                         int64_t incumbent_peak, mem_exact_stats *stats);
+
+/* A min-heap of int32 items ordered by a caller's comparator (ties must be
+ * broken by the comparator for determinism). */
+typedef int (*mem_less_fn)(const void *ctx, int32_t a, int32_t b);
+typedef struct mem_heap {
+  int32_t *items;
+  int64_t size, cap;
+  mem_less_fn less;
+  const void *ctx;
+} mem_heap;
+opsched_status mem_heap_init(mem_heap *h, int64_t cap, mem_less_fn less,
+                             const void *ctx);
+void mem_heap_free(mem_heap *h);
+opsched_status mem_heap_push(mem_heap *h, int32_t item); /* grows as needed */
+int32_t mem_heap_pop(mem_heap *h);
+
+#endif

@@ -1,0 +1,124 @@
+#include "opsched/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void opsched_options_init(opsched_options *o) {
+  memset(o, 0, sizeof *o);
+  o->cost_model = OPSCHED_COST_ROOFLINE;
+  o->device = opsched_device_lookup("generic");
+  opsched_schedule_options_init(&o->schedule);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int fail(char *err, size_t size, const char *fmt, ...) {
+  if (err && size) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, size, fmt, ap);
+    va_end(ap);
+  }
+  return 1;
+}
+
+int opsched_options_set_cost_model(opsched_options *o, const char *v, char *err,
+                                   size_t n) {
+  if (strcmp(v, "roofline") == 0)
+    o->cost_model = OPSCHED_COST_ROOFLINE;
+  else if (strcmp(v, "unit") == 0)
+    o->cost_model = OPSCHED_COST_UNIT;
+  else
+    return fail(err, n, "invalid value '%s' for option 'cost-model'; accepted: roofline, unit", v);
+  return 0;
+}
+
+int opsched_options_set_device(opsched_options *o, const char *v, char *err, size_t n) {
+  const opsched_device *d = opsched_device_lookup(v);
+  if (!d)
+    return fail(err, n, "invalid value '%s' for option 'device'; accepted: %s", v,
+                opsched_device_names());
+  o->device = d;
+  return 0;
+}
+
+int opsched_options_set_priority(opsched_options *o, const char *v, char *err,
+                                 size_t n) {
+  if (strcmp(v, "critical-path") == 0)
+    o->schedule.priority = OPSCHED_PRIORITY_CRITICAL_PATH;
+  else if (strcmp(v, "program-order") == 0)
+    o->schedule.priority = OPSCHED_PRIORITY_PROGRAM_ORDER;
+  else
+    return fail(err, n,
+                "invalid value '%s' for option 'priority'; accepted: critical-path, program-order", v);
+  return 0;
+}
+
+static int set_count(int32_t *slot, int64_t v, int64_t min, const char *name,
+                     const char *what, char *err, size_t n) {
+  if (v < min || v > 1000000)
+    return fail(err, n, "invalid value '%lld' for option '%s'; accepted: %s",
+                (long long)v, name, what);
+  *slot = (int32_t)v;
+  return 0;
+}
+
+int opsched_options_set_streams(opsched_options *o, int64_t v, char *err, size_t n) {
+  return set_count(&o->schedule.streams, v, 1, "streams",
+                   "an integer from 1 to 1000000", err, n);
+}
+
+int opsched_options_set_resource_limit(opsched_options *o, int64_t v, char *err,
+                                       size_t n) {
+  return set_count(&o->schedule.resource_limit, v, 0, "resource-limit",
+                   "0 (= streams) or an integer up to 1000000", err, n);
+}
+
+int opsched_options_set_effort(opsched_options *o, int64_t v, char *err, size_t n) {
+  return set_count(&o->schedule.effort, v, 0, "effort",
+                   "an integer from 0 to 1000000", err, n);
+}
+
+int opsched_options_set_max_memory(opsched_options *o, const char *v, char *err,
+                                   size_t n) {
+  int64_t bytes;
+  if (opsched_parse_size(v, &bytes))
+    return fail(err, n,
+                "invalid value '%s' for option 'max-memory'; accepted: a size such as "
+                "0 (no limit), 4096, 512KiB, 64MiB, 2GiB",
+                v);
+  o->max_memory = bytes;
+  return 0;
+}
+
+int opsched_parse_size(const char *text, int64_t *bytes) {
+  if (!text || !isdigit((unsigned char)text[0]))
+    return 1;
+  errno = 0;
+  char *end;
+  unsigned long long value = strtoull(text, &end, 10);
+  if (errno == ERANGE)
+    return 1;
+  static const struct {
+    const char *suffix;
+    unsigned long long scale;
+  } units[] = {{"", 1ull},          {"B", 1ull},
+               {"KiB", 1ull << 10}, {"MiB", 1ull << 20},
+               {"GiB", 1ull << 30}, {"TiB", 1ull << 40},
+               {"KB", 1000ull},     {"MB", 1000000ull},
+               {"GB", 1000000000ull}, {"TB", 1000000000000ull}};
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    if (strcmp(end, units[i].suffix) != 0)
+      continue;
+    if (value > (unsigned long long)INT64_MAX / units[i].scale)
+      return 1;
+    *bytes = (int64_t)(value * units[i].scale);
+    return 0;
+  }
+  return 1;
+}

@@ -1,0 +1,610 @@
+/* lib/core/streams.c - multi-stream placement, improvement, stream
+ * assignment and cross-stream waits (see docs/streams.md).
+ *
+ * Placement works on two cumulative resources instead of named streams: the
+ * number of ops running (<= streams) and the sum of their demands (<=
+ * capacity). Streams are named afterwards by opsched_streams_assign, which
+ * always succeeds on such times because interval graphs colour greedily.
+ *
+ * Zero-duration ops need one care: on a stream they occupy an instant, and
+ * an op running strictly across that instant would block it. Times are
+ * therefore doubled inside the profile: an op [s, e) with e > s holds
+ * [2s+1, 2e), an op of zero duration at t holds [2t, 2t+1). Two ops overlap
+ * in doubled time exactly when they could not share a stream. */
+#include "opsched/schedule.h"
+
+#include "alloc.h"
+#include "heap.h"
+#include "saturate.h"
+#include "schedule_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------- */
+/* Resource profile over doubled time and the serial insertion decoder.    */
+
+typedef struct sgs {
+  const opsched_graph *g;
+  int32_t n, streams, cap;
+  /* Step function: on [pt[i], pt[i+1]) `pcnt[i]` ops run using `puse[i]`
+   * capacity. pt[0] == 0; the last step is empty and runs to infinity. */
+  int64_t *pt;
+  int32_t *pcnt, *puse;
+  int32_t pm;
+} sgs;
+
+static int sgs_init(sgs *c, const opsched_graph *g, const opsched_schedule *s) {
+  c->g = g;
+  c->n = s->n;
+  c->streams = s->streams;
+  c->cap = s->resource_limit;
+  size_t m = 2 * (size_t)s->n + 2;
+  c->pt = opsched_alloc_array(m, sizeof *c->pt);
+  c->pcnt = opsched_alloc_array(m, sizeof *c->pcnt);
+  c->puse = opsched_alloc_array(m, sizeof *c->puse);
+  c->pm = 0;
+  return c->pt && c->pcnt && c->puse;
+}
+
+static void sgs_free(sgs *c) {
+  opsched_free(c->pt);
+  opsched_free(c->pcnt);
+  opsched_free(c->puse);
+}
+
+/* Index of the step containing x (largest i with pt[i] <= x). */
+static int32_t prof_seg(const sgs *c, int64_t x) {
+  int32_t lo = 0, hi = c->pm - 1;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo + 1) / 2;
+    if (c->pt[mid] <= x)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Makes x a breakpoint and returns its index. */
+static int32_t prof_split(sgs *c, int64_t x) {
+  int32_t i = prof_seg(c, x);
+  if (c->pt[i] == x)
+    return i;
+  size_t tail = (size_t)(c->pm - i - 1);
+  memmove(c->pt + i + 2, c->pt + i + 1, tail * sizeof *c->pt);
+  memmove(c->pcnt + i + 2, c->pcnt + i + 1, tail * sizeof *c->pcnt);
+  memmove(c->puse + i + 2, c->puse + i + 1, tail * sizeof *c->puse);
+  c->pt[i + 1] = x;
+  c->pcnt[i + 1] = c->pcnt[i];
+  c->puse[i + 1] = c->puse[i];
+  c->pm++;
+  return i + 1;
+}
+
+static void prof_add(sgs *c, int64_t t, int64_t cost, int32_t demand) {
+  int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
+  int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+  int32_t a = prof_split(c, lo);
+  int32_t b = prof_split(c, hi);
+  for (int32_t k = a; k < b; k++) {
+    c->pcnt[k]++;
+    if (cost > 0) /* zero-duration ops run at no instant: no capacity */
+      c->puse[k] += demand;
+  }
+}
+
+/* Earliest t >= est where the op fits both resources over its whole span.
+ * Candidates only move forward, to the end of the violating step, so the
+ * search is linear in the profile. */
+static int64_t prof_earliest(const sgs *c, int64_t t, int64_t cost,
+                             int32_t demand) {
+  for (;;) {
+    int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
+    int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+    int moved = 0;
+    for (int32_t j = prof_seg(c, lo); j < c->pm && c->pt[j] < hi; j++) {
+      if (c->pcnt[j] + 1 > c->streams ||
+          (cost > 0 && c->puse[j] + demand > c->cap)) {
+        int64_t next = c->pt[j + 1]; /* exists: the last step is empty */
+        t = cost > 0 ? next / 2 : (next + 1) / 2;
+        moved = 1;
+        break;
+      }
+    }
+    if (!moved)
+      return t;
+  }
+}
+
+/* Serial schedule generation with insertion: places `list` (topological in
+ * the chosen direction) one op at a time at its earliest feasible start.
+ * `reverse` schedules the mirrored graph (successors first). Returns the
+ * makespan, or INT64_MAX as soon as an op ends after `bound`. */
+static int64_t sgs_decode(sgs *c, const int32_t *list, int reverse,
+                          int64_t bound, int64_t *st, int64_t *en) {
+  c->pm = 1;
+  c->pt[0] = 0;
+  c->pcnt[0] = 0;
+  c->puse[0] = 0;
+  int64_t ms = 0;
+  for (int32_t i = 0; i < c->n; i++) {
+    int32_t v = list[i], nd;
+    const int32_t *dep = reverse ? opsched_graph_succs(c->g, v, &nd)
+                                 : opsched_graph_preds(c->g, v, &nd);
+    int64_t est = 0;
+    for (int32_t k = 0; k < nd; k++)
+      if (en[dep[k]] > est)
+        est = en[dep[k]];
+    int64_t cost = opsched_graph_cost(c->g, v);
+    int32_t d = opsched_graph_demand(c->g, v);
+    int64_t t = prof_earliest(c, est, cost, d);
+    st[v] = t;
+    en[v] = t + cost;
+    if (en[v] > bound)
+      return INT64_MAX;
+    if (en[v] > ms)
+      ms = en[v];
+    prof_add(c, t, cost, d);
+  }
+  return ms;
+}
+
+/* Doubled times must not overflow: 2 * (sum of costs) plus slack. */
+static int times_fit(const opsched_schedule *s) {
+  return s->total_work < INT64_MAX / 8;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Sorting node ids by keys (qsort has no context argument in C11).        */
+
+typedef struct key_rec {
+  int64_t k1, k2;
+  int32_t k3, id;
+} key_rec;
+
+static int cmp_key(const void *pa, const void *pb) {
+  const key_rec *a = pa, *b = pb;
+  if (a->k1 != b->k1)
+    return a->k1 < b->k1 ? -1 : 1;
+  if (a->k2 != b->k2)
+    return a->k2 < b->k2 ? -1 : 1;
+  if (a->k3 != b->k3)
+    return a->k3 < b->k3 ? -1 : 1;
+  return 0;
+}
+
+/* Writes to `list` the ids sorted by (start, end, topo) ascending, or, with
+ * `backward`, by (end, start, topo) descending; both are topological in
+ * their direction for any schedule that honours the edges. */
+static void list_from_times(int32_t n, const int64_t *st, const int64_t *en,
+                            const int32_t *topo_pos, int backward,
+                            key_rec *rec, int32_t *list) {
+  for (int32_t v = 0; v < n; v++) {
+    rec[v].id = v;
+    if (backward) {
+      rec[v].k1 = -en[v];
+      rec[v].k2 = -st[v];
+      rec[v].k3 = -topo_pos[v];
+    } else {
+      rec[v].k1 = st[v];
+      rec[v].k2 = en[v];
+      rec[v].k3 = topo_pos[v];
+    }
+  }
+  qsort(rec, (size_t)n, sizeof *rec, cmp_key);
+  for (int32_t i = 0; i < n; i++)
+    list[i] = rec[i].id;
+}
+
+/* ---------------------------------------------------------------------- */
+/* HEFT placement.                                                         */
+
+opsched_status opsched_streams_heft(const opsched_graph *g,
+                                    const opsched_schedule_options *o,
+                                    opsched_schedule *s, int *improved) {
+  *improved = 0;
+  int32_t n = s->n;
+  if (n == 0 || !times_fit(s))
+    return OPSCHED_OK;
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  sgs c;
+  int ok = sgs_init(&c, g, s);
+  int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
+  int32_t *heap_ids = opsched_alloc_array((size_t)n, sizeof *heap_ids);
+  int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
+  int32_t *list = opsched_alloc_array((size_t)n, sizeof *list);
+  int64_t *ts = opsched_alloc_array((size_t)n, sizeof *ts);
+  int64_t *te = opsched_alloc_array((size_t)n, sizeof *te);
+  if (!ok || !prio || !heap_ids || !missing || !list || !ts || !te)
+    goto done;
+  /* The ready list uses the list scheduler's priority so that both
+   * strategies rank ops alike and differ only in placement. */
+  opsched_heap ready;
+  opsched_heap_init(&ready, heap_ids, prio);
+  for (int32_t v = 0; v < n; v++) {
+    prio[v] = o->priority == OPSCHED_PRIORITY_PROGRAM_ORDER ? v : -s->rank[v];
+    opsched_graph_preds(g, v, &missing[v]);
+    if (missing[v] == 0)
+      opsched_heap_push(&ready, v);
+  }
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = opsched_heap_pop(&ready), ns;
+    list[i] = v;
+    const int32_t *succ = opsched_graph_succs(g, v, &ns);
+    for (int32_t k = 0; k < ns; k++)
+      if (--missing[succ[k]] == 0)
+        opsched_heap_push(&ready, succ[k]);
+  }
+  int64_t ms = sgs_decode(&c, list, 0, INT64_MAX, ts, te);
+  int64_t cur = 0;
+  for (int32_t v = 0; v < n; v++)
+    if (s->end[v] > cur)
+      cur = s->end[v];
+  if (ms < cur) {
+    memcpy(s->start, ts, sizeof *ts * (size_t)n);
+    memcpy(s->end, te, sizeof *te * (size_t)n);
+    *improved = 1;
+  }
+  st = OPSCHED_OK;
+done:
+  sgs_free(&c);
+  opsched_free(prio);
+  opsched_free(heap_ids);
+  opsched_free(missing);
+  opsched_free(list);
+  opsched_free(ts);
+  opsched_free(te);
+  return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Improvement: local search over activity lists.                          */
+
+/* splitmix64: a tiny local generator, seeded per call, so runs are
+ * deterministic and thread-safe. */
+static uint64_t rng_next(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+static int64_t rng_below(uint64_t *state, int64_t bound) {
+  return (int64_t)(rng_next(state) % (uint64_t)bound);
+}
+
+/* The strongest cheap bound: critical path, work per stream, and
+ * demand-weighted work per unit of capacity. Reaching it proves optimality
+ * and ends the search early. */
+static int64_t strong_lower_bound(const opsched_graph *g,
+                                  const opsched_schedule *s) {
+  int64_t lb = opsched_schedule_lower_bound(s), area = 0;
+  for (int32_t v = 0; v < s->n; v++)
+    area = opsched_sat_add(area, opsched_sat_mul(opsched_graph_cost(g, v),
+                                                 opsched_graph_demand(g, v)));
+  int64_t per = area / s->resource_limit + (area % s->resource_limit != 0);
+  return per > lb ? per : lb;
+}
+
+/* Moves the op at list position i to position j, shifting the ops between,
+ * and keeps pos[] (list position per op) in step. */
+static void list_move(int32_t *list, int32_t *pos, int32_t i, int32_t j) {
+  int32_t v = list[i];
+  if (i < j) {
+    memmove(list + i, list + i + 1, sizeof *list * (size_t)(j - i));
+    for (int32_t k = i; k < j; k++)
+      pos[list[k]] = k;
+  } else if (j < i) {
+    memmove(list + j + 1, list + j, sizeof *list * (size_t)(i - j));
+    for (int32_t k = j + 1; k <= i; k++)
+      pos[list[k]] = k;
+  }
+  list[j] = v;
+  pos[v] = j;
+}
+
+/* A random position for the op at list position i that keeps the list
+ * topological; returns i when the op cannot move. */
+static int32_t random_target(const opsched_graph *g, const int32_t *list,
+                             const int32_t *pos, int32_t n, int32_t i,
+                             uint64_t *rng) {
+  int32_t v = list[i], np, ns;
+  const int32_t *pred = opsched_graph_preds(g, v, &np);
+  const int32_t *succ = opsched_graph_succs(g, v, &ns);
+  int32_t lo = 0, hi = n - 1;
+  for (int32_t k = 0; k < np; k++)
+    if (pos[pred[k]] + 1 > lo)
+      lo = pos[pred[k]] + 1;
+  for (int32_t k = 0; k < ns; k++)
+    if (pos[succ[k]] - 1 < hi)
+      hi = pos[succ[k]] - 1;
+  if (hi <= lo)
+    return i;
+  return lo + (int32_t)rng_below(rng, hi - lo + 1);
+}
+
+opsched_status opsched_streams_improve(const opsched_graph *g,
+                                       opsched_schedule *s, int32_t effort) {
+  int32_t n = s->n;
+  if (effort <= 0 || n < 2 || !times_fit(s))
+    return OPSCHED_OK;
+  int64_t best = 0;
+  for (int32_t v = 0; v < n; v++)
+    if (s->end[v] > best)
+      best = s->end[v];
+  int64_t lb = strong_lower_bound(g, s);
+  if (best <= lb)
+    return OPSCHED_OK;
+
+  opsched_status status = OPSCHED_ERR_NOMEM;
+  sgs c;
+  int ok = sgs_init(&c, g, s);
+  int32_t *topo = opsched_alloc_array((size_t)n, sizeof *topo);
+  int32_t *topo_pos = opsched_alloc_array((size_t)n, sizeof *topo_pos);
+  key_rec *rec = opsched_alloc_array((size_t)n, sizeof *rec);
+  int32_t *cur = opsched_alloc_array((size_t)n, sizeof *cur);
+  int32_t *cur_pos = opsched_alloc_array((size_t)n, sizeof *cur_pos);
+  int32_t *trial = opsched_alloc_array((size_t)n, sizeof *trial);
+  int32_t *trial_pos = opsched_alloc_array((size_t)n, sizeof *trial_pos);
+  int64_t *ts = opsched_alloc_array((size_t)n, sizeof *ts);
+  int64_t *te = opsched_alloc_array((size_t)n, sizeof *te);
+  int64_t *rs = opsched_alloc_array((size_t)n, sizeof *rs);
+  int64_t *re = opsched_alloc_array((size_t)n, sizeof *re);
+  if (!ok || !topo || !topo_pos || !rec || !cur || !cur_pos || !trial ||
+      !trial_pos || !ts || !te || !rs || !re)
+    goto done;
+  opsched_graph_topo_order(g, topo);
+  for (int32_t i = 0; i < n; i++)
+    topo_pos[topo[i]] = i;
+
+  uint64_t rng = 0x6f70736368656475u ^ (uint64_t)n ^
+                 ((uint64_t)opsched_graph_num_edges(g) << 32);
+  /* Budget: effort units of 2^16 op placements, i.e. about 65536/n list
+   * decodes each; at least 16 decodes per unit for huge blocks. */
+  int64_t per_unit = 65536 / n;
+  if (per_unit < 16)
+    per_unit = 16;
+  int64_t budget = opsched_sat_mul(effort, per_unit);
+  int64_t stall_limit = 4 * (int64_t)n > 200 ? 4 * (int64_t)n : 200;
+
+  /* Current list: the best schedule's start order. */
+  list_from_times(n, s->start, s->end, topo_pos, 0, rec, cur);
+  int64_t cur_ms = sgs_decode(&c, cur, 0, INT64_MAX, ts, te);
+  int do_fbi = 1;
+  int64_t stall = 0;
+  for (int64_t iter = 0; iter < budget && best > lb; iter++) {
+    if (do_fbi) {
+      /* Forward-backward improvement: right-justify the current schedule,
+       * then left-justify it again; each pass decodes a list ordered by
+       * the previous pass's times, which packs ops tighter. */
+      do_fbi = 0;
+      for (int pass = 0; pass < 4 && iter < budget; pass++, iter += 2) {
+        list_from_times(n, ts, te, topo_pos, 1, rec, trial);
+        int64_t rms = sgs_decode(&c, trial, 1, INT64_MAX, rs, re);
+        for (int32_t v = 0; v < n; v++) {
+          int64_t a = rms - re[v], b = rms - rs[v];
+          rs[v] = a;
+          re[v] = b;
+        }
+        list_from_times(n, rs, re, topo_pos, 0, rec, trial);
+        int64_t fms = sgs_decode(&c, trial, 0, INT64_MAX, rs, re);
+        if (fms >= cur_ms)
+          break;
+        cur_ms = fms;
+        memcpy(cur, trial, sizeof *cur * (size_t)n);
+        memcpy(ts, rs, sizeof *ts * (size_t)n);
+        memcpy(te, re, sizeof *te * (size_t)n);
+      }
+      for (int32_t i = 0; i < n; i++)
+        cur_pos[cur[i]] = i;
+    } else {
+      /* One random shift within the op's topological window; sideways
+       * moves are accepted so the search can cross plateaus. */
+      int32_t i = (int32_t)rng_below(&rng, n);
+      int32_t j = random_target(g, cur, cur_pos, n, i, &rng);
+      if (j == i)
+        continue;
+      memcpy(trial, cur, sizeof *trial * (size_t)n);
+      memcpy(trial_pos, cur_pos, sizeof *trial_pos * (size_t)n);
+      list_move(trial, trial_pos, i, j);
+      int64_t ms = sgs_decode(&c, trial, 0, cur_ms, rs, re);
+      if (ms <= cur_ms) {
+        int32_t *t1 = cur, *t2 = cur_pos;
+        cur = trial;
+        cur_pos = trial_pos;
+        trial = t1;
+        trial_pos = t2;
+        int64_t *u1 = ts, *u2 = te;
+        ts = rs;
+        te = re;
+        rs = u1;
+        re = u2;
+        if (ms < cur_ms)
+          do_fbi = 1;
+        cur_ms = ms;
+      }
+    }
+    if (cur_ms < best) {
+      best = cur_ms;
+      memcpy(s->start, ts, sizeof *ts * (size_t)n);
+      memcpy(s->end, te, sizeof *te * (size_t)n);
+      stall = 0;
+    } else if (++stall >= stall_limit) {
+      /* Kick: restart from the best schedule with a few blind moves. */
+      stall = 0;
+      list_from_times(n, s->start, s->end, topo_pos, 0, rec, cur);
+      for (int32_t i = 0; i < n; i++)
+        cur_pos[cur[i]] = i;
+      int32_t kicks = 1 + n / 10;
+      for (int32_t k = 0; k < kicks; k++) {
+        int32_t i = (int32_t)rng_below(&rng, n);
+        list_move(cur, cur_pos, i, random_target(g, cur, cur_pos, n, i, &rng));
+      }
+      cur_ms = sgs_decode(&c, cur, 0, INT64_MAX, ts, te);
+      do_fbi = 1;
+    }
+  }
+  status = OPSCHED_OK;
+done:
+  sgs_free(&c);
+  opsched_free(topo);
+  opsched_free(topo_pos);
+  opsched_free(rec);
+  opsched_free(cur);
+  opsched_free(cur_pos);
+  opsched_free(trial);
+  opsched_free(trial_pos);
+  opsched_free(ts);
+  opsched_free(te);
+  opsched_free(rs);
+  opsched_free(re);
+  return status;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Stream names and waits.                                                 */
+
+opsched_status opsched_streams_assign(const opsched_graph *g,
+                                      opsched_schedule *s) {
+  int32_t S = s->streams;
+  int64_t *last_end = opsched_alloc_array((size_t)S, sizeof *last_end);
+  int32_t *held = opsched_alloc_array((size_t)S, sizeof *held);
+  if (!last_end || !held) {
+    opsched_free(last_end);
+    opsched_free(held);
+    return OPSCHED_ERR_NOMEM;
+  }
+  opsched_status st = OPSCHED_OK;
+  for (int32_t i = 0; i < s->n && st == OPSCHED_OK; i++) {
+    int32_t v = s->order[i], np;
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    /* Predecessors come earlier in the order, so their streams are known. */
+    for (int32_t k = 0; k < np; k++)
+      held[s->stream[pred[k]]]++;
+    int32_t pick = -1;
+    for (int32_t k = 0; k < S; k++)
+      if (last_end[k] <= s->start[v] && (pick < 0 || held[k] > held[pick]))
+        pick = k;
+    for (int32_t k = 0; k < np; k++)
+      held[s->stream[pred[k]]] = 0;
+    if (pick < 0) {
+      st = OPSCHED_ERR_STATE;
+      break;
+    }
+    s->stream[v] = pick;
+    last_end[pick] = s->end[v];
+  }
+  opsched_free(last_end);
+  opsched_free(held);
+  return st;
+}
+
+opsched_status opsched_streams_waits(const opsched_graph *g,
+                                     opsched_schedule *s) {
+  int32_t n = s->n, S = s->streams;
+  opsched_free(s->wait_off);
+  opsched_free(s->wait_ids);
+  s->wait_ids = NULL;
+  s->num_waits = s->num_waits_unreduced = 0;
+  s->wait_off = opsched_alloc_array((size_t)n + 1, sizeof *s->wait_off);
+  int64_t cross = 0;
+  for (int32_t v = 0; v < n; v++) {
+    int32_t np;
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    for (int32_t k = 0; k < np; k++)
+      cross += s->stream[pred[k]] != s->stream[v];
+  }
+  s->num_waits_unreduced = cross;
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  /* clock[v*S + k]: how many ops of stream k are known complete when v
+   * completes (its vector clock); pos[v]: v's 1-based place on its stream. */
+  int32_t *clock = opsched_alloc_array((size_t)n * (size_t)S, sizeof *clock);
+  int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
+  int32_t *last_on = opsched_alloc_array((size_t)S, sizeof *last_on);
+  int32_t *latest = opsched_alloc_array((size_t)S, sizeof *latest);
+  int32_t *cand = opsched_alloc_array((size_t)S, sizeof *cand);
+  int32_t *buf = opsched_alloc_array((size_t)cross, sizeof *buf);
+  int64_t *first = opsched_alloc_array((size_t)n, sizeof *first);
+  int32_t *cnt = opsched_alloc_array((size_t)n, sizeof *cnt);
+  if (!s->wait_off || !clock || !pos || !last_on || !latest || !cand ||
+      !buf || !first || !cnt)
+    goto done;
+  for (int32_t k = 0; k < S; k++)
+    last_on[k] = latest[k] = -1;
+  int64_t used = 0;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = s->order[i], k = s->stream[v], prev = last_on[k], np, nc = 0;
+    int32_t *row = clock + (size_t)v * (size_t)S;
+    if (prev >= 0)
+      memcpy(row, clock + (size_t)prev * (size_t)S, sizeof *row * (size_t)S);
+    pos[v] = prev >= 0 ? pos[prev] + 1 : 1;
+    /* Per other stream only the latest producer can matter: it completes
+     * after every earlier op of its stream. */
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    for (int32_t e = 0; e < np; e++) {
+      int32_t u = pred[e], su = s->stream[u];
+      if (su == k)
+        continue;
+      if (latest[su] < 0)
+        cand[nc++] = su;
+      if (latest[su] < 0 || pos[u] > pos[latest[su]])
+        latest[su] = u;
+    }
+    /* Keep a candidate unless the stream predecessor or another candidate
+     * already completes after it; happens-before is a partial order, so
+     * the undominated candidates are the unique minimal wait set. */
+    first[v] = used;
+    for (int32_t a = 0; a < nc; a++) {
+      int32_t u = latest[cand[a]], su = cand[a];
+      int implied = row[su] >= pos[u];
+      for (int32_t b = 0; b < nc && !implied; b++)
+        if (b != a && clock[(size_t)latest[cand[b]] * (size_t)S + (size_t)su] >= pos[u])
+          implied = 1;
+      if (!implied)
+        buf[used++] = u;
+    }
+    cnt[v] = (int32_t)(used - first[v]);
+    /* Merge the kept producers' clocks (after the dominance tests, which
+     * must see only the stream predecessor's clock). */
+    for (int64_t w = first[v]; w < used; w++) {
+      const int32_t *src = clock + (size_t)buf[w] * (size_t)S;
+      for (int32_t q = 0; q < S; q++)
+        if (src[q] > row[q])
+          row[q] = src[q];
+    }
+    row[k] = pos[v];
+    for (int32_t a = 0; a < nc; a++)
+      latest[cand[a]] = -1;
+    last_on[k] = v;
+    /* Sort this op's waits by id (at most streams - 1 of them). */
+    for (int64_t a = first[v] + 1; a < used; a++) {
+      int32_t x = buf[a];
+      int64_t b = a;
+      for (; b > first[v] && buf[b - 1] > x; b--)
+        buf[b] = buf[b - 1];
+      buf[b] = x;
+    }
+  }
+  s->wait_ids = opsched_alloc_array((size_t)used, sizeof *s->wait_ids);
+  if (!s->wait_ids)
+    goto done;
+  s->wait_off[0] = 0;
+  for (int32_t v = 0; v < n; v++) {
+    s->wait_off[v + 1] = s->wait_off[v] + cnt[v];
+    memcpy(s->wait_ids + s->wait_off[v], buf + first[v],
+           sizeof *buf * (size_t)cnt[v]);
+  }
+  s->num_waits = used;
+  st = OPSCHED_OK;
+done:
+  opsched_free(clock);
+  opsched_free(pos);
+  opsched_free(last_on);
+  opsched_free(latest);
+  opsched_free(cand);
+  opsched_free(buf);
+  opsched_free(first);
+  opsched_free(cnt);
+  return st;
+}

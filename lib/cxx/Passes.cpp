@@ -1,0 +1,238 @@
+//===- Passes.cpp - opsched pass classes: options, then forward to C ------===//
+//
+// The passes are op-agnostic: on a function they schedule it; on anything
+// else (the module, in the flag form) they schedule every function inside,
+// in parallel when threading is on, writing reports in function order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsched/Passes.h"
+
+#include "driver.h"
+#include "opsched/report.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Threading.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+using namespace mlir;
+
+namespace {
+
+/// A FILE that collects one function's report text in memory.
+struct MemoryStream {
+  char *data = nullptr;
+  size_t size = 0;
+  FILE *file = nullptr;
+  explicit MemoryStream(bool wanted) {
+    if (wanted)
+      file = open_memstream(&data, &size);
+  }
+  ~MemoryStream() {
+    if (file)
+      fclose(file);
+    free(data);
+  }
+  std::string take() {
+    if (!file)
+      return {};
+    fflush(file);
+    return std::string(data, size);
+  }
+};
+
+template <typename Derived>
+struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
+  using Base = PassWrapper<Derived, OperationPass<>>;
+  OpSchedPassBase() = default;
+  OpSchedPassBase(const OpSchedPassBase &other) : Base(other), config(other.config) {}
+
+  Pass::Option<std::string> costModel{
+      *this, "cost-model",
+      llvm::cl::desc("Op durations: roofline (from shapes) or unit (every op costs 1)"),
+      llvm::cl::init("roofline")};
+  Pass::Option<std::string> device{
+      *this, "device",
+      llvm::cl::desc("Device profile of the roofline: generic, h100, a100, cpu"),
+      llvm::cl::init("generic")};
+  Pass::Option<std::string> dot{
+      *this, "dot", llvm::cl::desc("Write the dependency graph in Graphviz to this file"),
+      llvm::cl::init("")};
+
+  opsched_options config;
+
+  /// Parses every option through the C validators; a bad value is an error
+  /// naming the option and its accepted values.
+  LogicalResult parseConfig(MLIRContext *ctx) {
+    opsched_options_init(&config);
+    char err[512] = "";
+    int bad = opsched_options_set_cost_model(&config, costModel.c_str(), err, sizeof err) ||
+              opsched_options_set_device(&config, device.c_str(), err, sizeof err) ||
+              static_cast<Derived *>(this)->parseExtra(err, sizeof err);
+    if (bad)
+      return emitError(UnknownLoc::get(ctx)) << this->getArgument() << ": " << err;
+    return success();
+  }
+
+  LogicalResult initialize(MLIRContext *ctx) override { return parseConfig(ctx); }
+
+  virtual bool reorders() const = 0;
+  virtual std::string tablePath() const { return ""; }
+
+  void runOnOperation() override {
+    Operation *root = this->getOperation();
+    SmallVector<Operation *> funcs;
+    if (isa<FunctionOpInterface>(root)) {
+      funcs.push_back(root);
+    } else {
+      root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (op != root && isa<FunctionOpInterface>(op)) {
+          funcs.push_back(op);
+          return WalkResult::skip();
+        }
+        return WalkResult::advance();
+      });
+    }
+    bool wantDot = !dot.empty(), wantTable = !tablePath().empty();
+    if ((wantDot || wantTable) && isa<FunctionOpInterface>(root) && root->getParentOp()) {
+      // Functions run in parallel: a report file would see them in any order.
+      root->emitError() << this->getArgument()
+                        << ": report outputs ('dot', 'table') need the pass to run "
+                           "on the module (the flag form, or builtin.module("
+                        << this->getArgument() << "{...})), so functions are written "
+                        << "in a deterministic order";
+      return this->signalPassFailure();
+    }
+
+    SmallVector<std::string> dotText(funcs.size()), tableText(funcs.size());
+    auto runOne = [&](size_t i) -> LogicalResult {
+      MemoryStream dotStream(wantDot), tableStream(wantTable);
+      int clusters = static_cast<int>(i) << 16;
+      opsched_run_outputs out{reorders() ? 1 : 0, dotStream.file, tableStream.file,
+                              &clusters};
+      MlirLogicalResult r = opschedMlirRunOnFunction(wrap(funcs[i]), &config, &out);
+      dotText[i] = dotStream.take();
+      tableText[i] = tableStream.take();
+      return mlirLogicalResultIsSuccess(r) ? success() : failure();
+    };
+    LogicalResult result = success();
+    if (funcs.size() == 1) {
+      result = runOne(0);
+    } else {
+      // Like the pass manager: diagnostics are ordered by function, not by
+      // whichever thread finishes first.
+      MLIRContext *ctx = &this->getContext();
+      ParallelDiagnosticHandler handler(ctx);
+      result = failableParallelForEachN(ctx, 0, funcs.size(), [&](size_t i) {
+        handler.setOrderIDForThread(i);
+        LogicalResult r = runOne(i);
+        handler.eraseOrderIDForThread();
+        return r;
+      });
+    }
+    if (failed(result))
+      return this->signalPassFailure();
+    if (wantDot && failed(writeFile(dot, [&](FILE *f) {
+          opsched_dot_begin(f);
+          for (const std::string &t : dotText)
+            fwrite(t.data(), 1, t.size(), f);
+          opsched_dot_end(f);
+        })))
+      return this->signalPassFailure();
+    if (wantTable && failed(writeFile(tablePath(), [&](FILE *f) {
+          for (const std::string &t : tableText)
+            fwrite(t.data(), 1, t.size(), f);
+        })))
+      return this->signalPassFailure();
+  }
+
+  template <typename Fn>
+  LogicalResult writeFile(const std::string &path, Fn &&fn) {
+    FILE *f = path == "-" ? stdout : fopen(path.c_str(), "w");
+    if (!f)
+      return this->getOperation()->emitError()
+             << this->getArgument() << ": cannot open '" << path << "' for writing";
+    fn(f);
+    if (f == stdout)
+      fflush(f);
+    else
+      fclose(f);
+    return success();
+  }
+};
+
+struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpSchedulePass)
+  StringRef getArgument() const override { return "op-schedule"; }
+  StringRef getDescription() const override {
+    return "Reorder each block by critical-path list scheduling and annotate the schedule";
+  }
+  OpSchedulePass() = default;
+  OpSchedulePass(const OpSchedulePass &other) : OpSchedPassBase(other) {}
+
+  Option<std::string> priority{
+      *this, "priority",
+      llvm::cl::desc("Ready-queue priority: critical-path (upward rank) or program-order (FIFO)"),
+      llvm::cl::init("critical-path")};
+  Option<int64_t> streams{*this, "streams", llvm::cl::desc("Parallel streams (>= 1)"),
+                          llvm::cl::init(1)};
+  Option<int64_t> resourceLimit{
+      *this, "resource-limit",
+      llvm::cl::desc("Capacity: running ops' resource demands sum to at most this (0 = streams)"),
+      llvm::cl::init(0)};
+  Option<int64_t> effort{*this, "effort",
+                         llvm::cl::desc("Improvement budget after list scheduling (0 = none)"),
+                         llvm::cl::init(0)};
+  Option<std::string> table{
+      *this, "table",
+      llvm::cl::desc("Print each block's schedule as the seed's 'name start end' table to this file ('-' = stdout)"),
+      llvm::cl::init("")};
+
+  int parseExtra(char *err, size_t n) {
+    return opsched_options_set_priority(&config, priority.c_str(), err, n) ||
+           opsched_options_set_streams(&config, streams, err, n) ||
+           opsched_options_set_resource_limit(&config, resourceLimit, err, n) ||
+           opsched_options_set_effort(&config, effort, err, n);
+  }
+  bool reorders() const override { return true; }
+  std::string tablePath() const override { return table; }
+};
+
+struct OpDepGraphPass : public OpSchedPassBase<OpDepGraphPass> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpDepGraphPass)
+  StringRef getArgument() const override { return "op-dep-graph"; }
+  StringRef getDescription() const override {
+    return "Annotate upward ranks and the critical path of each block without moving ops";
+  }
+  OpDepGraphPass() = default;
+  OpDepGraphPass(const OpDepGraphPass &other) : OpSchedPassBase(other) {}
+
+  int parseExtra(char *, size_t) { return 0; }
+  bool reorders() const override { return false; }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> opsched::createOpSchedulePass() {
+  return std::make_unique<OpSchedulePass>();
+}
+
+std::unique_ptr<Pass> opsched::createOpDepGraphPass() {
+  return std::make_unique<OpDepGraphPass>();
+}
+
+void opsched::registerPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    PassRegistration<OpSchedulePass>();
+    PassRegistration<OpDepGraphPass>();
+  });
+}

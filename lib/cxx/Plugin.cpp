@@ -1,0 +1,159 @@
+//===- Plugin.cpp - the mlir-opt plugin entry ------------------------------===//
+//
+// Stock mlir-opt builds its pass-flag parser before --load-pass-plugin runs,
+// so `--op-schedule` alone is an "Unknown command line argument"
+// (llvm-project #78020); only --pass-pipeline works. To make the flag form
+// work, the plugin's registration callback looks for its own flags (or
+// --help) in /proc/self/cmdline and, if found, re-executes the same binary
+// with the same arguments and the plugin in LD_PRELOAD. In that second
+// process the constructor below registers the passes before main() builds
+// the parser. Loops are impossible: the re-executed process carries a marker
+// the constructor consumes, and it never re-executes again. The child's
+// environment is restored (LD_PRELOAD as before, marker removed) so tools it
+// starts see the user's environment.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsched/Passes.h"
+
+#include "mlir/Tools/Plugins/PassPlugin.h"
+#include "llvm/Config/llvm-config.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+constexpr const char *kMarker = "OPSCHED_PLUGIN_REEXEC";
+constexpr const char *kSavedPreload = "OPSCHED_PLUGIN_SAVED_LD_PRELOAD";
+
+// Set once by the constructor, before main(); read-only afterwards.
+bool preloaded = false;
+
+/// The arguments of this process, from /proc/self/cmdline.
+std::vector<std::string> readCmdline() {
+  std::vector<std::string> args;
+  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return args;
+  std::string all;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0)
+      all.append(buf, static_cast<size_t>(n));
+  close(fd);
+  size_t start = 0;
+  for (size_t i = 0; i < all.size(); i++)
+    if (all[i] == '\0') {
+      args.push_back(all.substr(start, i - start));
+      start = i + 1;
+    }
+  return args;
+}
+
+/// True for an argument the stock parser cannot know yet: one of our pass
+/// flags, or a help flag that should list our passes.
+bool needsPreload(const std::string &arg) {
+  static const char *const flags[] = {"op-schedule", "op-dep-graph"};
+  if (arg == "--") // end of options
+    return false;
+  const char *a = arg.c_str();
+  if (a[0] != '-')
+    return false;
+  a += a[1] == '-' ? 2 : 1;
+  std::string name(a, strcspn(a, "="));
+  if (name == "help" || name == "help-hidden" || name == "help-list" ||
+      name == "help-list-hidden")
+    return true;
+  for (const char *f : flags)
+    if (name == f)
+      return true;
+  return false;
+}
+
+/// Path of this shared object, absolute.
+std::string selfPath() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&readCmdline), &info) || !info.dli_fname)
+    return {};
+  char *real = realpath(info.dli_fname, nullptr);
+  if (!real)
+    return {};
+  std::string path(real);
+  free(real);
+  return path;
+}
+
+void reexecWithPreload() {
+  std::vector<std::string> args = readCmdline();
+  bool wanted = false;
+  for (size_t i = 1; i < args.size(); i++) {
+    if (args[i] == "--")
+      break;
+    wanted |= needsPreload(args[i]);
+  }
+  std::string self = selfPath();
+  if (!wanted || self.empty() || getenv(kMarker))
+    return;
+  const char *old = getenv("LD_PRELOAD");
+  std::string preload = self;
+  if (old && *old) {
+    preload += ":";
+    preload += old;
+    setenv(kSavedPreload, old, 1);
+  } else {
+    unsetenv(kSavedPreload);
+  }
+  setenv("LD_PRELOAD", preload.c_str(), 1);
+  setenv(kMarker, "1", 1);
+  std::vector<char *> argv;
+  for (std::string &a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  fflush(nullptr);
+  execv("/proc/self/exe", argv.data());
+  // exec failed: undo, and let mlir-opt report the unknown flag as usual.
+  unsetenv(kMarker);
+  if (old)
+    setenv("LD_PRELOAD", old, 1);
+  else
+    unsetenv("LD_PRELOAD");
+}
+
+__attribute__((constructor)) void registerWhenPreloaded() {
+  if (!getenv(kMarker))
+    return;
+  preloaded = true;
+  // Restore the user's environment for anything this process starts.
+  unsetenv(kMarker);
+  if (const char *saved = getenv(kSavedPreload)) {
+    setenv("LD_PRELOAD", saved, 1);
+    unsetenv(kSavedPreload);
+  } else {
+    unsetenv("LD_PRELOAD");
+  }
+  opsched::registerPasses();
+}
+
+void registerPassRegistryCallbacks() {
+  if (!preloaded)
+    reexecWithPreload();
+  opsched::registerPasses();
+}
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK __attribute__((visibility("default")))
+::mlir::PassPluginLibraryInfo
+mlirGetPassPluginInfo() {
+  return {MLIR_PLUGIN_API_VERSION, "opsched", LLVM_VERSION_STRING,
+          registerPassRegistryCallbacks};
+}

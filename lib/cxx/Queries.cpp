@@ -1,0 +1,65 @@
+//===- Queries.cpp - MLIR queries the C API lacks, callable from C --------===//
+//
+// Kept small on purpose: each function answers one question the C code in
+// lib/mlir needs and the MLIR C API cannot.
+//
+//===----------------------------------------------------------------------===//
+
+#include "queries.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+
+int64_t opschedMlirOpEffects(MlirOperation op, opsched_effect *out, int64_t cap) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(unwrap(op));
+  if (!effects)
+    return -1;
+  // MapVector keeps first-seen order: deterministic output.
+  llvm::MapVector<uintptr_t, bool> byResource;
+  for (const MemoryEffects::EffectInstance &e : *effects) {
+    if (isa<MemoryEffects::Allocate>(e.getEffect()))
+      continue;
+    bool write = !isa<MemoryEffects::Read>(e.getEffect());
+    auto key = reinterpret_cast<uintptr_t>(e.getResource());
+    byResource[key] |= write;
+  }
+  int64_t i = 0;
+  for (auto &[resource, write] : byResource) {
+    if (i < cap)
+      out[i] = opsched_effect{resource, write ? 1 : 0};
+    i++;
+  }
+  return i;
+}
+
+int64_t opschedMlirOpTiedOperand(MlirOperation op, int64_t resultIndex) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(unwrap(op));
+  if (!dps || resultIndex < 0 ||
+      resultIndex >= static_cast<int64_t>(unwrap(op)->getNumResults()))
+    return -1;
+  OpOperand *tied = dps.getTiedOpOperand(unwrap(op)->getOpResult(resultIndex));
+  return tied ? static_cast<int64_t>(tied->getOperandNumber()) : -1;
+}
+
+void opschedMlirEmit(MlirLocation loc, opsched_severity severity,
+                     const char *message) {
+  Location l = unwrap(loc);
+  switch (severity) {
+  case OPSCHED_SEVERITY_ERROR:
+    emitError(l) << message;
+    break;
+  case OPSCHED_SEVERITY_WARNING:
+    emitWarning(l) << message;
+    break;
+  case OPSCHED_SEVERITY_REMARK:
+    emitRemark(l) << message;
+    break;
+  }
+}

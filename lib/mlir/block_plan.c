@@ -1,0 +1,308 @@
+#include "block_plan.h"
+
+#include "attrs.h"
+#include "op_work.h"
+#include "ptrmap.h"
+#include "queries.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct capture_ctx {
+  const opsched_ptrmap *index;
+  opsched_graph *graph;
+  int32_t user;
+  int failed;
+} capture_ctx;
+
+/* Adds def -> user for every operand, at any depth inside the user, whose
+ * defining op is in this block: nested regions capture outer values. */
+static MlirWalkResult add_operand_edges(MlirOperation op, void *data) {
+  capture_ctx *c = data;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (!mlirValueIsAOpResult(v))
+      continue;
+    int32_t def = opsched_ptrmap_get(c->index, mlirOpResultGetOwner(v).ptr);
+    if (def >= 0 && def != c->user &&
+        opsched_graph_add_edge(c->graph, def, c->user) != OPSCHED_OK)
+      c->failed = 1;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Per-resource memory state for effect ordering. */
+typedef struct resource_state {
+  uintptr_t resource;
+  int32_t last_writer;
+  int32_t *readers; /* readers since the last write */
+  int32_t nreaders, cap;
+} resource_state;
+
+typedef struct effect_state {
+  resource_state *res;
+  int32_t nres, cap;
+  int32_t last_unknown;    /* last op with unknown effects, or -1 */
+  int32_t *effectful;      /* effectful ops since last_unknown */
+  int32_t neffectful;
+} effect_state;
+
+static resource_state *find_resource(effect_state *s, uintptr_t r) {
+  for (int32_t i = 0; i < s->nres; i++)
+    if (s->res[i].resource == r)
+      return &s->res[i];
+  if (s->nres == s->cap) {
+    int32_t cap = s->cap ? 2 * s->cap : 8;
+    resource_state *p = realloc(s->res, sizeof *p * (size_t)cap);
+    if (!p)
+      return NULL;
+    s->res = p;
+    s->cap = cap;
+  }
+  resource_state *rs = &s->res[s->nres++];
+  memset(rs, 0, sizeof *rs);
+  rs->resource = r;
+  rs->last_writer = -1;
+  return rs;
+}
+
+static int push_reader(resource_state *rs, int32_t v) {
+  if (rs->nreaders == rs->cap) {
+    int32_t cap = rs->cap ? 2 * rs->cap : 8;
+    int32_t *p = realloc(rs->readers, sizeof *p * (size_t)cap);
+    if (!p)
+      return 1;
+    rs->readers = p;
+    rs->cap = cap;
+  }
+  rs->readers[rs->nreaders++] = v;
+  return 0;
+}
+
+/* Orders effectful ops: RAW/WAR/WAW per resource keep program order; an op
+ * with unknown effects orders against every effectful op before and after
+ * it. Pure ops get no edges here and move freely. */
+static int add_effect_edges(effect_state *s, opsched_graph *g, int32_t v,
+                            const opsched_effect *eff, int64_t neff) {
+  int err = 0;
+  if (neff == 0)
+    return 0;
+  if (s->last_unknown >= 0)
+    err |= opsched_graph_add_edge(g, s->last_unknown, v) != OPSCHED_OK;
+  if (neff < 0) {
+    for (int32_t i = 0; i < s->neffectful; i++)
+      err |= opsched_graph_add_edge(g, s->effectful[i], v) != OPSCHED_OK;
+    s->neffectful = 0;
+    s->last_unknown = v;
+    for (int32_t i = 0; i < s->nres; i++) {
+      s->res[i].last_writer = -1;
+      s->res[i].nreaders = 0;
+    }
+    return err;
+  }
+  s->effectful[s->neffectful++] = v;
+  for (int64_t e = 0; e < neff; e++) {
+    resource_state *rs = find_resource(s, eff[e].resource);
+    if (!rs)
+      return 1;
+    if (rs->last_writer >= 0)
+      err |= opsched_graph_add_edge(g, rs->last_writer, v) != OPSCHED_OK;
+    if (eff[e].write) {
+      for (int32_t i = 0; i < rs->nreaders; i++)
+        err |= opsched_graph_add_edge(g, rs->readers[i], v) != OPSCHED_OK;
+      rs->nreaders = 0;
+      rs->last_writer = v;
+    } else {
+      err |= push_reader(rs, v);
+    }
+  }
+  return err;
+}
+
+static void effect_state_free(effect_state *s) {
+  for (int32_t i = 0; i < s->nres; i++)
+    free(s->res[i].readers);
+  free(s->res);
+  free(s->effectful);
+}
+
+static void emit(MlirOperation op, opsched_severity sev, const char *msg) {
+  opschedMlirEmit(mlirOperationGetLocation(op), sev, msg);
+}
+
+/* Reads a non-negative integer override attribute; returns -1 when absent,
+ * -2 when present but not a valid value (an error is emitted). */
+static int64_t read_override(MlirOperation op, const char *name, int64_t min) {
+  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(name));
+  if (mlirAttributeIsNull(a))
+    return -1;
+  if (mlirAttributeIsAInteger(a)) {
+    int64_t v = mlirIntegerAttrGetValueInt(a);
+    if (v >= min)
+      return v;
+  }
+  char msg[160];
+  snprintf(msg, sizeof msg, "'%s' must be an integer attribute >= %lld", name,
+           (long long)min);
+  emit(op, OPSCHED_SEVERITY_ERROR, msg);
+  return -2;
+}
+
+static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed) {
+  int64_t override = read_override(op, OPSCHED_ATTR_COST, 0);
+  if (override == -2)
+    *failed = 1;
+  if (override >= 0)
+    return override;
+  if (o->cost_model == OPSCHED_COST_UNIT)
+    return 1;
+  opsched_op_work work;
+  int dynamic = 0;
+  opsched_op_work_measure(op, &work, &dynamic);
+  if (dynamic)
+    emit(op, OPSCHED_SEVERITY_REMARK,
+         "opsched: dynamic shape; the cost model counts each unknown dimension as 1");
+  return opsched_cost_roofline(o->device, &work);
+}
+
+opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock block,
+                                             const opsched_options *o) {
+  memset(p, 0, sizeof *p);
+  p->block = block;
+  int32_t count = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    count++;
+  /* The terminator (or an unregistered op that may be one) stays last. */
+  p->terminator = mlirBlockGetTerminator(block);
+  if (!mlirOperationIsNull(p->terminator))
+    count--;
+  if (count <= 1)
+    return OPSCHED_PLAN_UNTOUCHED;
+  p->n = count;
+  p->ops = malloc(sizeof *p->ops * (size_t)count);
+  if (!p->ops)
+    return OPSCHED_PLAN_FAILED;
+  int32_t i = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); i < count;
+       op = mlirOperationGetNextInBlock(op))
+    p->ops[i++] = op;
+
+  opsched_ptrmap index;
+  if (opsched_ptrmap_init(&index, (size_t)count))
+    return OPSCHED_PLAN_FAILED;
+  for (i = 0; i < count; i++)
+    opsched_ptrmap_put(&index, p->ops[i].ptr, i);
+
+  opsched_plan_result result = OPSCHED_PLAN_FAILED;
+  effect_state eff = {.last_unknown = -1};
+  enum { EFFECT_CAP = 16 };
+  opsched_effect effects[EFFECT_CAP];
+  eff.effectful = malloc(sizeof *eff.effectful * (size_t)count);
+  p->graph = opsched_graph_create((size_t)count);
+  if (!eff.effectful || !p->graph)
+    goto done;
+
+  int failed = 0;
+  for (i = 0; i < count; i++) {
+    int64_t cost = op_cost(p->ops[i], o, &failed);
+    int64_t demand = read_override(p->ops[i], OPSCHED_ATTR_RESOURCES, 1);
+    if (demand == -2)
+      failed = 1;
+    if (demand > o->schedule.resource_limit && o->schedule.resource_limit > 0) {
+      char msg[200];
+      snprintf(msg, sizeof msg,
+               "op demands %lld resources but 'resource-limit' is %d",
+               (long long)demand, o->schedule.resource_limit);
+      emit(p->ops[i], OPSCHED_SEVERITY_ERROR, msg);
+      failed = 1;
+    } else if (demand > o->schedule.streams && o->schedule.resource_limit == 0) {
+      char msg[200];
+      snprintf(msg, sizeof msg,
+               "op demands %lld resources but the capacity ('resource-limit', "
+               "default: 'streams') is %d",
+               (long long)demand, o->schedule.streams);
+      emit(p->ops[i], OPSCHED_SEVERITY_ERROR, msg);
+      failed = 1;
+    }
+    if (opsched_graph_add_node(p->graph, cost < 0 ? 0 : cost,
+                               demand < 1 ? 1 : (int32_t)demand) < 0)
+      goto done;
+  }
+  if (failed)
+    goto done;
+  for (i = 0; i < count; i++) {
+    capture_ctx c = {&index, p->graph, i, 0};
+    mlirOperationWalk(p->ops[i], add_operand_edges, &c, MlirWalkPreOrder);
+    int64_t neff = opschedMlirOpEffects(p->ops[i], effects, EFFECT_CAP);
+    if (neff > EFFECT_CAP)
+      neff = -1; /* too many resources to track: treat as unknown */
+    if (c.failed || add_effect_edges(&eff, p->graph, i, effects, neff))
+      goto done;
+  }
+  opsched_status st = opsched_graph_finalize(p->graph);
+  if (st == OPSCHED_ERR_CYCLE) {
+    MlirOperation parent = mlirBlockGetParentOperation(block);
+    emit(mlirOperationIsNull(parent) ? p->ops[0] : parent, OPSCHED_SEVERITY_WARNING,
+         "opsched: block left in its original order: its dependency graph has a cycle");
+    opsched_graph_destroy(p->graph);
+    p->graph = NULL;
+    result = OPSCHED_PLAN_UNTOUCHED;
+    goto done;
+  }
+  if (st != OPSCHED_OK)
+    goto done;
+  st = opsched_schedule_run(p->graph, &o->schedule, &p->schedule);
+  if (st != OPSCHED_OK) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "opsched: cannot schedule this block: %s",
+             opsched_status_str(st));
+    emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
+    goto done;
+  }
+  result = OPSCHED_PLAN_OK;
+done:
+  opsched_ptrmap_free(&index);
+  effect_state_free(&eff);
+  return result;
+}
+
+void opsched_block_plan_release(opsched_block_plan *p) {
+  opsched_schedule_destroy(p->schedule);
+  opsched_graph_destroy(p->graph);
+  free(p->ops);
+  memset(p, 0, sizeof *p);
+}
+
+void opsched_block_plan_apply(const opsched_block_plan *p, int reorder) {
+  const opsched_schedule *s = p->schedule;
+  const int64_t *rank = opsched_schedule_ranks(s);
+  const uint8_t *critical = opsched_schedule_critical(s);
+  for (int32_t v = 0; v < p->n; v++) {
+    MlirOperation op = p->ops[v];
+    opsched_attr_set_i64(op, OPSCHED_ATTR_RANK, rank[v]);
+    opsched_attr_set_unit(op, OPSCHED_ATTR_CRITICAL, critical[v]);
+    if (reorder) {
+      opsched_attr_set_i64(op, OPSCHED_ATTR_START, opsched_schedule_starts(s)[v]);
+      opsched_attr_set_i64(op, OPSCHED_ATTR_END, opsched_schedule_ends(s)[v]);
+    }
+  }
+  if (!reorder)
+    return;
+  const int32_t *order = opsched_schedule_order(s);
+  /* Chain each op after the previous one, starting at the block's front; the
+   * terminator (never moved) ends up last. */
+  MlirOperation first = mlirBlockGetFirstOperation(p->block);
+  if (!mlirOperationEqual(first, p->ops[order[0]]))
+    mlirOperationMoveBefore(p->ops[order[0]], first);
+  for (int32_t i = 1; i < p->n; i++) {
+    /* Moving an op next to itself corrupts the op list: skip those. */
+    MlirOperation prev = p->ops[order[i - 1]];
+    if (!mlirOperationEqual(mlirOperationGetNextInBlock(prev), p->ops[order[i]]))
+      mlirOperationMoveAfter(p->ops[order[i]], prev);
+  }
+}

@@ -1,0 +1,41 @@
+/* lib/mlir/block_plan.h - one block's dependency graph and schedule, built
+ * from MLIR and written back (internal to lib/mlir).
+ *
+ * Building never mutates the IR; applying does. The pass builds the plans of
+ * every block of a function first and applies them only when all succeeded,
+ * so a failing function is never left half-rewritten. */
+#ifndef OPSCHED_MLIR_BLOCK_PLAN_H
+#define OPSCHED_MLIR_BLOCK_PLAN_H
+
+#include "mlir-c/IR.h"
+#include "opsched/graph.h"
+#include "opsched/options.h"
+#include "opsched/schedule.h"
+
+typedef struct opsched_block_plan {
+  MlirBlock block;
+  int32_t n;                 /* schedulable ops (the terminator excluded) */
+  MlirOperation *ops;        /* in original order */
+  MlirOperation terminator;  /* null when the block has none */
+  opsched_graph *graph;      /* NULL when the block is left untouched */
+  opsched_schedule *schedule;
+} opsched_block_plan;
+
+typedef enum opsched_plan_result {
+  OPSCHED_PLAN_OK,        /* graph and schedule built */
+  OPSCHED_PLAN_UNTOUCHED, /* nothing to do (or a warned-about cycle) */
+  OPSCHED_PLAN_FAILED     /* an error was emitted at the offending op */
+} opsched_plan_result;
+
+/* Builds `plan` for `block`; diagnostics go to the ops' locations. The plan
+ * must be released with opsched_block_plan_release whatever the result. */
+opsched_plan_result opsched_block_plan_build(opsched_block_plan *plan, MlirBlock block,
+                                             const opsched_options *options);
+
+void opsched_block_plan_release(opsched_block_plan *plan);
+
+/* Writes per-op attributes (rank, critical; with `reorder` also start, end
+ * and the new order). */
+void opsched_block_plan_apply(const opsched_block_plan *plan, int reorder);
+
+#endif

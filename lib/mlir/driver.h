@@ -1,0 +1,35 @@
+/* lib/mlir/driver.h - the passes' C entry points (called by lib/cxx). */
+#ifndef OPSCHED_MLIR_DRIVER_H
+#define OPSCHED_MLIR_DRIVER_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+#include "opsched/options.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a run over one function should produce besides attributes. */
+typedef struct opsched_run_outputs {
+  int reorder;  /* 0: annotate ranks/critical only (op-dep-graph) */
+  FILE *dot;    /* nullable: Graphviz clusters, one per scheduled block */
+  FILE *table;  /* nullable: the seed's plain table per scheduled block */
+  int *cluster_counter; /* numbering of DOT clusters across functions */
+} opsched_run_outputs;
+
+/* Schedules (or, without `reorder`, analyses) every block of `func` - the
+ * body and every nested region, each on its own - and writes the results
+ * back as attributes. Either every block is rewritten or, on failure (an
+ * error was emitted at the op concerned), the IR is left untouched. */
+MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func,
+                                           const opsched_options *options,
+                                           const opsched_run_outputs *outputs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,200 @@
+#include "op_work.h"
+
+#include "mlir-c/AffineExpr.h"
+#include "mlir-c/AffineMap.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Dialect/Linalg.h"
+
+#include <string.h>
+
+static int str_eq(MlirStringRef s, const char *lit) {
+  size_t n = strlen(lit);
+  return s.length == n && memcmp(s.data, lit, n) == 0;
+}
+
+static int str_prefix(MlirStringRef s, const char *lit) {
+  size_t n = strlen(lit);
+  return s.length >= n && memcmp(s.data, lit, n) == 0;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b) {
+  if (a == 0 || b == 0)
+    return 0;
+  if (a > INT64_MAX / b)
+    return INT64_MAX;
+  return a * b;
+}
+
+int64_t opsched_element_bits(MlirType t) {
+  if (mlirTypeIsAInteger(t))
+    return mlirIntegerTypeGetWidth(t);
+  if (mlirTypeIsAIndex(t))
+    return 64;
+  if (mlirTypeIsAFloat(t))
+    return mlirFloatTypeGetWidth(t);
+  if (mlirTypeIsAComplex(t))
+    return 2 * opsched_element_bits(mlirComplexTypeGetElementType(t));
+  if (mlirTypeIsAShaped(t)) /* vector element of a tensor, etc. */
+    return sat_mul(opsched_shaped_numel(t, &(int){0}),
+                   opsched_element_bits(mlirShapedTypeGetElementType(t)));
+  return 0;
+}
+
+int64_t opsched_shaped_numel(MlirType t, int *dynamic) {
+  if (!mlirShapedTypeHasRank(t)) {
+    *dynamic = 1;
+    return 1;
+  }
+  int64_t numel = 1;
+  intptr_t rank = mlirShapedTypeGetRank(t);
+  for (intptr_t d = 0; d < rank; d++) {
+    if (mlirShapedTypeIsDynamicDim(t, d)) {
+      *dynamic = 1;
+      continue;
+    }
+    numel = sat_mul(numel, mlirShapedTypeGetDimSize(t, d));
+  }
+  return numel;
+}
+
+int64_t opsched_type_bytes(MlirType t, int *dynamic) {
+  if (!mlirTypeIsAShaped(t))
+    return 0;
+  int64_t bits = sat_mul(opsched_shaped_numel(t, dynamic),
+                         opsched_element_bits(mlirShapedTypeGetElementType(t)));
+  return bits == INT64_MAX ? INT64_MAX : (bits + 7) / 8;
+}
+
+/* Ops that only create a view, a constant or an empty allocation: no kernel. */
+static int is_free_op(MlirStringRef name) {
+  static const char *const names[] = {
+      "arith.constant",      "tensor.empty",         "tensor.expand_shape",
+      "tensor.collapse_shape", "tensor.reshape",     "tensor.cast",
+      "tensor.bitcast",      "tensor.dim",           "memref.alloc",
+      "memref.alloca",       "memref.dealloc",       "memref.subview",
+      "memref.cast",         "memref.reinterpret_cast", "memref.expand_shape",
+      "memref.collapse_shape", "memref.view",        "memref.dim",
+      "bufferization.alloc_tensor", "bufferization.to_tensor",
+      "bufferization.to_buffer", "ml_program.global_load_const"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (str_eq(name, names[i]))
+      return 1;
+  return 0;
+}
+
+static int has_shaped(MlirOperation op) {
+  for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
+    if (mlirTypeIsAShaped(mlirValueGetType(mlirOperationGetResult(op, i))))
+      return 1;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++)
+    if (mlirTypeIsAShaped(mlirValueGetType(mlirOperationGetOperand(op, i))))
+      return 1;
+  return 0;
+}
+
+static double operand_bytes(MlirOperation op, int *dynamic) {
+  double bytes = 0;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++)
+    bytes += (double)opsched_type_bytes(mlirValueGetType(mlirOperationGetOperand(op, i)), dynamic);
+  return bytes;
+}
+
+static double result_bytes(MlirOperation op, int *dynamic) {
+  double bytes = 0;
+  for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
+    bytes += (double)opsched_type_bytes(mlirValueGetType(mlirOperationGetResult(op, i)), dynamic);
+  return bytes;
+}
+
+/* Structured (linalg) op: iteration domain x arithmetic ops in the body.
+ * Loop ranges come from operands whose indexing-map results are plain dims,
+ * as LinalgOp::getStaticLoopRanges does. Returns 0 if `op` is not one. */
+static int measure_linalg(MlirOperation op, opsched_op_work *w, int *dynamic) {
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(op);
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps))
+    return 0;
+  intptr_t nmaps = mlirArrayAttrGetNumElements(maps);
+  if (nmaps == 0 || nmaps > mlirOperationGetNumOperands(op))
+    return 0;
+  enum { MAX_LOOPS = 32 };
+  int64_t range[MAX_LOOPS];
+  intptr_t nloops = mlirAffineMapGetNumDims(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0)));
+  if (nloops > MAX_LOOPS)
+    return 0;
+  for (intptr_t l = 0; l < nloops; l++)
+    range[l] = -1;
+  for (intptr_t m = 0; m < nmaps; m++) {
+    MlirAffineMap map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, m));
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, m));
+    if (!mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t))
+      continue;
+    for (intptr_t r = 0, nr = mlirAffineMapGetNumResults(map); r < nr; r++) {
+      MlirAffineExpr e = mlirAffineMapGetResult(map, r);
+      if (!mlirAffineExprIsADim(e) || r >= mlirShapedTypeGetRank(t))
+        continue;
+      intptr_t l = mlirAffineDimExprGetPosition(e);
+      if (l < nloops && range[l] < 0 && !mlirShapedTypeIsDynamicDim(t, r))
+        range[l] = mlirShapedTypeGetDimSize(t, r);
+    }
+  }
+  double domain = 1;
+  for (intptr_t l = 0; l < nloops; l++) {
+    if (range[l] < 0) {
+      *dynamic = 1;
+      continue;
+    }
+    domain *= (double)range[l];
+  }
+  /* Arithmetic per iteration: the body's ops but its terminator and
+   * linalg.index (an induction variable, not arithmetic). */
+  double body_ops = 0;
+  if (mlirOperationGetNumRegions(op) > 0) {
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+    if (!mlirBlockIsNull(body))
+      for (MlirOperation b = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(b);
+           b = mlirOperationGetNextInBlock(b)) {
+        MlirStringRef bn = mlirIdentifierStr(mlirOperationGetName(b));
+        if (!str_eq(bn, "linalg.yield") && !str_eq(bn, "linalg.index"))
+          body_ops += 1;
+      }
+  }
+  w->flops = domain * body_ops;
+  w->bytes = operand_bytes(op, dynamic);
+  return 1;
+}
+
+void opsched_op_work_measure(MlirOperation op, opsched_op_work *w, int *dynamic) {
+  memset(w, 0, sizeof *w);
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (is_free_op(name) || !has_shaped(op)) {
+    /* Views, constants, allocations and host-side scalar code launch
+     * nothing on the device. */
+    w->is_free = 1;
+    return;
+  }
+  if (str_prefix(name, "linalg.") && measure_linalg(op, w, dynamic))
+    return;
+  if (str_eq(name, "tensor.insert_slice") || str_eq(name, "tensor.parallel_insert_slice")) {
+    /* Moves the source into the destination. */
+    int64_t src = opsched_type_bytes(mlirValueGetType(mlirOperationGetOperand(op, 0)), dynamic);
+    w->bytes = 2.0 * (double)src;
+    return;
+  }
+  if (str_eq(name, "tensor.extract_slice") || str_eq(name, "tensor.pad") ||
+      str_eq(name, "tensor.concat") || str_eq(name, "tensor.gather") ||
+      str_eq(name, "tensor.scatter")) {
+    w->bytes = 2.0 * result_bytes(op, dynamic);
+    return;
+  }
+  double out = result_bytes(op, dynamic);
+  w->bytes = operand_bytes(op, dynamic) + out;
+  if ((str_prefix(name, "arith.") || str_prefix(name, "math.")) &&
+      mlirOperationGetNumResults(op) > 0) {
+    /* Elementwise on tensors: one operation per result element. */
+    int dyn = 0;
+    MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));
+    w->flops = mlirTypeIsAShaped(t) ? (double)opsched_shaped_numel(t, &dyn) : 1.0;
+    *dynamic |= dyn;
+  }
+}

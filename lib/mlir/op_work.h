@@ -1,0 +1,26 @@
+/* lib/mlir/op_work.h - what one MLIR op costs: static FLOPs and bytes from
+ * its shapes, fed to the core's cost model (internal to lib/mlir). */
+#ifndef OPSCHED_MLIR_OP_WORK_H
+#define OPSCHED_MLIR_OP_WORK_H
+
+#include "mlir-c/IR.h"
+#include "opsched/cost.h"
+
+#include <stdint.h>
+
+/* Bits of one element of `type` (int, float incl. f8/f4, index = 64,
+ * complex = twice its element), or 0 when unknown. */
+int64_t opsched_element_bits(MlirType element);
+
+/* Elements of a shaped type; dynamic dimensions count as 1 and set
+ * *dynamic. Unranked: 1 and *dynamic. Saturates instead of overflowing. */
+int64_t opsched_shaped_numel(MlirType type, int *dynamic);
+
+/* Bytes of a value of `type`: ceil(numel * bits / 8) for shaped types,
+ * 0 for scalars. Saturates; sets *dynamic as above. */
+int64_t opsched_type_bytes(MlirType type, int *dynamic);
+
+/* Measures `op`'s work. *dynamic is set when a shape was not static. */
+void opsched_op_work_measure(MlirOperation op, opsched_op_work *work, int *dynamic);
+
+#endif

@@ -1,0 +1,49 @@
+/* lib/mlir/queries.h - the few C-callable MLIR queries the MLIR C API lacks.
+ * Implemented in C++ (lib/cxx/Queries.cpp); everything else in lib/mlir uses
+ * the C API only. */
+#ifndef OPSCHED_MLIR_QUERIES_H
+#define OPSCHED_MLIR_QUERIES_H
+
+#include "mlir-c/IR.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One memory effect of an op: the resource it touches (an opaque identity,
+ * equal for equal resources) and whether it writes (write, free) or only
+ * reads. Allocation effects are left out: a fresh value cannot be touched by
+ * another op without an SSA edge. */
+typedef struct opsched_effect {
+  uintptr_t resource;
+  int write;
+} opsched_effect;
+
+/* The memory effects of `op` and everything nested in it, one entry per
+ * resource (write wins). Returns the number of entries (which may exceed
+ * `cap`; only `cap` are written), or -1 when the effects are unknown (no
+ * interface, unregistered op): such an op must order against every
+ * effectful op. */
+int64_t opschedMlirOpEffects(MlirOperation op, opsched_effect *out, int64_t cap);
+
+/* For a destination-passing op, the operand index tied to result
+ * `result_index` (the init it writes in place), or -1. */
+int64_t opschedMlirOpTiedOperand(MlirOperation op, int64_t result_index);
+
+typedef enum opsched_severity {
+  OPSCHED_SEVERITY_ERROR,
+  OPSCHED_SEVERITY_WARNING,
+  OPSCHED_SEVERITY_REMARK
+} opsched_severity;
+
+/* Emits a diagnostic at `loc` (the C API only emits errors). */
+void opschedMlirEmit(MlirLocation loc, opsched_severity severity,
+                     const char *message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,62 @@
+#include "opsched/report.h"
+
+#include <inttypes.h>
+
+/* Graphviz string escaping: quotes and backslashes. */
+static void put_escaped(FILE *out, const char *s) {
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', out);
+    fputc(*s, out);
+  }
+}
+
+void opsched_dot_begin(FILE *out) {
+  fputs("digraph opsched {\n  node [shape=box, fontname=\"monospace\"];\n", out);
+}
+
+void opsched_dot_end(FILE *out) { fputs("}\n", out); }
+
+void opsched_dot_cluster(FILE *out, int cluster_id, const char *title,
+                         const opsched_graph *g, const opsched_schedule *s,
+                         const char *const *labels) {
+  int32_t n = opsched_graph_num_nodes(g);
+  const int64_t *rank = opsched_schedule_ranks(s);
+  const uint8_t *critical = opsched_schedule_critical(s);
+  const int32_t *order = opsched_schedule_order(s);
+  fprintf(out, "  subgraph cluster_%d {\n    label=\"", cluster_id);
+  put_escaped(out, title);
+  fprintf(out, " (critical path %" PRId64 ")\";\n", opsched_schedule_critical_path(s));
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = order[i];
+    fprintf(out, "    n%d_%d [label=\"%d: ", cluster_id, v, i);
+    put_escaped(out, labels[v]);
+    fprintf(out, "\\ncost %" PRId64 " rank %" PRId64 "\"%s];\n",
+            opsched_graph_cost(g, v), rank[v],
+            critical[v] ? ", color=red, penwidth=2" : "");
+  }
+  for (int32_t u = 0; u < n; u++) {
+    int32_t ns;
+    const int32_t *succ = opsched_graph_succs(g, u, &ns);
+    for (int32_t k = 0; k < ns; k++) {
+      int32_t v = succ[k];
+      int hot = critical[u] && critical[v] &&
+                rank[u] == opsched_graph_cost(g, u) + rank[v];
+      fprintf(out, "    n%d_%d -> n%d_%d%s;\n", cluster_id, u, cluster_id, v,
+              hot ? " [color=red, penwidth=2]" : "");
+    }
+  }
+  fputs("  }\n", out);
+}
+
+void opsched_print_table(FILE *out, const opsched_schedule *s,
+                         const char *const *labels) {
+  int32_t n = opsched_schedule_num_nodes(s);
+  const int32_t *order = opsched_schedule_order(s);
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = order[i];
+    fprintf(out, "%s %" PRId64 " %" PRId64 "\n", labels[v],
+            opsched_schedule_starts(s)[v], opsched_schedule_ends(s)[v]);
+  }
+  fprintf(out, "makespan: %" PRId64 "\n", opsched_schedule_makespan(s));
+}

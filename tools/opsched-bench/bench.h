@@ -1,0 +1,10 @@
+/* tools/opsched-bench/bench.h - the subcommands of opsched-bench.
+ * Each takes the arguments after its name and returns the process exit
+ * code (0 ok, 1 failure, 2 usage error). */
+#ifndef OPSCHED_BENCH_H
+#define OPSCHED_BENCH_H
+
+/* `stg`: list scheduling and improvement vs published STG optima. */
+int bench_stg(int argc, char **argv);
+
+#endif

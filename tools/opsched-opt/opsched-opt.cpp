@@ -1,0 +1,19 @@
+//===- opsched-opt.cpp - mlir-opt with every upstream pass plus opsched ---===//
+
+#include "opsched/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  opsched::registerPasses();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "opsched optimizer driver: mlir-opt plus the opsched passes\n", registry));
+}
