@@ -264,6 +264,17 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
     goto done;
   }
+  if (opsched_schedule_critical_path(p->schedule) == 0) {
+    /* Nothing costs anything (a scalar payload body such as linalg.generic's
+     * under the roofline): ranks tie, the order would not change, and
+     * annotating zeros is noise. */
+    opsched_schedule_destroy(p->schedule);
+    opsched_graph_destroy(p->graph);
+    p->schedule = NULL;
+    p->graph = NULL;
+    result = OPSCHED_PLAN_UNTOUCHED;
+    goto done;
+  }
   result = OPSCHED_PLAN_OK;
 done:
   opsched_ptrmap_free(&index);

@@ -108,23 +108,62 @@ bad:
   return NULL;
 }
 
+/* Solved instances (a published optimum) give the optimal share and gaps;
+ * open ones (a row "graph,p,lower,upper": lower bound and best known
+ * makespan) count how often the best known makespan is matched or beaten. */
 typedef struct side_stats {
-  int optimal;
-  double gap_sum, gap_max, seconds;
+  int optimal, open_matched, open_beaten;
+  double gap_sum, gap_max, open_gap_sum, seconds;
 } side_stats;
 
 typedef struct proc_stats {
-  int instances, lb_tight;
+  int instances, solved, lb_tight;
   side_stats list, improved;
 } proc_stats;
 
-static void add_result(side_stats *st, int64_t ms, int64_t opt, double secs) {
-  double gap = opt > 0 ? (double)(ms - opt) / (double)opt : 0.0;
-  st->optimal += ms == opt;
-  st->gap_sum += gap;
-  if (gap > st->gap_max)
-    st->gap_max = gap;
+static void add_result(side_stats *st, int64_t ms, int64_t opt, int64_t upper,
+                       double secs) {
   st->seconds += secs;
+  if (upper == 0) {
+    double gap = opt > 0 ? (double)(ms - opt) / (double)opt : 0.0;
+    st->optimal += ms == opt;
+    st->gap_sum += gap;
+    if (gap > st->gap_max)
+      st->gap_max = gap;
+  } else {
+    st->open_matched += ms <= upper;
+    st->open_beaten += ms < upper;
+    st->open_gap_sum += (double)(ms - upper) / (double)upper;
+  }
+}
+
+/* Independent feasibility check, so that a makespan below a published
+ * bound cannot come from a broken schedule: edges honoured, at most
+ * `procs` ops run at once, ops on one stream never overlap. */
+static int schedule_valid(const opsched_graph *g, const opsched_schedule *s,
+                          int procs) {
+  int32_t n = opsched_graph_num_nodes(g);
+  const int64_t *st = opsched_schedule_starts(s), *en = opsched_schedule_ends(s);
+  const int32_t *sm = opsched_schedule_streams(s);
+  for (int32_t v = 0; v < n; v++) {
+    int32_t np;
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    if (sm[v] < 0 || sm[v] >= procs || en[v] != st[v] + opsched_graph_cost(g, v))
+      return 0;
+    for (int32_t k = 0; k < np; k++)
+      if (en[pred[k]] > st[v])
+        return 0;
+    int running = 0;
+    for (int32_t u = 0; u < n; u++) {
+      if (st[u] <= st[v] && st[v] < en[u])
+        running++;
+      if (u != v && sm[u] == sm[v] && st[u] < en[v] && st[v] < en[u])
+        return 0;
+    }
+    if (running > procs)
+      return 0;
+  }
+  return 1;
 }
 
 /* Runs one scheduling; returns 0 and fills *ms and *secs on success. */
@@ -143,6 +182,11 @@ static int run_one(const opsched_graph *g, int procs, int effort, int64_t *ms,
     fprintf(stderr, "opsched-bench: schedule failed: %s\n", opsched_status_str(st));
     return 1;
   }
+  if (!schedule_valid(g, s, procs)) {
+    fprintf(stderr, "opsched-bench: invalid schedule (effort %d)\n", effort);
+    opsched_schedule_destroy(s);
+    return 1;
+  }
   *ms = opsched_schedule_makespan(s);
   *lb = opsched_schedule_lower_bound(s);
   *waits_before = opsched_schedule_num_waits_unreduced(s);
@@ -151,20 +195,28 @@ static int run_one(const opsched_graph *g, int procs, int effort, int64_t *ms,
   return 0;
 }
 
-static void print_side(const char *label, const side_stats *st, int count) {
-  printf("  %-9s %6.1f%% optimal   mean gap %6.3f%%   max gap %6.2f%%   %8.3f s\n",
+static void print_side(const char *label, const side_stats *st,
+                       const proc_stats *ps) {
+  int count = ps->solved, open = ps->instances - ps->solved;
+  printf("| %-8s | %6.2f%% | %7.3f%% | %6.2f%% | %4d/%-4d | %4d | %8.3f |\n",
          label, count ? 100.0 * st->optimal / count : 0.0,
          count ? 100.0 * st->gap_sum / count : 0.0, 100.0 * st->gap_max,
-         st->seconds);
+         st->open_matched, open, st->open_beaten, st->seconds);
 }
 
 static void json_side(FILE *f, const char *label, const side_stats *st,
-                      int count) {
+                      const proc_stats *ps) {
+  int count = ps->solved;
   fprintf(f,
           "\"%s\": {\"optimal\": %d, \"optimal_share\": %.4f, "
-          "\"mean_gap\": %.6f, \"max_gap\": %.6f, \"seconds\": %.4f}",
+          "\"mean_gap\": %.6f, \"max_gap\": %.6f, \"open_matched\": %d, "
+          "\"open_beaten\": %d, \"open_mean_gap\": %.6f, \"seconds\": %.4f}",
           label, st->optimal, count ? (double)st->optimal / count : 0.0,
-          count ? st->gap_sum / count : 0.0, st->gap_max, st->seconds);
+          count ? st->gap_sum / count : 0.0, st->gap_max, st->open_matched,
+          st->open_beaten,
+          ps->instances > count
+              ? st->open_gap_sum / (ps->instances - count) : 0.0,
+          st->seconds);
 }
 
 int bench_stg(int argc, char **argv) {
@@ -198,8 +250,10 @@ int bench_stg(int argc, char **argv) {
       fprintf(stderr, "opsched-bench: cannot write %s\n", csv_path);
       return 1;
     }
-    fprintf(csv, "graph,procs,optimum,lower_bound,list,improved,list_seconds,"
-                 "improved_seconds,waits_unreduced,waits\n");
+    /* optimum: the published optimum, or its lower bound when best_known
+     * (the published upper bound) is non-zero. */
+    fprintf(csv, "graph,procs,optimum,best_known,lower_bound,list,improved,"
+                 "list_seconds,improved_seconds,waits_unreduced,waits\n");
   }
 
   proc_stats stats[NPROCS];
@@ -217,9 +271,13 @@ int bench_stg(int argc, char **argv) {
       while (fgets(line, sizeof line, f)) {
         char name[1024];
         int procs;
-        long long opt;
-        if (sscanf(line, "%1023[^,],%d,%lld", name, &procs, &opt) != 3)
+        long long opt, upper = 0;
+        int fields = sscanf(line, "%1023[^,],%d,%lld,%lld", name, &procs,
+                            &opt, &upper);
+        if (fields < 3)
           continue; /* header or blank line */
+        if (fields == 3)
+          upper = 0; /* solved: `opt` is the optimum */
         if (procs != procs_list[pi]) {
           fprintf(stderr, "opsched-bench: %s: processor count %d in %s\n",
                   name, procs, path);
@@ -242,7 +300,7 @@ int bench_stg(int argc, char **argv) {
         }
         opsched_graph_destroy(g);
         if (ms0 < opt || ms1 < opt || ms1 > ms0) {
-          /* Shorter than a proven optimum means an invalid schedule. */
+          /* Below a proven optimum or lower bound means a wrong schedule. */
           fprintf(stderr,
                   "opsched-bench: %s p=%d: makespan list %" PRId64
                   " improved %" PRId64 " vs optimum %lld\n",
@@ -251,13 +309,14 @@ int bench_stg(int argc, char **argv) {
         }
         proc_stats *ps = &stats[pi];
         ps->instances++;
-        ps->lb_tight += lb == opt;
-        add_result(&ps->list, ms0, opt, t0);
-        add_result(&ps->improved, ms1, opt, t1);
+        ps->solved += upper == 0;
+        ps->lb_tight += upper == 0 && lb == opt;
+        add_result(&ps->list, ms0, opt, upper, t0);
+        add_result(&ps->improved, ms1, opt, upper, t1);
         if (csv)
-          fprintf(csv, "%s,%d,%lld,%" PRId64 ",%" PRId64 ",%" PRId64
+          fprintf(csv, "%s,%d,%lld,%lld,%" PRId64 ",%" PRId64 ",%" PRId64
                        ",%.6f,%.6f,%" PRId64 ",%" PRId64 "\n",
-                  name, procs, opt, lb, ms0, ms1, t0, t1, wb1, wa1);
+                  name, procs, opt, upper, lb, ms0, ms1, t0, t1, wb1, wa1);
       }
       fclose(f);
     }
@@ -271,33 +330,45 @@ int bench_stg(int argc, char **argv) {
   }
 
   printf("STG vs published optima (identical streams, unit demands, no comm "
-         "cost); improvement effort %d\n", effort);
+         "cost), improvement effort %d\n"
+         "optimal/gaps over solved instances; open = instances with only "
+         "bounds published: best known matched/beaten\n\n",
+         effort);
   proc_stats total;
   memset(&total, 0, sizeof total);
-  for (int pi = 0; pi < NPROCS; pi++) {
-    const proc_stats *ps = &stats[pi];
+  for (int pi = 0; pi <= NPROCS; pi++) {
+    const proc_stats *ps = pi < NPROCS ? &stats[pi] : &total;
     if (ps->instances == 0)
       continue;
-    printf("streams=%-2d %d instances (lower bound = optimum on %d)\n",
-           procs_list[pi], ps->instances, ps->lb_tight);
-    print_side("list", &ps->list, ps->instances);
-    print_side("improved", &ps->improved, ps->instances);
+    if (pi < NPROCS)
+      printf("streams=%d: %d instances, %d solved (lower bound = optimum on %d)\n",
+             procs_list[pi], ps->instances, ps->solved, ps->lb_tight);
+    else
+      printf("all: %d instances, %d solved (lower bound = optimum on %d)\n",
+             ps->instances, ps->solved, ps->lb_tight);
+    printf("| %-8s | %7s | %8s | %7s | %9s | %4s | %8s |\n", "method",
+           "optimal", "mean gap", "max gap", "open <=", "<", "time s");
+    print_side("list", &ps->list, ps);
+    print_side("improved", &ps->improved, ps);
+    printf("\n");
+    if (pi == NPROCS)
+      break;
     total.instances += ps->instances;
+    total.solved += ps->solved;
     total.lb_tight += ps->lb_tight;
     const side_stats *src[2] = {&ps->list, &ps->improved};
     side_stats *dst[2] = {&total.list, &total.improved};
     for (int k = 0; k < 2; k++) {
       dst[k]->optimal += src[k]->optimal;
+      dst[k]->open_matched += src[k]->open_matched;
+      dst[k]->open_beaten += src[k]->open_beaten;
       dst[k]->gap_sum += src[k]->gap_sum;
+      dst[k]->open_gap_sum += src[k]->open_gap_sum;
       dst[k]->seconds += src[k]->seconds;
       if (src[k]->gap_max > dst[k]->gap_max)
         dst[k]->gap_max = src[k]->gap_max;
     }
   }
-  printf("all        %d instances (lower bound = optimum on %d)\n",
-         total.instances, total.lb_tight);
-  print_side("list", &total.list, total.instances);
-  print_side("improved", &total.improved, total.instances);
 
   if (json_path) {
     FILE *jf = fopen(json_path, "w");
@@ -311,18 +382,19 @@ int bench_stg(int argc, char **argv) {
       const proc_stats *ps = &stats[pi];
       if (ps->instances == 0)
         continue;
-      fprintf(jf, "%s\n  {\"streams\": %d, \"instances\": %d, ",
-              first ? "" : ",", procs_list[pi], ps->instances);
-      json_side(jf, "list", &ps->list, ps->instances);
+      fprintf(jf, "%s\n  {\"streams\": %d, \"instances\": %d, \"solved\": %d, ",
+              first ? "" : ",", procs_list[pi], ps->instances, ps->solved);
+      json_side(jf, "list", &ps->list, ps);
       fprintf(jf, ", ");
-      json_side(jf, "improved", &ps->improved, ps->instances);
+      json_side(jf, "improved", &ps->improved, ps);
       fprintf(jf, "}");
       first = 0;
     }
-    fprintf(jf, "\n], \"all\": {\"instances\": %d, ", total.instances);
-    json_side(jf, "list", &total.list, total.instances);
+    fprintf(jf, "\n], \"all\": {\"instances\": %d, \"solved\": %d, ",
+            total.instances, total.solved);
+    json_side(jf, "list", &total.list, &total);
     fprintf(jf, ", ");
-    json_side(jf, "improved", &total.improved, total.instances);
+    json_side(jf, "improved", &total.improved, &total);
     fprintf(jf, "}, \"failures\": %d}\n", failures);
     fclose(jf);
   }

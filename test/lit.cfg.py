@@ -1,0 +1,30 @@
+# lit configuration for opsched (shaped after mlir/examples/standalone).
+import os
+
+import lit.formats
+
+config.name = "opsched"
+config.test_format = lit.formats.ShTest(not lit_config.params.get("no-execute"))
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = config.opsched_test_src
+config.test_exec_root = config.opsched_test_obj
+
+# Our tools first, then LLVM's (FileCheck, not, count).
+config.environment["PATH"] = os.pathsep.join(
+    [config.opsched_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
+)
+# The plugin's re-exec must see the user's environment, nothing of ours.
+for var in ("LD_PRELOAD", "OPSCHED_PLUGIN_REEXEC", "OPSCHED_PLUGIN_SAVED_LD_PRELOAD"):
+    config.environment.pop(var, None)
+
+config.substitutions.append(("%mlir_opt", config.mlir_opt))
+config.substitutions.append(("%opsched_plugin", config.opsched_plugin))
+config.substitutions.append(("%opsched_src", config.opsched_src_root))
+
+# The shared corpus beside the project is optional: tests that read it
+# REQUIRE: shared-corpus and are reported UNSUPPORTED when it is absent.
+shared = os.path.normpath(os.path.join(config.opsched_src_root, "..", "shared", "corpus"))
+if os.path.isdir(os.path.join(shared, "models")):
+    config.available_features.add("shared-corpus")
+    config.substitutions.append(("%shared_corpus", shared))

@@ -1,0 +1,349 @@
+/* Unit tests of multi-stream scheduling: exact small cases, every placement
+ * strategy on the seed's demo, and a seeded property test over random DAGs
+ * (timing, happens-before through streams and waits, minimal waits,
+ * capacity, stream overlap, lower bound, improvement never worse). */
+#include "check.h"
+#include "opsched/schedule.h"
+
+#include "../../lib/core/schedule_internal.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static opsched_graph *make_graph(int n, const int64_t *cost,
+                                 const int32_t *demand, const int (*edges)[2],
+                                 int m) {
+  opsched_graph *g = opsched_graph_create((size_t)n);
+  for (int i = 0; i < n; i++)
+    opsched_graph_add_node(g, cost ? cost[i] : 1, demand ? demand[i] : 1);
+  for (int i = 0; i < m; i++)
+    opsched_graph_add_edge(g, edges[i][0], edges[i][1]);
+  opsched_graph_finalize(g);
+  return g;
+}
+
+static opsched_schedule *run(const opsched_graph *g, int streams, int cap,
+                             int effort) {
+  opsched_schedule_options o;
+  opsched_schedule_options_init(&o);
+  o.streams = streams;
+  o.resource_limit = cap;
+  o.effort = effort;
+  opsched_schedule *s = NULL;
+  CHECK(opsched_schedule_run(g, &o, &s) == OPSCHED_OK);
+  return s;
+}
+
+static void check_waits(const opsched_schedule *s, int node, int count,
+                        const int32_t *ids) {
+  int32_t c;
+  const int32_t *w = opsched_schedule_waits(s, node, &c);
+  CHECK_EQ_I64(c, count);
+  for (int i = 0; i < count && i < c; i++)
+    CHECK_EQ_I64(w[i], ids[i]);
+}
+
+static void test_fork_join(void) {
+  /* a(1) -> b(2), a -> c(2), b -> d(1), c -> d over 2 streams. */
+  static const int64_t cost[] = {1, 2, 2, 1};
+  static const int e[][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+  opsched_graph *g = make_graph(4, cost, NULL, e, 4);
+  for (int effort = 0; effort <= 2; effort += 2) {
+    opsched_schedule *s = run(g, 2, 0, effort);
+    static const int64_t start[] = {0, 1, 1, 3};
+    static const int32_t stream[] = {0, 0, 1, 0};
+    for (int v = 0; v < 4; v++) {
+      CHECK_EQ_I64(opsched_schedule_starts(s)[v], start[v]);
+      CHECK_EQ_I64(opsched_schedule_streams(s)[v], stream[v]);
+    }
+    CHECK_EQ_I64(opsched_schedule_makespan(s), 4);
+    CHECK_EQ_I64(opsched_schedule_lower_bound(s), 4);
+    CHECK(opsched_schedule_speedup(s) == 1.5);
+    static const int32_t wc[] = {0}, wd[] = {2};
+    check_waits(s, 0, 0, NULL);
+    check_waits(s, 1, 0, NULL);
+    check_waits(s, 2, 1, wc);
+    check_waits(s, 3, 1, wd);
+    CHECK_EQ_I64(opsched_schedule_num_waits_unreduced(s), 2);
+    CHECK_EQ_I64(opsched_schedule_num_waits(s), 2);
+    opsched_schedule_destroy(s);
+  }
+  opsched_graph_destroy(g);
+}
+
+static void test_chain_one_stream(void) {
+  static const int e[][2] = {{0, 1}, {1, 2}, {2, 3}};
+  opsched_graph *g = make_graph(4, NULL, NULL, e, 3);
+  opsched_schedule *s = run(g, 4, 0, 1);
+  for (int v = 0; v < 4; v++) {
+    CHECK_EQ_I64(opsched_schedule_streams(s)[v], 0);
+    CHECK_EQ_I64(opsched_schedule_starts(s)[v], v);
+  }
+  CHECK_EQ_I64(opsched_schedule_num_waits_unreduced(s), 0);
+  CHECK_EQ_I64(opsched_schedule_num_waits(s), 0);
+  opsched_schedule_destroy(s);
+  opsched_graph_destroy(g);
+}
+
+static void test_reduction_drops_wait(void) {
+  /* u1 -> u2 on stream 0, chain w1 -> w2 -> w3 on stream 1, and v after all
+   * five. v joins stream 1 (three of its producers are there); of its two
+   * cross-stream edges only u2 needs a wait: u1 precedes u2 on stream 0. */
+  enum { u1, u2, w1, w2, w3, v };
+  static const int e[][2] = {{u1, u2}, {w1, w2}, {w2, w3}, {u1, v},
+                             {u2, v},  {w1, v},  {w2, v},  {w3, v}};
+  opsched_graph *g = make_graph(6, NULL, NULL, e, 8);
+  opsched_schedule *s = run(g, 2, 0, 0);
+  static const int64_t start[] = {0, 1, 0, 1, 2, 3};
+  static const int32_t stream[] = {0, 0, 1, 1, 1, 1};
+  for (int k = 0; k < 6; k++) {
+    CHECK_EQ_I64(opsched_schedule_starts(s)[k], start[k]);
+    CHECK_EQ_I64(opsched_schedule_streams(s)[k], stream[k]);
+  }
+  static const int32_t wv[] = {u2};
+  check_waits(s, v, 1, wv);
+  CHECK_EQ_I64(opsched_schedule_num_waits_unreduced(s), 2);
+  CHECK_EQ_I64(opsched_schedule_num_waits(s), 1);
+  opsched_schedule_destroy(s);
+  opsched_graph_destroy(g);
+}
+
+static void test_capacity_serialises(void) {
+  /* Three independent ops of cost 2 on 3 streams, capacity 2: one waits. */
+  static const int64_t cost[] = {2, 2, 2};
+  opsched_graph *g = make_graph(3, cost, NULL, NULL, 0);
+  opsched_schedule *s = run(g, 3, 2, 0);
+  CHECK_EQ_I64(opsched_schedule_starts(s)[0], 0);
+  CHECK_EQ_I64(opsched_schedule_starts(s)[1], 0);
+  CHECK_EQ_I64(opsched_schedule_starts(s)[2], 2);
+  CHECK_EQ_I64(opsched_schedule_makespan(s), 4);
+  CHECK_EQ_I64(opsched_schedule_resource_limit(s), 2);
+  opsched_schedule_destroy(s);
+  /* Demand 2 beside demand 1 under capacity 2: the big op runs alone. */
+  static const int32_t demand[] = {2, 1, 1};
+  opsched_graph_destroy(g);
+  g = make_graph(3, cost, demand, NULL, 0);
+  s = run(g, 2, 2, 3);
+  CHECK_EQ_I64(opsched_schedule_makespan(s), 4);
+  opsched_schedule_destroy(s);
+  opsched_graph_destroy(g);
+}
+
+/* The seed demo under each placement: list, HEFT alone, improvement. */
+static void test_seed_every_strategy(void) {
+  static const int e[][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 4}, {3, 5}};
+  static const int64_t start[] = {0, 1, 1, 2, 3, 3};
+  opsched_graph *g = make_graph(6, NULL, NULL, e, 6);
+  for (int mode = 0; mode < 3; mode++) {
+    opsched_schedule *s = run(g, 2, 2, mode == 2 ? 4 : 0);
+    if (mode == 1) {
+      /* Force HEFT to win by making the list schedule look worse. */
+      for (int v = 0; v < 6; v++)
+        s->end[v] = 100 + v;
+      opsched_schedule_options o;
+      opsched_schedule_options_init(&o);
+      o.streams = 2;
+      int won = 0;
+      CHECK(opsched_streams_heft(g, &o, s, &won) == OPSCHED_OK);
+      CHECK(won);
+      CHECK(opsched_schedule_sort_order(s, g) == OPSCHED_OK);
+      CHECK(opsched_streams_assign(g, s) == OPSCHED_OK);
+      CHECK(opsched_streams_waits(g, s) == OPSCHED_OK);
+    }
+    for (int v = 0; v < 6; v++) {
+      CHECK_EQ_I64(opsched_schedule_starts(s)[v], start[v]);
+      CHECK_EQ_I64(opsched_schedule_ends(s)[v], start[v] + 1);
+    }
+    CHECK_EQ_I64(opsched_schedule_makespan(s), 4);
+    /* Streams a b d e / c f: c waits on a, d on c, f on d. */
+    static const int32_t stream[] = {0, 0, 1, 0, 0, 1};
+    for (int v = 0; v < 6; v++)
+      CHECK_EQ_I64(opsched_schedule_streams(s)[v], stream[v]);
+    CHECK_EQ_I64(opsched_schedule_num_waits(s), 3);
+    opsched_schedule_destroy(s);
+  }
+  opsched_graph_destroy(g);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Property test.                                                          */
+
+static uint64_t rnd(uint64_t *state) {
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return *state;
+}
+
+enum { MAXN = 24 };
+
+/* Checks one schedule against the graph; returns its makespan. */
+static int64_t check_schedule(const opsched_graph *g, const opsched_schedule *s,
+                              int streams, int cap) {
+  int n = opsched_graph_num_nodes(g);
+  const int64_t *st = opsched_schedule_starts(s), *en = opsched_schedule_ends(s);
+  const int32_t *sm = opsched_schedule_streams(s), *order = opsched_schedule_order(s);
+  int64_t ms = 0;
+  for (int v = 0; v < n; v++) {
+    CHECK(sm[v] >= 0 && sm[v] < streams);
+    CHECK_EQ_I64(en[v] - st[v], opsched_graph_cost(g, v));
+    if (en[v] > ms)
+      ms = en[v];
+    int32_t np;
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    for (int k = 0; k < np; k++)
+      CHECK(en[pred[k]] <= st[v]);
+    /* Capacity and stream count at the instant v starts (every change of
+     * the running set happens at some start). */
+    if (en[v] > st[v]) {
+      int64_t use = 0, running = 0;
+      for (int u = 0; u < n; u++)
+        if (st[u] <= st[v] && st[v] < en[u]) {
+          use += opsched_graph_demand(g, u);
+          running++;
+        }
+      CHECK(use <= cap);
+      CHECK(running <= streams);
+    }
+  }
+  CHECK_EQ_I64(ms, opsched_schedule_makespan(s));
+  CHECK(ms >= opsched_schedule_lower_bound(s));
+
+  /* Stream order = sequential order restricted to the stream: launches in
+   * start order and never overlap. hb edges: stream predecessor and waits. */
+  int pos[MAXN], last[8];
+  uint64_t reach[MAXN]; /* bit u: u completes before v launches */
+  for (int k = 0; k < streams; k++)
+    last[k] = -1;
+  for (int i = 0; i < n; i++)
+    pos[order[i]] = i;
+  int64_t waits = 0;
+  for (int i = 0; i < n; i++) {
+    int v = order[i], k = sm[v], p = last[k];
+    uint64_t base = 0;
+    if (p >= 0) {
+      CHECK(en[p] <= st[v]);
+      CHECK(st[p] <= st[v]);
+      base = reach[p] | (UINT64_C(1) << p);
+    }
+    int32_t nw;
+    const int32_t *w = opsched_schedule_waits(s, v, &nw);
+    uint64_t all = base;
+    for (int a = 0; a < nw; a++) {
+      int u = w[a];
+      CHECK(pos[u] < i);
+      CHECK(sm[u] != k);
+      CHECK(a == 0 || w[a - 1] < u);
+      all |= reach[u] | (UINT64_C(1) << u);
+    }
+    /* Minimality: no wait is implied by the others plus stream order. */
+    for (int a = 0; a < nw; a++) {
+      uint64_t others = base;
+      for (int b = 0; b < nw; b++)
+        if (b != a)
+          others |= reach[w[b]] | (UINT64_C(1) << w[b]);
+      CHECK(!(others & (UINT64_C(1) << w[a])));
+    }
+    reach[v] = all;
+    waits += nw;
+    int32_t np;
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    for (int e = 0; e < np; e++)
+      CHECK(all & (UINT64_C(1) << pred[e]));
+    last[k] = v;
+  }
+  CHECK_EQ_I64(waits, opsched_schedule_num_waits(s));
+  int64_t cross = 0;
+  for (int v = 0; v < n; v++) {
+    int32_t np;
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    for (int e = 0; e < np; e++)
+      cross += sm[pred[e]] != sm[v];
+  }
+  CHECK_EQ_I64(cross, opsched_schedule_num_waits_unreduced(s));
+  return ms;
+}
+
+/* HEFT placement alone, with streams and waits recomputed after it. */
+static opsched_schedule *run_heft_only(const opsched_graph *g, int streams,
+                                       int cap) {
+  opsched_schedule *s = run(g, streams, cap, 0);
+  if (!s)
+    return NULL;
+  for (int v = 0; v < s->n; v++)
+    s->end[v] = INT64_MAX / 16; /* any real placement is shorter */
+  opsched_schedule_options o;
+  opsched_schedule_options_init(&o);
+  o.streams = streams;
+  o.resource_limit = cap;
+  int won = 0;
+  CHECK(opsched_streams_heft(g, &o, s, &won) == OPSCHED_OK);
+  CHECK(won || s->n == 0);
+  CHECK(opsched_schedule_sort_order(s, g) == OPSCHED_OK);
+  CHECK(opsched_streams_assign(g, s) == OPSCHED_OK);
+  CHECK(opsched_streams_waits(g, s) == OPSCHED_OK);
+  return s;
+}
+
+static void test_random_dags(void) {
+  uint64_t seed = 0x9e3779b97f4a7c15u;
+  int failed_before = check_failed, improved = 0;
+  for (int iter = 0; iter < 2000 && check_failed == failed_before; iter++) {
+    int n = 1 + (int)(rnd(&seed) % MAXN);
+    int density = 5 + (int)(rnd(&seed) % 40); /* percent */
+    int maxd = 1 + (int)(rnd(&seed) % 3);
+    opsched_graph *g = opsched_graph_create((size_t)n);
+    for (int v = 0; v < n; v++) {
+      int64_t c = (int64_t)(rnd(&seed) % 7); /* 0 .. 6, zeros are common */
+      if (rnd(&seed) % 4 == 0)
+        c = 0;
+      opsched_graph_add_node(g, c, 1 + (int32_t)(rnd(&seed) % (uint64_t)maxd));
+    }
+    for (int u = 0; u < n; u++)
+      for (int v = u + 1; v < n; v++)
+        if ((int)(rnd(&seed) % 100) < density)
+          opsched_graph_add_edge(g, u, v);
+    opsched_graph_finalize(g);
+    for (int streams = 1; streams <= 4; streams++) {
+      int caps[2] = {streams > maxd ? streams : maxd,
+                     maxd + (int)(rnd(&seed) % (uint64_t)(2 * streams))};
+      for (int ci = 0; ci < 2; ci++) {
+        opsched_schedule *s = run(g, streams, caps[ci], 0);
+        if (!s)
+          continue;
+        int64_t ms0 = check_schedule(g, s, streams, caps[ci]);
+        CHECK_EQ_I64(opsched_schedule_list_makespan(s), ms0);
+        opsched_schedule_destroy(s);
+        if (iter % 8 == 0) {
+          s = run(g, streams, caps[ci], 1);
+          if (!s)
+            continue;
+          int64_t ms1 = check_schedule(g, s, streams, caps[ci]);
+          CHECK(ms1 <= ms0);
+          improved += ms1 < ms0;
+          CHECK_EQ_I64(opsched_schedule_list_makespan(s), ms0);
+          opsched_schedule_destroy(s);
+        }
+        if (iter % 8 == 1) {
+          s = run_heft_only(g, streams, caps[ci]);
+          if (s)
+            check_schedule(g, s, streams, caps[ci]);
+          opsched_schedule_destroy(s);
+        }
+      }
+    }
+    opsched_graph_destroy(g);
+  }
+  /* The improvement must actually fire on some of these DAGs. */
+  CHECK(improved > 0);
+}
+
+int main(void) {
+  test_fork_join();
+  test_chain_one_stream();
+  test_reduction_drops_wait();
+  test_capacity_serialises();
+  test_seed_every_strategy();
+  test_random_dags();
+  return check_report("test_streams");
+}
