@@ -368,7 +368,16 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
   for (int32_t k = 0; k < nb; k++)
     for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
       m->use_buf[fill[m->user[i]]++] = k;
-  opsched_graph_upward_ranks(g, m->rank);
+  /* Upward ranks as opsched_graph_upward_ranks computes them, but over the
+   * DAG with the buffers' data edges, which the graph may lack. */
+  for (int32_t i = n - 1; i >= 0; i--) {
+    int32_t v = queue[i];
+    int64_t best = 0;
+    for (int64_t j = m->succ_off[v]; j < m->succ_off[v + 1]; j++)
+      if (m->rank[m->succ[j]] > best)
+        best = m->rank[m->succ[j]];
+    m->rank[v] = opsched_sat_add(opsched_graph_cost(g, v), best);
+  }
   st = OPSCHED_OK;
 fail:
   opsched_free(bmap);
@@ -469,8 +478,7 @@ int64_t mem_trivial_lower_bound(const mem_model *m) {
     if (x > lb)
       lb = x;
   }
-  /* Results are all live after the last op... but only while some op runs
-   * does the peak count them, and the last op sees them all. */
+  /* Every result is live while the last op runs. */
   int64_t results = 0;
   for (int32_t k = 0; k < m->nb; k++)
     if (m->forever[k])

@@ -24,8 +24,8 @@ typedef struct exact_ctx {
   int64_t *kept, *transient;     /* per node: outputs kept / freed at once */
   int32_t *by_lb, *by_alloc;     /* nodes by static bound desc / alloc asc */
   int64_t *static_lb;
-  /* States. */
-  int64_t cap, count;
+  /* States: `cap` is the budget, `alloc` what the arrays hold now. */
+  int64_t cap, alloc, count;
   uint64_t *keys;
   int64_t *g, *live;
   int32_t *parent, *last, *depth;
@@ -91,6 +91,51 @@ static int32_t lookup(const exact_ctx *x, const uint64_t *s, int64_t *slot) {
     if (memcmp(x->keys + (int64_t)id * x->w, s, sizeof *s * (size_t)x->w) == 0)
       return id;
   }
+}
+
+/* Doubles the state arrays and rehashes, up to the budget. */
+static opsched_status grow_states(exact_ctx *x) {
+  int64_t na = x->alloc * 2 < x->cap ? x->alloc * 2 : x->cap;
+  size_t w = (size_t)x->w;
+  uint64_t *k = opsched_realloc_array(x->keys, (size_t)na * w, sizeof *k);
+  if (!k)
+    return OPSCHED_ERR_NOMEM;
+  x->keys = k;
+  int64_t *a;
+  if (!(a = opsched_realloc_array(x->g, (size_t)na, sizeof *a)))
+    return OPSCHED_ERR_NOMEM;
+  x->g = a;
+  if (!(a = opsched_realloc_array(x->live, (size_t)na, sizeof *a)))
+    return OPSCHED_ERR_NOMEM;
+  x->live = a;
+  int32_t *b;
+  if (!(b = opsched_realloc_array(x->parent, (size_t)na, sizeof *b)))
+    return OPSCHED_ERR_NOMEM;
+  x->parent = b;
+  if (!(b = opsched_realloc_array(x->last, (size_t)na, sizeof *b)))
+    return OPSCHED_ERR_NOMEM;
+  x->last = b;
+  if (!(b = opsched_realloc_array(x->depth, (size_t)na, sizeof *b)))
+    return OPSCHED_ERR_NOMEM;
+  x->depth = b;
+  int64_t tsize = 1;
+  while (tsize < 2 * na)
+    tsize *= 2;
+  int32_t *t = opsched_alloc_array((size_t)tsize, sizeof *t);
+  if (!t)
+    return OPSCHED_ERR_NOMEM;
+  opsched_free(x->table);
+  x->table = t;
+  x->tmask = tsize - 1;
+  for (int64_t i = 0; i < tsize; i++)
+    t[i] = -1;
+  for (int64_t id = 0; id < x->count; id++) {
+    int64_t slot;
+    lookup(x, x->keys + (size_t)id * w, &slot);
+    t[slot] = (int32_t)id;
+  }
+  x->alloc = na;
+  return OPSCHED_OK;
 }
 
 static opsched_status push_entry(exact_ctx *x, mem_heap *h, int64_t f, int32_t state) {
@@ -177,8 +222,9 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
   if (cap < 1)
     cap = 1;
   x.cap = cap;
+  x.alloc = cap < 256 ? cap : 256;
   int64_t tsize = 1;
-  while (tsize < 2 * cap)
+  while (tsize < 2 * x.alloc)
     tsize *= 2;
   x.tmask = tsize - 1;
   x.ecap = 1024;
@@ -193,12 +239,12 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
   x.by_lb = opsched_alloc_array((size_t)n, sizeof *x.by_lb);
   x.by_alloc = opsched_alloc_array((size_t)n, sizeof *x.by_alloc);
   x.static_lb = opsched_alloc_array((size_t)n, sizeof *x.static_lb);
-  x.keys = opsched_alloc_array((size_t)cap * w, sizeof *x.keys);
-  x.g = opsched_alloc_array((size_t)cap, sizeof *x.g);
-  x.live = opsched_alloc_array((size_t)cap, sizeof *x.live);
-  x.parent = opsched_alloc_array((size_t)cap, sizeof *x.parent);
-  x.last = opsched_alloc_array((size_t)cap, sizeof *x.last);
-  x.depth = opsched_alloc_array((size_t)cap, sizeof *x.depth);
+  x.keys = opsched_alloc_array((size_t)x.alloc * w, sizeof *x.keys);
+  x.g = opsched_alloc_array((size_t)x.alloc, sizeof *x.g);
+  x.live = opsched_alloc_array((size_t)x.alloc, sizeof *x.live);
+  x.parent = opsched_alloc_array((size_t)x.alloc, sizeof *x.parent);
+  x.last = opsched_alloc_array((size_t)x.alloc, sizeof *x.last);
+  x.depth = opsched_alloc_array((size_t)x.alloc, sizeof *x.depth);
   x.table = opsched_alloc_array((size_t)tsize, sizeof *x.table);
   x.ef = opsched_alloc_array((size_t)x.ecap, sizeof *x.ef);
   x.eg = opsched_alloc_array((size_t)x.ecap, sizeof *x.eg);
@@ -315,6 +361,11 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
           if (x.count == x.cap) {
             exhausted = 1;
             break;
+          }
+          if (x.count == x.alloc) {
+            if (grow_states(&x) != OPSCHED_OK)
+              goto done;
+            lookup(&x, cur, &slot); /* the table moved */
           }
           t = (int32_t)x.count++;
           x.table[slot] = t;

@@ -85,7 +85,9 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
   LogicalResult initialize(MLIRContext *ctx) override { return parseConfig(ctx); }
 
   virtual bool reorders() const = 0;
+  /// Report files besides `dot`: (option name, path) pairs.
   virtual std::string tablePath() const { return ""; }
+  virtual std::string summaryPath() const { return ""; }
 
   void runOnOperation() override {
     Operation *root = this->getOperation();
@@ -101,26 +103,30 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
         return WalkResult::advance();
       });
     }
-    bool wantDot = !dot.empty(), wantTable = !tablePath().empty();
-    if ((wantDot || wantTable) && isa<FunctionOpInterface>(root) && root->getParentOp()) {
+    bool wantDot = !dot.empty(), wantTable = !tablePath().empty(),
+         wantSummary = !summaryPath().empty();
+    if ((wantDot || wantTable || wantSummary) && isa<FunctionOpInterface>(root) &&
+        root->getParentOp()) {
       // Functions run in parallel: a report file would see them in any order.
       root->emitError() << this->getArgument()
-                        << ": report outputs ('dot', 'table') need the pass to run "
+                        << ": report outputs ('dot', 'table', 'summary') need the pass to run "
                            "on the module (the flag form, or builtin.module("
                         << this->getArgument() << "{...})), so functions are written "
                         << "in a deterministic order";
       return this->signalPassFailure();
     }
 
-    SmallVector<std::string> dotText(funcs.size()), tableText(funcs.size());
+    SmallVector<std::string> dotText(funcs.size()), tableText(funcs.size()),
+        summaryText(funcs.size());
     auto runOne = [&](size_t i) -> LogicalResult {
-      MemoryStream dotStream(wantDot), tableStream(wantTable);
+      MemoryStream dotStream(wantDot), tableStream(wantTable), summaryStream(wantSummary);
       int clusters = static_cast<int>(i) << 16;
       opsched_run_outputs out{reorders() ? 1 : 0, dotStream.file, tableStream.file,
-                              &clusters};
+                              summaryStream.file, &clusters};
       MlirLogicalResult r = opschedMlirRunOnFunction(wrap(funcs[i]), &config, &out);
       dotText[i] = dotStream.take();
       tableText[i] = tableStream.take();
+      summaryText[i] = summaryStream.take();
       return mlirLogicalResultIsSuccess(r) ? success() : failure();
     };
     LogicalResult result = success();
@@ -147,11 +153,17 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
           opsched_dot_end(f);
         })))
       return this->signalPassFailure();
-    if (wantTable && failed(writeFile(tablePath(), [&](FILE *f) {
-          for (const std::string &t : tableText)
-            fwrite(t.data(), 1, t.size(), f);
-        })))
+    if (wantTable && failed(writeTexts(tablePath(), tableText)))
       return this->signalPassFailure();
+    if (wantSummary && failed(writeTexts(summaryPath(), summaryText)))
+      return this->signalPassFailure();
+  }
+
+  LogicalResult writeTexts(const std::string &path, ArrayRef<std::string> texts) {
+    return writeFile(path, [&](FILE *f) {
+      for (const std::string &t : texts)
+        fwrite(t.data(), 1, t.size(), f);
+    });
   }
 
   template <typename Fn>
@@ -196,6 +208,11 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
       llvm::cl::desc("Print each block's schedule as the seed's 'name start end' table to this file ('-' = stdout)"),
       llvm::cl::init("")};
 
+  Option<std::string> summary{
+      *this, "summary",
+      llvm::cl::desc("Write one line of figures per function to this file ('-' = stdout)"),
+      llvm::cl::init("")};
+
   int parseExtra(char *err, size_t n) {
     return opsched_options_set_priority(&config, priority.c_str(), err, n) ||
            opsched_options_set_streams(&config, streams, err, n) ||
@@ -204,6 +221,7 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
   }
   bool reorders() const override { return true; }
   std::string tablePath() const override { return table; }
+  std::string summaryPath() const override { return summary; }
 };
 
 struct OpDepGraphPass : public OpSchedPassBase<OpDepGraphPass> {

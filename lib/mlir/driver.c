@@ -68,6 +68,15 @@ static char *op_label(MlirOperation op) {
   return label;
 }
 
+/* The function's symbol name, or "?" (not NUL-terminated). */
+static MlirStringRef func_name(MlirOperation func) {
+  MlirAttribute sym = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("sym_name"));
+  if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym))
+    return mlirStringAttrGetValue(sym);
+  return mlirStringRefCreateFromCString("?");
+}
+
 static void write_reports(const opsched_block_plan *p, const opsched_run_outputs *out,
                           MlirOperation func) {
   char **labels = calloc((size_t)p->n, sizeof *labels);
@@ -77,12 +86,8 @@ static void write_reports(const opsched_block_plan *p, const opsched_run_outputs
   for (int32_t v = 0; v < p->n; v++)
     ok &= (labels[v] = op_label(p->ops[v])) != NULL;
   if (ok) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(
-        func, mlirStringRefCreateFromCString("sym_name"));
     char title[256];
-    MlirStringRef fn = mlirStringRefCreateFromCString("?");
-    if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym))
-      fn = mlirStringAttrGetValue(sym);
+    MlirStringRef fn = func_name(func);
     MlirOperation parent = mlirBlockGetParentOperation(p->block);
     MlirStringRef pn = mlirIdentifierStr(mlirOperationGetName(parent));
     snprintf(title, sizeof title, "@%.*s: block of %.*s", (int)fn.length, fn.data,
@@ -98,6 +103,26 @@ static void write_reports(const opsched_block_plan *p, const opsched_run_outputs
   free(labels);
 }
 
+static void write_summary(FILE *f, MlirOperation func, int scheduled, int64_t ops,
+                          int64_t blocks, int64_t critical_path, int64_t makespan,
+                          int64_t work, int32_t streams) {
+  MlirStringRef name = func_name(func);
+  fprintf(f, "@%.*s: ", (int)name.length, name.data);
+  if (!scheduled) {
+    fputs("nothing to schedule\n", f);
+    return;
+  }
+  fprintf(f, "%lld ops in %lld block%s; critical path %lld ns", (long long)ops,
+          (long long)blocks, blocks == 1 ? "" : "s", (long long)critical_path);
+  if (makespan >= 0) {
+    /* The seed's metric: time before (original order, one stream) / after. */
+    double speedup = makespan > 0 ? (double)work / (double)makespan : 1.0;
+    fprintf(f, "; makespan %lld ns on %d stream%s; speedup %.2fx over the original order on one stream",
+            (long long)makespan, streams, streams == 1 ? "" : "s", speedup);
+  }
+  fputc('\n', f);
+}
+
 MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_options *o,
                                            const opsched_run_outputs *out) {
   plan_list l = {0};
@@ -106,7 +131,7 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
     collect_region(&l, r, o, 1);
 
   if (!l.failed) {
-    int64_t makespan = 0, critical_path = 0;
+    int64_t makespan = 0, critical_path = 0, work = 0, ops = 0, blocks = 0;
     int scheduled = 0;
     for (size_t i = 0; i < l.count; i++) {
       const opsched_block_plan *p = &l.plans[i];
@@ -115,10 +140,13 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
       opsched_block_plan_apply(p, out->reorder);
       if (out->dot || out->table)
         write_reports(p, out, func);
+      ops += p->n;
+      blocks++;
       if (l.top_level[i]) {
         scheduled = 1;
         makespan += opsched_schedule_makespan(p->schedule);
         critical_path += opsched_schedule_critical_path(p->schedule);
+        work += opsched_schedule_total_work(p->schedule);
       }
     }
     if (scheduled) {
@@ -126,6 +154,9 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
       if (out->reorder)
         opsched_attr_set_i64(func, OPSCHED_ATTR_MAKESPAN, makespan);
     }
+    if (out->summary)
+      write_summary(out->summary, func, scheduled, ops, blocks, critical_path,
+                    out->reorder ? makespan : -1, work, o->schedule.streams);
   }
   for (size_t i = 0; i < l.count; i++)
     opsched_block_plan_release(&l.plans[i]);

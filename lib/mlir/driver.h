@@ -17,6 +17,7 @@ typedef struct opsched_run_outputs {
   int reorder;  /* 0: annotate ranks/critical only (op-dep-graph) */
   FILE *dot;    /* nullable: Graphviz clusters, one per scheduled block */
   FILE *table;  /* nullable: the seed's plain table per scheduled block */
+  FILE *summary; /* nullable: one line of figures per function */
   int *cluster_counter; /* numbering of DOT clusters across functions */
 } opsched_run_outputs;
 

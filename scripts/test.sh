@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The README's second command: install, build, and run every test (C unit
+# tests and lit, through ctest).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+"$root/scripts/setup.sh"
+"$root/scripts/build.sh"
+cd "$root/build"
+ctest --output-on-failure -j 2

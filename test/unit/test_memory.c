@@ -1,0 +1,419 @@
+/* Unit tests of memory-constrained ordering: hand-computed peaks, limits,
+ * XLA's counterexample, saturation, and exact == brute force. */
+#include "check.h"
+#include "opsched/memory.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* A block under construction: graph + buffers. */
+typedef struct block {
+  opsched_graph *g;
+  opsched_buffers *b;
+} block;
+
+static block block_make(int n, const int64_t *costs) {
+  block k;
+  k.g = opsched_graph_create((size_t)n);
+  for (int i = 0; i < n; i++)
+    opsched_graph_add_node(k.g, costs ? costs[i] : 1, 1);
+  k.b = opsched_buffers_create(n);
+  return k;
+}
+
+static void block_free(block *k) {
+  opsched_graph_destroy(k->g);
+  opsched_buffers_destroy(k->b);
+}
+
+/* Adds a buffer with its users (terminated by -1). */
+static int32_t buf(block *k, int64_t bytes, int32_t owner, int forever, ...) {
+  int32_t id = opsched_buffers_add(k->b, bytes, owner, forever);
+  va_list ap;
+  va_start(ap, forever);
+  for (int u = va_arg(ap, int); u >= 0; u = va_arg(ap, int))
+    opsched_buffers_add_use(k->b, id, u);
+  va_end(ap);
+  return id;
+}
+
+static opsched_memory_result *run(block *k, opsched_memory_policy p, int64_t limit) {
+  opsched_memory_options o;
+  opsched_memory_options_init(&o);
+  o.policy = p;
+  o.max_memory = limit;
+  opsched_memory_result *r = NULL;
+  opsched_status st = opsched_memory_schedule(k->g, k->b, &o, &r);
+  CHECK(st == OPSCHED_OK);
+  if (r) /* the reported peak must match an independent re-evaluation */
+    CHECK_EQ_I64(opsched_memory_peak_of_order(k->g, k->b, opsched_memory_result_order(r), NULL),
+                 opsched_memory_result_peak(r));
+  return r;
+}
+
+static void check_order(const opsched_memory_result *r, const int32_t *want, int n) {
+  const int32_t *order = opsched_memory_result_order(r);
+  for (int i = 0; i < n; i++)
+    CHECK_EQ_I64(order[i], want[i]);
+}
+
+static void test_names(void) {
+  for (int i = 0; i < OPSCHED_MEMORY_POLICY_COUNT; i++) {
+    opsched_memory_policy p;
+    CHECK(opsched_memory_policy_from_name(opsched_memory_policy_name((opsched_memory_policy)i),
+                                          &p) == OPSCHED_OK);
+    CHECK_EQ_I64(p, i);
+  }
+  opsched_memory_policy p = OPSCHED_MEMORY_EXACT;
+  CHECK(opsched_memory_policy_from_name("nope", &p) == OPSCHED_ERR_INVALID);
+  CHECK_EQ_I64(p, OPSCHED_MEMORY_EXACT);
+  CHECK(!strcmp(opsched_memory_policy_name(OPSCHED_MEMORY_POLICY_COUNT), "unknown"));
+}
+
+/* a -> b -> c: A(100) read by b, B(50) read by c, C(10) a result.
+ * during a = 100, after 100; during b = 150, after 50; during c = 60,
+ * after 10. Peak 150. */
+static void test_chain(void) {
+  block k = block_make(3, NULL);
+  buf(&k, 100, 0, 0, 1, -1);
+  buf(&k, 50, 1, 0, 2, -1);
+  buf(&k, 10, 2, 1, -1);
+  opsched_graph_finalize(k.g);
+  opsched_memory_result *r = run(&k, OPSCHED_MEMORY_PROGRAM_ORDER, 0);
+  static const int64_t during[] = {100, 150, 60}, after[] = {100, 50, 10};
+  for (int v = 0; v < 3; v++) {
+    CHECK_EQ_I64(opsched_memory_result_live_during(r)[v], during[v]);
+    CHECK_EQ_I64(opsched_memory_result_live_after(r)[v], after[v]);
+    CHECK_EQ_I64(opsched_memory_result_starts(r)[v], v);
+  }
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 150);
+  CHECK_EQ_I64(opsched_memory_result_original_peak(r), 150);
+  CHECK(opsched_memory_result_limit_met(r));
+  opsched_memory_result_destroy(r);
+  int64_t after2[3];
+  static const int32_t order[] = {0, 1, 2}, bad[] = {1, 0, 2}, dup[] = {0, 0, 2};
+  CHECK_EQ_I64(opsched_memory_peak_of_order(k.g, k.b, order, after2), 150);
+  CHECK_EQ_I64(after2[1], 50);
+  CHECK_EQ_I64(opsched_memory_peak_of_order(k.g, k.b, bad, NULL), -1);
+  CHECK_EQ_I64(opsched_memory_peak_of_order(k.g, k.b, dup, NULL), -1);
+  block_free(&k);
+}
+
+/* Two chains. s(50) -> p(50): X = 1000 read by p, P = 10 result.
+ * q1(60) -> q2(60): Y = 500 read by q2, Q = 10 result. Ranks: q1 120, s 100,
+ * q2 60, p 50, so critical path runs q1, s, q2, p: during s = 500 + 1000,
+ * during q2 = 1510 (the peak). Running one chain first peaks at 1010. */
+static block two_chains(void) {
+  static const int64_t costs[] = {50, 50, 60, 60};
+  block k = block_make(4, costs);
+  buf(&k, 1000, 0, 0, 1, -1);
+  buf(&k, 10, 1, 1, -1);
+  buf(&k, 500, 2, 0, 3, -1);
+  buf(&k, 10, 3, 1, -1);
+  opsched_graph_finalize(k.g);
+  return k;
+}
+
+static void test_critical_vs_min_memory(void) {
+  block k = two_chains();
+  opsched_memory_result *r = run(&k, OPSCHED_MEMORY_CRITICAL_PATH, 0);
+  static const int32_t cp[] = {2, 0, 3, 1};
+  check_order(r, cp, 4);
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 1510);
+  CHECK_EQ_I64(opsched_memory_result_live_during(r)[0], 1500);
+  CHECK_EQ_I64(opsched_memory_result_live_after(r)[3], 1010);
+  CHECK_EQ_I64(opsched_memory_result_original_peak(r), 1010);
+  CHECK_EQ_I64(opsched_memory_result_starts(r)[0], 60);
+  CHECK_EQ_I64(opsched_memory_result_starts(r)[1], 170);
+  CHECK_EQ_I64(opsched_memory_result_winner(r), OPSCHED_MEMORY_CRITICAL_PATH);
+  opsched_memory_result_destroy(r);
+  r = run(&k, OPSCHED_MEMORY_MIN_MEMORY, 0);
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 1010);
+  CHECK(opsched_memory_result_exact_proven(r));
+  CHECK_EQ_I64(opsched_memory_result_lower_bound(r), 1010);
+  CHECK_EQ_I64(opsched_memory_result_policy_peak(r, OPSCHED_MEMORY_CRITICAL_PATH), 1510);
+  opsched_memory_result_destroy(r);
+  block_free(&k);
+}
+
+static void test_limits(void) {
+  block k = two_chains();
+  /* 1200: rank order still runs q1 first, then holds s back (1500 > 1200)
+   * and runs q2: q1 q2 s p, peak 1020. */
+  opsched_memory_result *r = run(&k, OPSCHED_MEMORY_CRITICAL_PATH, 1200);
+  static const int32_t held[] = {2, 3, 0, 1};
+  check_order(r, held, 4);
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 1020);
+  CHECK(opsched_memory_result_limit_met(r));
+  CHECK_EQ_I64(opsched_memory_result_winner(r), OPSCHED_MEMORY_CRITICAL_PATH);
+  opsched_memory_result_destroy(r);
+  /* 1015: the greedy ends at 1020; only s p q1 q2 (1010) meets it. */
+  r = run(&k, OPSCHED_MEMORY_CRITICAL_PATH, 1015);
+  static const int32_t low[] = {0, 1, 2, 3};
+  check_order(r, low, 4);
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 1010);
+  CHECK(opsched_memory_result_limit_met(r));
+  opsched_memory_result_destroy(r);
+  /* 500: infeasible (s alone needs 1000); lowest peak, valid order. */
+  r = run(&k, OPSCHED_MEMORY_CRITICAL_PATH, 500);
+  CHECK(!opsched_memory_result_limit_met(r));
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 1010);
+  opsched_memory_result_destroy(r);
+  r = run(&k, OPSCHED_MEMORY_MIN_MEMORY, 500);
+  CHECK(!opsched_memory_result_limit_met(r));
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 1010);
+  opsched_memory_result_destroy(r);
+  block_free(&k);
+}
+
+/* The graph in hlo_memory_scheduler.cc's comment: A feeds B, D, E (size 1);
+ * B => C; C -> G (1); D -> F, E -> F (1 each); F => G (2); G's result 1.
+ * The comment says List runs A D E F B C G and peaks at 6 while the optimum
+ * A B C D E F G peaks at 5. With B's buffer at the drawn 2 bytes, the
+ * current List (F frees 2, defines 2: priority 0 beats B's -1) already
+ * finds 5; with B's buffer at 3 bytes the comment's numbers reproduce
+ * exactly, so both are tested. */
+static block xla_graph(int64_t b_bytes) {
+  block k = block_make(7, NULL); /* A0 B1 C2 D3 E4 F5 G6 */
+  buf(&k, 1, 0, 0, 1, 3, 4, -1);
+  buf(&k, b_bytes, 1, 0, 2, -1);
+  buf(&k, 1, 2, 0, 6, -1);
+  buf(&k, 1, 3, 0, 5, -1);
+  buf(&k, 1, 4, 0, 5, -1);
+  buf(&k, 2, 5, 0, 6, -1);
+  buf(&k, 1, 6, 1, -1);
+  opsched_graph_finalize(k.g);
+  return k;
+}
+
+static void test_xla_counterexample(void) {
+  static const int32_t opt[] = {0, 1, 2, 3, 4, 5, 6};
+  /* B => C of 3 bytes: List 6, optimum 5. */
+  block k = xla_graph(3);
+  opsched_memory_result *r = run(&k, OPSCHED_MEMORY_EXACT, 0);
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 5);
+  CHECK(opsched_memory_result_exact_proven(r));
+  check_order(r, opt, 7);
+  opsched_memory_result_destroy(r);
+  r = run(&k, OPSCHED_MEMORY_XLA_LIST, 0);
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 6);
+  /* A E D F B C G: the comment's order up to the D/E tie, which XLA's
+   * multimap resolves to the user inserted last (E). */
+  static const int32_t list[] = {0, 4, 3, 5, 1, 2, 6};
+  check_order(r, list, 7);
+  CHECK_EQ_I64(opsched_memory_result_live_during(r)[1], 6);
+  opsched_memory_result_destroy(r);
+  r = run(&k, OPSCHED_MEMORY_MIN_MEMORY, 0);
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 5);
+  CHECK_EQ_I64(opsched_memory_result_policy_peak(r, OPSCHED_MEMORY_XLA_LIST), 6);
+  opsched_memory_result_destroy(r);
+  block_free(&k);
+  /* As drawn (2 bytes): optimum 5, List 5 too. */
+  k = xla_graph(2);
+  static const int32_t bad[] = {0, 1, 3, 4, 5, 2, 6};
+  CHECK_EQ_I64(opsched_memory_peak_of_order(k.g, k.b, bad, NULL), 6);
+  CHECK_EQ_I64(opsched_memory_peak_of_order(k.g, k.b, opt, NULL), 5);
+  r = run(&k, OPSCHED_MEMORY_EXACT, 0);
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 5);
+  opsched_memory_result_destroy(r);
+  r = run(&k, OPSCHED_MEMORY_XLA_LIST, 0);
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 5);
+  opsched_memory_result_destroy(r);
+  block_free(&k);
+}
+
+/* Resident buffers never count towards the peak; they are reported. */
+static void test_resident(void) {
+  block k = block_make(2, NULL);
+  int32_t w = buf(&k, 1000000000, -1, 1, 0, 1, -1);
+  buf(&k, 8, 0, 0, 1, -1);
+  buf(&k, 4, 1, 1, -1);
+  CHECK(w == 0);
+  CHECK(opsched_buffers_add(k.b, -1, 0, 0) == -1);
+  CHECK(opsched_buffers_add(k.b, 1, 2, 0) == -1);
+  CHECK(opsched_buffers_add_use(k.b, 7, 0) == OPSCHED_ERR_INVALID);
+  opsched_graph_finalize(k.g);
+  opsched_memory_result *r = run(&k, OPSCHED_MEMORY_MIN_MEMORY, 0);
+  CHECK_EQ_I64(opsched_memory_result_peak(r), 12);
+  CHECK_EQ_I64(opsched_memory_result_resident_bytes(r), 1000000000);
+  opsched_memory_result_destroy(r);
+  block_free(&k);
+}
+
+/* Sizes saturate: two near-INT64_MAX buffers live together report
+ * INT64_MAX, and the count comes back exactly once one is freed. */
+static void test_saturation(void) {
+  block k = block_make(3, NULL);
+  const int64_t big = INT64_MAX - 5;
+  buf(&k, big, 0, 0, 1, -1);
+  buf(&k, big, 1, 0, 2, -1);
+  buf(&k, 7, 2, 1, -1);
+  opsched_graph_finalize(k.g);
+  opsched_memory_result *r = run(&k, OPSCHED_MEMORY_MIN_MEMORY, 0);
+  CHECK_EQ_I64(opsched_memory_result_peak(r), INT64_MAX);
+  CHECK_EQ_I64(opsched_memory_result_live_during(r)[1], INT64_MAX);
+  CHECK_EQ_I64(opsched_memory_result_live_after(r)[1], big);
+  CHECK_EQ_I64(opsched_memory_result_live_during(r)[2], INT64_MAX);
+  CHECK_EQ_I64(opsched_memory_result_live_after(r)[2], 7);
+  opsched_memory_result_destroy(r);
+  block_free(&k);
+}
+
+/* Uses imply data edges; a use that contradicts the edges is a cycle. */
+static void test_use_cycle(void) {
+  block k = block_make(2, NULL);
+  opsched_graph_add_edge(k.g, 1, 0);
+  buf(&k, 1, 0, 0, 1, -1);
+  opsched_graph_finalize(k.g);
+  opsched_memory_options o;
+  opsched_memory_options_init(&o);
+  opsched_memory_result *r = NULL;
+  CHECK(opsched_memory_schedule(k.g, k.b, &o, &r) == OPSCHED_ERR_CYCLE);
+  CHECK(r == NULL);
+  block_free(&k);
+}
+
+/* ---- Property test: exact == brute force over all topological orders. */
+
+typedef struct rng {
+  uint64_t s;
+} rng;
+
+static uint32_t rnd(rng *r) {
+  r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
+  return (uint32_t)(r->s >> 33);
+}
+
+#define MAXN 10
+#define MAXB 24
+typedef struct bf {
+  int n, nb;
+  int64_t size[MAXB];
+  int owner[MAXB], forever[MAXB], nusers[MAXB];
+  int users[MAXB][MAXN];
+  unsigned predmask[MAXN];
+  int remaining[MAXB];
+  int64_t best;
+} bf;
+
+static void bf_rec(bf *x, unsigned done, int64_t live, int64_t peak) {
+  if (done == (1u << x->n) - 1) {
+    if (peak < x->best)
+      x->best = peak;
+    return;
+  }
+  for (int v = 0; v < x->n; v++) {
+    if ((done >> v & 1) || (x->predmask[v] & ~done))
+      continue;
+    int64_t during = live, freed = 0;
+    for (int k = 0; k < x->nb; k++)
+      if (x->owner[k] == v)
+        during += x->size[k];
+    for (int k = 0; k < x->nb; k++) {
+      int uses = 0;
+      for (int i = 0; i < x->nusers[k]; i++)
+        uses |= x->users[k][i] == v;
+      if (uses)
+        x->remaining[k]--;
+      if (!x->forever[k] && x->remaining[k] == 0 &&
+          (uses || (x->owner[k] == v && x->nusers[k] == 0)))
+        freed += x->size[k];
+    }
+    bf_rec(x, done | 1u << v, during - freed, during > peak ? during : peak);
+    for (int k = 0; k < x->nb; k++)
+      for (int i = 0; i < x->nusers[k]; i++)
+        if (x->users[k][i] == v)
+          x->remaining[k]++;
+  }
+}
+
+static void test_bruteforce(void) {
+  clock_t t0 = clock();
+  int seeds = 0, mismatches = 0;
+  for (uint64_t seed = 1; seed <= 8000; seed++) {
+    rng r = {seed * 0x9e3779b97f4a7c15ull};
+    bf x;
+    memset(&x, 0, sizeof x);
+    x.n = 1 + (int)(rnd(&r) % MAXN);
+    int density = 15 + (int)(rnd(&r) % 40);
+    block k = block_make(x.n, NULL);
+    for (int v = 0; v < x.n; v++)
+      for (int u = 0; u < v; u++)
+        if ((int)(rnd(&r) % 100) < density) {
+          opsched_graph_add_edge(k.g, u, v);
+          x.predmask[v] |= 1u << u;
+        }
+    for (int v = 0; v < x.n && x.nb < MAXB - 2; v++) {
+      int outs = (int)(rnd(&r) % 3);
+      for (int o = 0; o < outs; o++) {
+        int kb = x.nb++;
+        x.owner[kb] = v;
+        x.size[kb] = (int64_t)(rnd(&r) % 100);
+        x.forever[kb] = rnd(&r) % 6 == 0;
+        int32_t id = opsched_buffers_add(k.b, x.size[kb], v, x.forever[kb]);
+        for (int u = v + 1; u < x.n; u++)
+          if (rnd(&r) % 3 == 0) {
+            x.users[kb][x.nusers[kb]++] = u;
+            x.predmask[u] |= 1u << v;
+            opsched_buffers_add_use(k.b, id, u);
+          }
+      }
+    }
+    if (rnd(&r) % 4 == 0) /* a resident input read by node 0 */
+      buf(&k, 1 + rnd(&r) % 1000, -1, 0, 0, -1);
+    opsched_graph_finalize(k.g);
+    for (int kb = 0; kb < x.nb; kb++)
+      x.remaining[kb] = x.nusers[kb];
+    x.best = INT64_MAX;
+    bf_rec(&x, 0, 0, 0);
+    opsched_memory_options o;
+    opsched_memory_options_init(&o);
+    o.policy = OPSCHED_MEMORY_EXACT;
+    opsched_memory_result *res = NULL;
+    CHECK(opsched_memory_schedule(k.g, k.b, &o, &res) == OPSCHED_OK);
+    int64_t peak = opsched_memory_result_peak(res);
+    if (peak != x.best || !opsched_memory_result_exact_proven(res)) {
+      mismatches++;
+      fprintf(stderr, "seed %llu: exact %lld, brute force %lld\n",
+              (unsigned long long)seed, (long long)peak, (long long)x.best);
+    }
+    /* Every policy yields a valid order; min-memory beats every baseline. */
+    o.policy = OPSCHED_MEMORY_MIN_MEMORY;
+    o.exact_max_nodes = -1;
+    opsched_memory_result *mm = NULL;
+    CHECK(opsched_memory_schedule(k.g, k.b, &o, &mm) == OPSCHED_OK);
+    for (int p = 0; p < OPSCHED_MEMORY_POLICY_COUNT; p++) {
+      opsched_memory_result *h = NULL;
+      o.policy = (opsched_memory_policy)p;
+      CHECK(opsched_memory_schedule(k.g, k.b, &o, &h) == OPSCHED_OK);
+      int64_t hp = opsched_memory_result_peak(h);
+      CHECK(opsched_memory_peak_of_order(k.g, k.b, opsched_memory_result_order(h), NULL) == hp);
+      CHECK(hp >= x.best);
+      if (p != OPSCHED_MEMORY_EXACT)
+        CHECK(opsched_memory_result_peak(mm) <= hp);
+      opsched_memory_result_destroy(h);
+    }
+    opsched_memory_result_destroy(mm);
+    opsched_memory_result_destroy(res);
+    block_free(&k);
+    seeds++;
+  }
+  CHECK_EQ_I64(mismatches, 0);
+  printf("brute force: %d seeds in %.2f s\n", seeds,
+         (double)(clock() - t0) / CLOCKS_PER_SEC);
+}
+
+int main(void) {
+  test_names();
+  test_chain();
+  test_critical_vs_min_memory();
+  test_limits();
+  test_xla_counterexample();
+  test_resident();
+  test_saturation();
+  test_use_cycle();
+  test_bruteforce();
+  return check_report("test_memory");
+}
