@@ -18,3 +18,21 @@ void opsched_attr_set_unit(MlirOperation op, const char *name, int present) {
   else
     mlirOperationRemoveDiscardableAttributeByName(op, n);
 }
+
+void opsched_attr_set_f64(MlirOperation op, const char *name, double value) {
+  MlirContext ctx = mlirOperationGetContext(op);
+  mlirOperationSetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(name),
+      mlirFloatAttrDoubleGet(ctx, mlirF64TypeGet(ctx), value));
+}
+
+void opsched_attr_set_i64_array(MlirOperation op, const char *name,
+                                const int64_t *values, intptr_t count) {
+  mlirOperationSetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(name),
+      mlirDenseI64ArrayGet(mlirOperationGetContext(op), count, values));
+}
+
+void opsched_attr_remove(MlirOperation op, const char *name) {
+  mlirOperationRemoveDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
+}

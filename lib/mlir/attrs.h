@@ -15,11 +15,25 @@
 #define OPSCHED_ATTR_CRITICAL "opsched.critical" /* unit: on a critical path */
 #define OPSCHED_ATTR_START "opsched.start"       /* i64 ns */
 #define OPSCHED_ATTR_END "opsched.end"           /* i64 ns */
+/* Written on ops when streams > 1. */
+#define OPSCHED_ATTR_ID "opsched.id"         /* i64 position in the block's order */
+#define OPSCHED_ATTR_STREAM "opsched.stream" /* i64 */
+#define OPSCHED_ATTR_WAITS "opsched.waits"   /* array<i64>: ids to wait on */
 /* Written on functions. */
 #define OPSCHED_ATTR_MAKESPAN "opsched.makespan"           /* i64 ns */
 #define OPSCHED_ATTR_CRITICAL_PATH "opsched.critical_path" /* i64 ns */
+#define OPSCHED_ATTR_LOWER_BOUND "opsched.lower_bound"     /* i64 ns */
+#define OPSCHED_ATTR_SPEEDUP "opsched.speedup"             /* f64 */
+#define OPSCHED_ATTR_STREAMS "opsched.streams"             /* i64 */
+#define OPSCHED_ATTR_WAITS_BEFORE "opsched.waits_before"   /* i64 */
+#define OPSCHED_ATTR_WAITS_AFTER "opsched.waits_after"     /* i64 */
 
 void opsched_attr_set_i64(MlirOperation op, const char *name, int64_t value);
+void opsched_attr_set_f64(MlirOperation op, const char *name, double value);
+void opsched_attr_set_i64_array(MlirOperation op, const char *name,
+                                const int64_t *values, intptr_t count);
+/* Removes `name` if present (stale results of an earlier run). */
+void opsched_attr_remove(MlirOperation op, const char *name);
 /* Sets a unit attribute when `present`, removes it otherwise. */
 void opsched_attr_set_unit(MlirOperation op, const char *name, int present);
 

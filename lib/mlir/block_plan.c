@@ -289,6 +289,49 @@ void opsched_block_plan_release(opsched_block_plan *p) {
   memset(p, 0, sizeof *p);
 }
 
+/* Stream placement and the waits a runtime needs, by position in the new
+ * order (opsched.id). Written only with several streams; stale ones from an
+ * earlier run with several streams are removed. */
+static void apply_streams(const opsched_block_plan *p) {
+  const opsched_schedule *s = p->schedule;
+  const int32_t *order = opsched_schedule_order(s);
+  int multi = opsched_schedule_stream_count(s) > 1;
+  int32_t *position = malloc(sizeof *position * (size_t)p->n);
+  int64_t *ids = malloc(sizeof *ids * (size_t)p->n);
+  if (!position || !ids)
+    multi = 0; /* out of memory: the sequential order alone stays valid */
+  for (int32_t i = 0; multi && i < p->n; i++)
+    position[order[i]] = i;
+  for (int32_t v = 0; v < p->n; v++) {
+    MlirOperation op = p->ops[v];
+    if (!multi) {
+      opsched_attr_remove(op, OPSCHED_ATTR_ID);
+      opsched_attr_remove(op, OPSCHED_ATTR_STREAM);
+      opsched_attr_remove(op, OPSCHED_ATTR_WAITS);
+      continue;
+    }
+    opsched_attr_set_i64(op, OPSCHED_ATTR_ID, position[v]);
+    opsched_attr_set_i64(op, OPSCHED_ATTR_STREAM, opsched_schedule_streams(s)[v]);
+    int32_t nw;
+    const int32_t *waits = opsched_schedule_waits(s, v, &nw);
+    for (int32_t k = 0; k < nw; k++)
+      ids[k] = position[waits[k]];
+    /* Sorted ids read best in FileCheck and in a runtime. */
+    for (int32_t k = 1; k < nw; k++)
+      for (int32_t j = k; j > 0 && ids[j - 1] > ids[j]; j--) {
+        int64_t t = ids[j];
+        ids[j] = ids[j - 1];
+        ids[j - 1] = t;
+      }
+    if (nw > 0)
+      opsched_attr_set_i64_array(op, OPSCHED_ATTR_WAITS, ids, nw);
+    else
+      opsched_attr_remove(op, OPSCHED_ATTR_WAITS);
+  }
+  free(position);
+  free(ids);
+}
+
 void opsched_block_plan_apply(const opsched_block_plan *p, int reorder) {
   const opsched_schedule *s = p->schedule;
   const int64_t *rank = opsched_schedule_ranks(s);
@@ -304,6 +347,7 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int reorder) {
   }
   if (!reorder)
     return;
+  apply_streams(p);
   const int32_t *order = opsched_schedule_order(s);
   /* Chain each op after the previous one, starting at the block's front; the
    * terminator (never moved) ends up last. */

@@ -132,6 +132,7 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
 
   if (!l.failed) {
     int64_t makespan = 0, critical_path = 0, work = 0, ops = 0, blocks = 0;
+    int64_t lower_bound = 0, waits_before = 0, waits_after = 0;
     int scheduled = 0;
     for (size_t i = 0; i < l.count; i++) {
       const opsched_block_plan *p = &l.plans[i];
@@ -147,12 +148,24 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
         makespan += opsched_schedule_makespan(p->schedule);
         critical_path += opsched_schedule_critical_path(p->schedule);
         work += opsched_schedule_total_work(p->schedule);
+        lower_bound += opsched_schedule_lower_bound(p->schedule);
+        waits_before += opsched_schedule_num_waits_unreduced(p->schedule);
+        waits_after += opsched_schedule_num_waits(p->schedule);
       }
     }
     if (scheduled) {
       opsched_attr_set_i64(func, OPSCHED_ATTR_CRITICAL_PATH, critical_path);
-      if (out->reorder)
+      if (out->reorder) {
         opsched_attr_set_i64(func, OPSCHED_ATTR_MAKESPAN, makespan);
+        opsched_attr_set_i64(func, OPSCHED_ATTR_LOWER_BOUND, lower_bound);
+        /* The seed's metric: original order on one stream (= total work)
+         * over the new makespan. */
+        opsched_attr_set_f64(func, OPSCHED_ATTR_SPEEDUP,
+                             makespan > 0 ? (double)work / (double)makespan : 1.0);
+        opsched_attr_set_i64(func, OPSCHED_ATTR_STREAMS, o->schedule.streams);
+        opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_BEFORE, waits_before);
+        opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_AFTER, waits_after);
+      }
     }
     if (out->summary)
       write_summary(out->summary, func, scheduled, ops, blocks, critical_path,

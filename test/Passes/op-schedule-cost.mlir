@@ -14,7 +14,7 @@
 //   3145728 / 3350 = 939.02 -> 940 + 2000 = 2940.
 
 // UNIT-LABEL: func.func @unit_vs_roofline
-// UNIT-SAME: opsched.critical_path = 3 : i64, opsched.makespan = 5 : i64
+// UNIT-SAME: opsched.critical_path = 3 : i64, opsched.lower_bound = 5 : i64, opsched.makespan = 5 : i64
 // UNIT-NEXT: tensor.empty() {opsched.critical, opsched.end = 1 : i64, opsched.rank = 3 : i64, opsched.start = 0 : i64} : tensor<16xf32>
 // UNIT-NEXT: linalg.add {opsched.critical, opsched.end = 2 : i64, opsched.rank = 2 : i64, opsched.start = 1 : i64}
 // UNIT-NEXT: tensor.empty() {opsched.end = 3 : i64, opsched.rank = 2 : i64, opsched.start = 2 : i64} : tensor<512x512xf32>
@@ -22,7 +22,7 @@
 // UNIT-NEXT: linalg.matmul {opsched.end = 5 : i64, opsched.rank = 1 : i64, opsched.start = 4 : i64}
 
 // ROOF-LABEL: func.func @unit_vs_roofline
-// ROOF-SAME: opsched.critical_path = 31844 : i64, opsched.makespan = 41846 : i64
+// ROOF-SAME: opsched.critical_path = 31844 : i64, opsched.lower_bound = 41846 : i64, opsched.makespan = 41846 : i64
 // ROOF-NEXT: tensor.empty() {opsched.critical, opsched.end = 0 : i64, opsched.rank = 31844 : i64, opsched.start = 0 : i64} : tensor<512x512xf32>
 // ROOF-NEXT: linalg.matmul {opsched.critical, opsched.end = 31844 : i64, opsched.rank = 31844 : i64, opsched.start = 0 : i64}
 // ROOF-NEXT: tensor.empty() {opsched.end = 31844 : i64, opsched.rank = 10002 : i64, opsched.start = 31844 : i64} : tensor<16xf32>
@@ -32,7 +32,7 @@
 // On h100 the 2000 ns launches of the chain outweigh the fast matmul, so the
 // device flips the order back: chain 2 * (1 + 2000) = 4002 > 2940.
 // H100-LABEL: func.func @unit_vs_roofline
-// H100-SAME: opsched.critical_path = 4002 : i64, opsched.makespan = 6942 : i64
+// H100-SAME: opsched.critical_path = 4002 : i64, opsched.lower_bound = 6942 : i64, opsched.makespan = 6942 : i64
 // H100-NEXT: tensor.empty() {{.*}} : tensor<16xf32>
 // H100-NEXT: linalg.add {opsched.critical, opsched.end = 2001 : i64, opsched.rank = 4002 : i64, opsched.start = 0 : i64}
 // H100-NEXT: tensor.empty() {{.*}} : tensor<512x512xf32>

@@ -7,7 +7,7 @@
 // Upward ranks: e=1, d=4, b=9, c=5, a=11, s=2; critical path a-b-d-e = 11.
 // List scheduling by rank moves `s` from second to fifth place.
 // CHECK-LABEL: func.func @diamond
-// CHECK-SAME: attributes {opsched.critical_path = 11 : i64, opsched.makespan = 13 : i64}
+// CHECK-SAME: attributes {opsched.critical_path = 11 : i64, opsched.lower_bound = 13 : i64, opsched.makespan = 13 : i64, opsched.speedup = 1.000000e+00 : f64, opsched.streams = 1 : i64, opsched.waits_after = 0 : i64, opsched.waits_before = 0 : i64}
 // CHECK-NEXT: %[[A:.*]] = arith.addf {{.*}} {opsched.cost = 2 : i64, opsched.critical, opsched.end = 2 : i64, opsched.rank = 11 : i64, opsched.start = 0 : i64}
 // CHECK-NEXT: %[[B:.*]] = arith.mulf %[[A]], %[[A]] {opsched.cost = 5 : i64, opsched.critical, opsched.end = 7 : i64, opsched.rank = 9 : i64, opsched.start = 2 : i64}
 // CHECK-NEXT: %[[C:.*]] = arith.subf %[[A]], %[[A]] {opsched.cost = 1 : i64, opsched.end = 8 : i64, opsched.rank = 5 : i64, opsched.start = 7 : i64}
@@ -90,9 +90,10 @@ func.func @memory(%m: memref<4xf32>, %f: f32) -> (f32, f32, f32) {
 }
 
 // Each block of a CFG is scheduled on its own; the function's makespan and
-// critical path add up its blocks' (3 + 4 and 2 + 4).
+// critical path add up its blocks' (3 + 4 and 2 + 4); so does the lower
+// bound, max(critical path, work) per block on one stream (3 + 4).
 // CHECK-LABEL: func.func @blocks
-// CHECK-SAME: attributes {opsched.critical_path = 6 : i64, opsched.makespan = 7 : i64}
+// CHECK-SAME: attributes {opsched.critical_path = 6 : i64, opsched.lower_bound = 7 : i64, opsched.makespan = 7 : i64
 // CHECK-NEXT: arith.mulf {{.*}}opsched.cost = 2 : i64
 // CHECK-NEXT: arith.addf {{.*}}opsched.cost = 1 : i64
 // CHECK-NEXT: cf.br ^bb1

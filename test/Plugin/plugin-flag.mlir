@@ -31,7 +31,7 @@
 // CHECK-NEXT: return
 
 // UNIT-LABEL: func.func @two_chains
-// UNIT-SAME: opsched.critical_path = 3 : i64, opsched.makespan = 5 : i64
+// UNIT-SAME: opsched.critical_path = 3 : i64, opsched.lower_bound = 5 : i64, opsched.makespan = 5 : i64
 // UNIT-NEXT: tensor.empty() {{.*}} : tensor<16xf32>
 // UNIT-NEXT: linalg.add
 

@@ -7,4 +7,7 @@
 /* `stg`: list scheduling and improvement vs published STG optima. */
 int bench_stg(int argc, char **argv);
 
+/* `memory`: peak memory of every memory policy and baseline. */
+int bench_memory(int argc, char **argv);
+
 #endif
