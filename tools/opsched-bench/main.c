@@ -15,6 +15,8 @@ static const bench_cmd commands[] = {
     {"stg", bench_stg,
      "[--corpus DIR] [--csv FILE] [--json FILE] [--effort K]  "
      "multi-stream scheduling vs STG optima"},
+    {"stg-mlir", bench_stg_mlir,
+     "FILE.stg --streams P [--effort K] -o OUT.mlir  the graph as a module, and the core's makespan"},
     {"memory", bench_memory,
      "[--csv FILE] [--json FILE] [--seeds N]  peak memory of every policy and baseline"},
 };
