@@ -2,6 +2,7 @@
 #ifndef OPSCHED_REPORT_H
 #define OPSCHED_REPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "opsched/graph.h"
@@ -28,6 +29,97 @@ void opsched_dot_cluster(FILE *out, int cluster_id, const char *title,
  * sequential order, then "makespan: N". */
 void opsched_print_table(FILE *out, const opsched_schedule *schedule,
                          const char *const *labels);
+
+/* ---- Visual reports: Chrome trace JSON and a self-contained HTML page ----
+ *
+ * The caller describes what it scheduled in plain structs that only borrow
+ * (nothing is copied or freed by the writers) and hands them to a writer.
+ * Every part beyond graph + schedule is optional: a NULL array or a 0 count
+ * means "not known" and the view that needs it is left out or says so.
+ *
+ * Positions: memory arrays are indexed by *position* in an order (0 = the
+ * first op run). The original order is the block's op order, so position i
+ * there is node i. The scheduled memory order is `mem_order` when given,
+ * otherwise the schedule's sequential order (opsched_schedule_order). */
+
+/* One buffer of the arena picture. */
+typedef struct opsched_report_buffer {
+  int64_t offset; /* byte offset in the arena (>= 0) */
+  int64_t size;   /* bytes (>= 0) */
+  int32_t first;  /* first position (scheduled memory order) it is live */
+  int32_t last;   /* last position it is live, inclusive (>= first) */
+  int32_t slot;   /* arena slot id (buffers sharing memory share it), -1 = none */
+  int32_t node;   /* allocating node id, -1 = none/resident */
+} opsched_report_buffer;
+
+/* One scheduled block. `graph` (finalized) and `schedule` (of that graph)
+ * are required; everything else is nullable / 0 = unknown. */
+typedef struct opsched_report_block {
+  const char *title;                /* e.g. "^bb0" or "block 0"; NULL = "block K" */
+  const opsched_graph *graph;       /* required */
+  const opsched_schedule *schedule; /* required */
+  const char *const *labels;        /* per node id: op name; NULL = "op<id>" */
+  const char *const *locations;     /* per node id: source location; NULL = none */
+  const int64_t *node_bytes;        /* per node id: bytes the op allocates; NULL */
+  /* Memory over time (live bytes while the op at each position runs). */
+  const int64_t *mem_original;      /* length n, original order; NULL */
+  const int64_t *mem_scheduled;     /* length n, scheduled memory order; NULL */
+  const int32_t *mem_order;         /* node ids; NULL = the schedule's order */
+  int64_t peak_original;            /* 0 = max of mem_original */
+  int64_t peak_scheduled;           /* 0 = max of mem_scheduled */
+  int64_t memory_limit;             /* bytes; 0 = none */
+  /* Buffer assignment (arena picture). */
+  const opsched_report_buffer *buffers; /* NULL = none */
+  int32_t num_buffers;
+  int64_t arena_size; /* bytes; 0 = unknown (then max offset + size of buffers) */
+} opsched_report_block;
+
+/* A function: its name and the blocks scheduled in it (one section each). */
+typedef struct opsched_report_function {
+  const char *name; /* e.g. "@main"; NULL = "function K" */
+  const opsched_report_block *blocks;
+  int32_t num_blocks;
+} opsched_report_function;
+
+/* A module: one report per module, one section per function. */
+typedef struct opsched_report_module {
+  const char *title;    /* page / trace title; NULL = "opsched report" */
+  const char *subtitle; /* e.g. the pass options; NULL = none */
+  const opsched_report_function *functions;
+  int32_t num_functions;
+} opsched_report_module;
+
+/* Writes `module` as Chrome Trace Event Format JSON (object form, opens in
+ * ui.perfetto.dev and chrome://tracing). Per block two processes: the
+ * schedule (one thread per stream, an "X" slice per op with args node,
+ * location, cost_ns, bytes, rank, critical; flow arrows "s"/"f" for every
+ * cross-stream wait; counters "live bytes" and "memory limit") and the
+ * original order on one stream (slices back to back from 0, its own live
+ * bytes counter). Timestamps are microseconds with ns precision (printed
+ * exactly from integers); displayTimeUnit is "ns". The scheduled counter
+ * samples sit at the start time of the op at each position (made
+ * non-decreasing). Deterministic: equal input, equal bytes. Returns
+ * OPSCHED_OK, OPSCHED_ERR_INVALID on a NULL/ill-formed argument (missing
+ * graph or schedule, mismatched node counts), OPSCHED_ERR_STATE when a
+ * write to `out` failed. */
+opsched_status opsched_trace_write(FILE *out, const opsched_report_module *module);
+
+/* Writes `module` as one self-contained HTML page (inline CSS, SVG and JS;
+ * nothing loaded from the network). Per block: a summary table (makespan,
+ * lower bound, speedup vs the original order on one stream, peaks, arena,
+ * fragmentation, waits before/after reduction), the dependency graph
+ * (critical path in red, nodes numbered by sequential order; above
+ * OPSCHED_REPORT_GRAPH_MAX_NODES an aggregated per-level view), memory
+ * over time (both orders, limit, peaks, the arena picture when buffers are
+ * given) and a Gantt chart per stream with waits, makespan and lower bound
+ * (zoom with the buttons or ctrl+wheel). Hovering an op shows its name,
+ * location and numbers. The page records script errors in
+ * #report-errors and sets data-report-ready="1" on <body> when its script
+ * has run. Deterministic; same return codes as opsched_trace_write. */
+opsched_status opsched_html_write(FILE *out, const opsched_report_module *module);
+
+/* Largest block drawn node by node in the HTML graph view. */
+#define OPSCHED_REPORT_GRAPH_MAX_NODES 400
 
 #ifdef __cplusplus
 }
