@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "opsched/cost.h"
+#include "opsched/memory.h"
 #include "opsched/schedule.h"
 
 #ifdef __cplusplus
@@ -27,6 +28,8 @@ typedef struct opsched_options {
   const opsched_device *device;
   opsched_schedule_options schedule;
   int64_t max_memory; /* bytes; 0 = no limit */
+  opsched_memory_policy memory_policy;
+  int strict_memory; /* an unmet max-memory is an error, not a warning */
 } opsched_options;
 
 /* Defaults: roofline on "generic", critical path, 1 stream, no limit. */
@@ -49,6 +52,9 @@ int opsched_options_set_effort(opsched_options *o, int64_t value, char *err,
                                size_t err_size);
 int opsched_options_set_max_memory(opsched_options *o, const char *value,
                                    char *err, size_t err_size);
+
+int opsched_options_set_policy(opsched_options *o, const char *value, char *err,
+                               size_t err_size);
 
 /* Parses a byte size: a non-negative integer with an optional unit
  * B, KiB, MiB, GiB, TiB (also KB/MB/GB as powers of 1000). "0" means none.

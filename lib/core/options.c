@@ -12,6 +12,7 @@ void opsched_options_init(opsched_options *o) {
   o->cost_model = OPSCHED_COST_ROOFLINE;
   o->device = opsched_device_lookup("generic");
   opsched_schedule_options_init(&o->schedule);
+  o->memory_policy = OPSCHED_MEMORY_CRITICAL_PATH;
 }
 
 #if defined(__GNUC__)
@@ -94,6 +95,17 @@ int opsched_options_set_max_memory(opsched_options *o, const char *v, char *err,
                 v);
   o->max_memory = bytes;
   return 0;
+}
+
+int opsched_options_set_policy(opsched_options *o, const char *v, char *err,
+                               size_t n) {
+  if (opsched_memory_policy_from_name(v, &o->memory_policy) == OPSCHED_OK)
+    return 0;
+  return fail(err, n,
+              "invalid value '%s' for option 'policy'; accepted: critical-path, "
+              "min-memory, program-order, exact, xla-list, xla-dfs, xla-postorder, "
+              "inductor-lpmf, inductor-bfs, inductor-dfs, sethi-ullman",
+              v);
 }
 
 int opsched_parse_size(const char *text, int64_t *bytes) {

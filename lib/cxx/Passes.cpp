@@ -8,6 +8,7 @@
 
 #include "opsched/Passes.h"
 
+#include "PassConfig.h"
 #include "driver.h"
 #include "opsched/report.h"
 
@@ -208,6 +209,20 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
       llvm::cl::desc("Print each block's schedule as the seed's 'name start end' table to this file ('-' = stdout)"),
       llvm::cl::init("")};
 
+  Option<std::string> maxMemory{
+      *this, "max-memory",
+      llvm::cl::desc("Peak live bytes allowed: 0 (none), or a size such as 4096, 512KiB, 64MiB, 2GiB"),
+      llvm::cl::init("0")};
+  Option<std::string> policy{
+      *this, "policy",
+      llvm::cl::desc("Memory policy: critical-path (default), min-memory, program-order, exact, "
+                     "or a baseline: xla-list, xla-dfs, xla-postorder, inductor-lpmf, "
+                     "inductor-bfs, inductor-dfs, sethi-ullman"),
+      llvm::cl::init("critical-path")};
+  Option<bool> strictMemory{
+      *this, "strict-memory",
+      llvm::cl::desc("An unmet max-memory is an error instead of a warning"),
+      llvm::cl::init(false)};
   Option<std::string> summary{
       *this, "summary",
       llvm::cl::desc("Write one line of figures per function to this file ('-' = stdout)"),
@@ -217,7 +232,10 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
     return opsched_options_set_priority(&config, priority.c_str(), err, n) ||
            opsched_options_set_streams(&config, streams, err, n) ||
            opsched_options_set_resource_limit(&config, resourceLimit, err, n) ||
-           opsched_options_set_effort(&config, effort, err, n);
+           opsched_options_set_effort(&config, effort, err, n) ||
+           opsched_options_set_max_memory(&config, maxMemory.c_str(), err, n) ||
+           opsched_options_set_policy(&config, policy.c_str(), err, n) ||
+           (config.strict_memory = strictMemory, 0);
   }
   bool reorders() const override { return true; }
   std::string tablePath() const override { return table; }
@@ -253,4 +271,23 @@ void opsched::registerPasses() {
     PassRegistration<OpSchedulePass>();
     PassRegistration<OpDepGraphPass>();
   });
+}
+
+//===- For lib/capi (PassConfig.h) -----------------------------------------===//
+
+template <typename P>
+static FailureOr<opsched::detail::PassConfig> passConfigOf(P &pass, MLIRContext *ctx) {
+  if (failed(pass.parseConfig(ctx)))
+    return failure();
+  return opsched::detail::PassConfig{pass.config, pass.dot, pass.tablePath(),
+                                     pass.summaryPath(), pass.reorders()};
+}
+
+FailureOr<opsched::detail::PassConfig> opsched::detail::getPassConfig(Pass &pass,
+                                                                      MLIRContext *ctx) {
+  if (auto *p = dyn_cast<OpSchedulePass>(&pass))
+    return passConfigOf(*p, ctx);
+  if (auto *p = dyn_cast<OpDepGraphPass>(&pass))
+    return passConfigOf(*p, ctx);
+  return failure();
 }

@@ -152,7 +152,9 @@ static int64_t read_override(MlirOperation op, const char *name, int64_t min) {
   return -2;
 }
 
-static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed) {
+/* The op's duration; sets *dynamic when the roofline met a dynamic shape. */
+static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed,
+                       int *dynamic) {
   int64_t override = read_override(op, OPSCHED_ATTR_COST, 0);
   if (override == -2)
     *failed = 1;
@@ -161,12 +163,22 @@ static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed) 
   if (o->cost_model == OPSCHED_COST_UNIT)
     return 1;
   opsched_op_work work;
-  int dynamic = 0;
-  opsched_op_work_measure(op, &work, &dynamic);
-  if (dynamic)
-    emit(op, OPSCHED_SEVERITY_REMARK,
-         "opsched: dynamic shape; the cost model counts each unknown dimension as 1");
+  opsched_op_work_measure(op, &work, dynamic);
   return opsched_cost_roofline(o->device, &work);
+}
+
+/* One remark per op with dynamic shapes, one warning per saturated size. */
+static void report_shapes(const opsched_block_plan *p, const uint8_t *cost_dynamic) {
+  for (int32_t i = 0; i < p->n; i++) {
+    int mem_dynamic = p->bufs.op_dynamic && p->bufs.op_dynamic[i];
+    if (cost_dynamic[i] || mem_dynamic)
+      emit(p->ops[i], OPSCHED_SEVERITY_REMARK,
+           "opsched: dynamic shape: the cost model counts each unknown dimension as 1 "
+           "and its buffers count 'opsched.bytes' bytes (0 when absent)");
+    if (p->bufs.op_overflow && p->bufs.op_overflow[i])
+      emit(p->ops[i], OPSCHED_SEVERITY_WARNING,
+           "opsched: tensor size overflows 64-bit byte counts; counted as the largest size");
+  }
 }
 
 opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock block,
@@ -208,8 +220,13 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     goto done;
 
   int failed = 0;
+  uint8_t *cost_dynamic = calloc((size_t)count, 1);
+  if (!cost_dynamic)
+    goto done;
   for (i = 0; i < count; i++) {
-    int64_t cost = op_cost(p->ops[i], o, &failed);
+    int dynamic = 0;
+    int64_t cost = op_cost(p->ops[i], o, &failed, &dynamic);
+    cost_dynamic[i] = (uint8_t)dynamic;
     int64_t demand = read_override(p->ops[i], OPSCHED_ATTR_RESOURCES, 1);
     if (demand == -2)
       failed = 1;
@@ -230,11 +247,17 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
       failed = 1;
     }
     if (opsched_graph_add_node(p->graph, cost < 0 ? 0 : cost,
-                               demand < 1 ? 1 : (int32_t)demand) < 0)
+                               demand < 1 ? 1 : (int32_t)demand) < 0) {
+      free(cost_dynamic);
       goto done;
+    }
   }
-  if (failed)
+  if (failed || opsched_block_buffers_build(&p->bufs, p->ops, count, p->terminator)) {
+    free(cost_dynamic);
     goto done;
+  }
+  report_shapes(p, cost_dynamic);
+  free(cost_dynamic);
   for (i = 0; i < count; i++) {
     capture_ctx c = {&index, p->graph, i, 0};
     mlirOperationWalk(p->ops[i], add_operand_edges, &c, MlirWalkPreOrder);
@@ -270,6 +293,7 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
      * annotating zeros is noise. */
     opsched_schedule_destroy(p->schedule);
     opsched_graph_destroy(p->graph);
+    opsched_block_buffers_release(&p->bufs);
     p->schedule = NULL;
     p->graph = NULL;
     result = OPSCHED_PLAN_UNTOUCHED;
@@ -283,6 +307,7 @@ done:
 }
 
 void opsched_block_plan_release(opsched_block_plan *p) {
+  opsched_block_buffers_release(&p->bufs);
   opsched_schedule_destroy(p->schedule);
   opsched_graph_destroy(p->graph);
   free(p->ops);

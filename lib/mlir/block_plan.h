@@ -7,6 +7,7 @@
 #ifndef OPSCHED_MLIR_BLOCK_PLAN_H
 #define OPSCHED_MLIR_BLOCK_PLAN_H
 
+#include "buffers.h"
 #include "mlir-c/IR.h"
 #include "opsched/graph.h"
 #include "opsched/options.h"
@@ -19,6 +20,7 @@ typedef struct opsched_block_plan {
   MlirOperation terminator;  /* null when the block has none */
   opsched_graph *graph;      /* NULL when the block is left untouched */
   opsched_schedule *schedule;
+  opsched_block_buffers bufs; /* the memory model (bufs.buffers may be NULL) */
 } opsched_block_plan;
 
 typedef enum opsched_plan_result {

@@ -41,4 +41,10 @@ const int32_t *opsched_rep_mem_order(const opsched_report_block *b);
 const char *opsched_rep_label(const opsched_report_block *b, int32_t v,
                               char *buf, size_t size);
 
+/* The HTML page's fixed parts (html_template.c): CSS, the script that
+ * records errors (runs first, in <head>) and the main script (runs last). */
+extern const char opsched_html_css[];
+extern const char opsched_html_error_js[];
+extern const char opsched_html_main_js[];
+
 #endif

@@ -52,9 +52,9 @@ func.func @cycle(%x: f32) -> f32 {
 // -----
 
 func.func @dynamic(%t: tensor<?x16xf32>) -> tensor<?x16xf32> {
-  // expected-remark @below {{opsched: dynamic shape; the cost model counts each unknown dimension as 1}}
+  // expected-remark @below {{opsched: dynamic shape: the cost model counts each unknown dimension as 1 and its buffers count 'opsched.bytes' bytes (0 when absent)}}
   %a = math.exp %t : tensor<?x16xf32>
-  // expected-remark @below {{opsched: dynamic shape; the cost model counts each unknown dimension as 1}}
-  %b = math.sqrt %a : tensor<?x16xf32>
+  // expected-remark @below {{opsched: dynamic shape: the cost model counts each unknown dimension as 1 and its buffers count 'opsched.bytes' bytes (0 when absent)}}
+  %b = math.sqrt %a {opsched.bytes = 4096} : tensor<?x16xf32>
   return %b : tensor<?x16xf32>
 }

@@ -1,0 +1,240 @@
+#include "buffers.h"
+
+#include "op_work.h"
+#include "ptrmap.h"
+#include "queries.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int name_is(MlirOperation op, const char *const *names) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  for (; *names; names++)
+    if (s.length == strlen(*names) && memcmp(s.data, *names, s.length) == 0)
+      return 1;
+  return 0;
+}
+
+/* Views: bufferize to a subview/reshape/cast of their source operand 0. */
+static const char *const view_ops[] = {
+    "tensor.expand_shape", "tensor.collapse_shape", "tensor.reshape",
+    "tensor.cast", "tensor.bitcast", "tensor.extract_slice",
+    "memref.subview", "memref.cast", "memref.reinterpret_cast",
+    "memref.expand_shape", "memref.collapse_shape", "memref.view",
+    "bufferization.to_tensor", "bufferization.to_buffer", NULL};
+/* Allocate nothing until written. */
+static const char *const empty_ops[] = {"tensor.empty", "bufferization.alloc_tensor", NULL};
+/* Resident for the whole function. */
+static const char *const constant_ops[] = {"arith.constant", "ml_program.global_load_const",
+                                           "memref.get_global", NULL};
+
+/* Storage bytes of a shaped value: each element takes whole bytes. */
+static int64_t storage_bytes(MlirType t, int *dynamic) {
+  if (!mlirTypeIsAShaped(t))
+    return 0;
+  int64_t bits = opsched_element_bits(mlirShapedTypeGetElementType(t));
+  int64_t elem = (bits + 7) / 8;
+  int64_t numel = opsched_shaped_numel(t, dynamic);
+  if (elem != 0 && numel > INT64_MAX / elem)
+    return INT64_MAX;
+  return numel * elem;
+}
+
+/* True when every use of `v` is an operand of `op` itself (not of ops
+ * nested in it or elsewhere): writing in place cannot clobber a later read. */
+static int only_used_by(MlirValue v, MlirOperation op) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u))
+    if (!mlirOperationEqual(mlirOpOperandGetOwner(u), op))
+      return 0;
+  return 1;
+}
+
+typedef struct builder {
+  opsched_block_buffers *bb;
+  opsched_ptrmap value_index; /* value ptr -> index in value_* arrays */
+  int32_t cap_values, num_buffers, cap_buffers;
+  int32_t *buffer_alloc;  /* allocating op per buffer, -1 resident */
+  uint8_t *buffer_live;   /* live until end */
+  int failed;
+} builder;
+
+static int32_t new_buffer(builder *b, int64_t bytes, int32_t alloc_op) {
+  if (b->num_buffers == b->cap_buffers) {
+    int32_t cap = b->cap_buffers ? 2 * b->cap_buffers : 16;
+    int64_t *by = realloc(b->bb->buffer_bytes, sizeof *by * (size_t)cap);
+    int32_t *al = by ? realloc(b->buffer_alloc, sizeof *al * (size_t)cap) : NULL;
+    if (by)
+      b->bb->buffer_bytes = by;
+    if (al)
+      b->buffer_alloc = al;
+    uint8_t *lv = al ? realloc(b->buffer_live, (size_t)cap) : NULL;
+    if (!lv) {
+      b->failed = 1;
+      return -1;
+    }
+    b->buffer_live = lv;
+    b->cap_buffers = cap;
+  }
+  b->bb->buffer_bytes[b->num_buffers] = bytes;
+  b->buffer_alloc[b->num_buffers] = alloc_op;
+  b->buffer_live[b->num_buffers] = 0;
+  return b->num_buffers++;
+}
+
+static void add_value(builder *b, MlirValue v, int32_t op, int32_t result,
+                      int32_t buffer, int owns) {
+  opsched_block_buffers *bb = b->bb;
+  int32_t i = bb->num_values++;
+  bb->value_op[i] = op;
+  bb->value_result[i] = result;
+  bb->value_buffer[i] = buffer;
+  bb->value_owns[i] = (uint8_t)owns;
+  opsched_ptrmap_put(&b->value_index, v.ptr, i);
+}
+
+/* Buffer of `v`, or -1 when it has none in this block (argument, outer
+ * value, scalar, unwritten tensor.empty). */
+static int32_t buffer_of(const builder *b, MlirValue v) {
+  int32_t i = opsched_ptrmap_get(&b->value_index, v.ptr);
+  return i < 0 ? -1 : b->bb->value_buffer[i];
+}
+
+typedef struct use_ctx {
+  builder *b;
+  int32_t user;
+} use_ctx;
+
+static MlirWalkResult add_uses(MlirOperation op, void *data) {
+  use_ctx *c = data;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
+    int32_t buf = buffer_of(c->b, mlirOperationGetOperand(op, i));
+    if (buf >= 0 &&
+        opsched_buffers_add_use(c->b->bb->buffers, buf, c->user) != OPSCHED_OK)
+      c->b->failed = 1;
+  }
+  return MlirWalkResultAdvance;
+}
+
+int opsched_block_buffers_build(opsched_block_buffers *bb, MlirOperation *ops,
+                                int32_t n, MlirOperation terminator) {
+  memset(bb, 0, sizeof *bb);
+  builder b = {.bb = bb};
+  int32_t total_results = 0;
+  for (int32_t i = 0; i < n; i++)
+    total_results += (int32_t)mlirOperationGetNumResults(ops[i]);
+  bb->value_op = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
+  bb->value_result = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
+  bb->value_buffer = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
+  bb->value_owns = malloc((size_t)total_results + 1);
+  bb->op_dynamic = calloc((size_t)n + 1, 1);
+  bb->op_overflow = calloc((size_t)n + 1, 1);
+  if (!bb->value_op || !bb->value_result || !bb->value_buffer || !bb->value_owns ||
+      !bb->op_dynamic || !bb->op_overflow ||
+      opsched_ptrmap_init(&b.value_index, (size_t)total_results)) {
+    opsched_block_buffers_release(bb);
+    return 1;
+  }
+
+  for (int32_t i = 0; i < n && !b.failed; i++) {
+    MlirOperation op = ops[i];
+    for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++) {
+      MlirValue v = mlirOperationGetResult(op, r);
+      MlirType t = mlirValueGetType(v);
+      if (!mlirTypeIsAShaped(t) || (!mlirTypeIsARankedTensor(t) &&
+                                    !mlirTypeIsAUnrankedTensor(t) && !mlirTypeIsAMemRef(t) &&
+                                    !mlirTypeIsAUnrankedMemRef(t)))
+        continue;
+      int dynamic = 0;
+      int64_t bytes = storage_bytes(t, &dynamic);
+      if (dynamic) {
+        bb->op_dynamic[i] = 1;
+        MlirAttribute over = mlirOperationGetDiscardableAttributeByName(
+            op, mlirStringRefCreateFromCString("opsched.bytes"));
+        bytes = !mlirAttributeIsNull(over) && mlirAttributeIsAInteger(over) &&
+                        mlirIntegerAttrGetValueInt(over) >= 0
+                    ? mlirIntegerAttrGetValueInt(over)
+                    : 0;
+      }
+      if (bytes == INT64_MAX)
+        bb->op_overflow[i] = 1;
+
+      if (name_is(op, view_ops)) {
+        int32_t src = mlirOperationGetNumOperands(op) > 0
+                          ? buffer_of(&b, mlirOperationGetOperand(op, 0))
+                          : -1;
+        if (src >= 0)
+          add_value(&b, v, i, (int32_t)r, src, 0);
+        continue;
+      }
+      if (name_is(op, empty_ops))
+        continue; /* allocated by its first writer (the copy case below) */
+      if (name_is(op, constant_ops)) {
+        int32_t buf = new_buffer(&b, bytes, -1);
+        if (buf >= 0)
+          add_value(&b, v, i, (int32_t)r, buf, 1);
+        continue;
+      }
+      int64_t tied = opschedMlirOpTiedOperand(op, r);
+      if (tied >= 0) {
+        MlirValue init = mlirOperationGetOperand(op, tied);
+        int32_t init_buf = buffer_of(&b, init);
+        if (init_buf >= 0 && only_used_by(init, op)) {
+          add_value(&b, v, i, (int32_t)r, init_buf, 0); /* in place */
+          continue;
+        }
+      }
+      /* A fresh allocation: a non-DPS op, the copy of a DPS op whose init is
+       * still read later, or the first write of a tensor.empty (which has no
+       * buffer of its own, so it lands here). */
+      int32_t buf = new_buffer(&b, bytes, i);
+      if (buf >= 0)
+        add_value(&b, v, i, (int32_t)r, buf, 1);
+    }
+  }
+
+  /* Values the terminator uses live until the end of the block. */
+  if (!mlirOperationIsNull(terminator))
+    for (intptr_t k = 0, nk = mlirOperationGetNumOperands(terminator); k < nk; k++) {
+      int32_t buf = buffer_of(&b, mlirOperationGetOperand(terminator, k));
+      if (buf >= 0)
+        b.buffer_live[buf] = 1;
+    }
+
+  if (!b.failed && b.num_buffers > 0) {
+    bb->buffers = opsched_buffers_create(n);
+    if (!bb->buffers)
+      b.failed = 1;
+    for (int32_t k = 0; !b.failed && k < b.num_buffers; k++)
+      if (opsched_buffers_add(bb->buffers, bb->buffer_bytes[k], b.buffer_alloc[k],
+                              b.buffer_live[k]) != k)
+        b.failed = 1;
+    for (int32_t i = 0; !b.failed && i < n; i++) {
+      use_ctx c = {&b, i};
+      mlirOperationWalk(ops[i], add_uses, &c, MlirWalkPreOrder);
+    }
+  }
+  free(b.buffer_alloc);
+  free(b.buffer_live);
+  opsched_ptrmap_free(&b.value_index);
+  if (b.failed) {
+    opsched_block_buffers_release(bb);
+    return 1;
+  }
+  return 0;
+}
+
+void opsched_block_buffers_release(opsched_block_buffers *bb) {
+  opsched_buffers_destroy(bb->buffers);
+  free(bb->value_op);
+  free(bb->value_result);
+  free(bb->value_buffer);
+  free(bb->value_owns);
+  free(bb->buffer_bytes);
+  free(bb->op_dynamic);
+  free(bb->op_overflow);
+  memset(bb, 0, sizeof *bb);
+}

@@ -1,0 +1,47 @@
+/* lib/mlir/buffers.h - what bufferized code will allocate for one block: the
+ * MLIR side of the memory model (internal to lib/mlir).
+ *
+ * Rules (docs/memory-model.md has worked examples):
+ * - a static tensor result costs numel x element storage bytes (sub-byte
+ *   elements take a byte each, complex<T> twice T, index 8);
+ * - destination-passing ops write into their init's buffer when this op
+ *   holds every use of the init (one-shot bufferization's in-place case);
+ *   otherwise they allocate (the copy);
+ * - tensor.empty allocates nothing until first written: the first op that
+ *   writes it in place allocates it;
+ * - reshape/cast/slice-like views alias their source (the source lives as
+ *   long as any alias is used);
+ * - function arguments and constants are resident (reported apart, not in
+ *   the schedulable peak); values the terminator uses live until the end.
+ */
+#ifndef OPSCHED_MLIR_BUFFERS_H
+#define OPSCHED_MLIR_BUFFERS_H
+
+#include "mlir-c/IR.h"
+#include "opsched/memory.h"
+
+#include <stdint.h>
+
+typedef struct opsched_block_buffers {
+  opsched_buffers *buffers; /* the core's model, NULL when the block has none */
+  int32_t num_values;
+  /* Per op result that is a buffer or a view of one, in op order: */
+  int32_t *value_op;     /* op index */
+  int32_t *value_result; /* result number */
+  int32_t *value_buffer; /* buffer id */
+  uint8_t *value_owns;   /* 1: this result owns (allocates) the buffer */
+  int64_t *buffer_bytes; /* per buffer id */
+  uint8_t *op_dynamic;   /* per op: a result size was not static */
+  uint8_t *op_overflow;  /* per op: a result size saturated */
+} opsched_block_buffers;
+
+/* Builds the model for the `n` ops of `block` (`ops` in original order, the
+ * terminator excluded and passed apart, may be null). Returns non-zero when
+ * out of memory. Never emits diagnostics: the caller reports op_dynamic and
+ * op_overflow. */
+int opsched_block_buffers_build(opsched_block_buffers *bb, MlirOperation *ops,
+                                int32_t n, MlirOperation terminator);
+
+void opsched_block_buffers_release(opsched_block_buffers *bb);
+
+#endif
