@@ -252,7 +252,7 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
       goto done;
     }
   }
-  if (failed || opsched_block_buffers_build(&p->bufs, p->ops, count, p->terminator)) {
+  if (failed || opsched_block_buffers_build(&p->bufs, block, p->ops, count, p->terminator)) {
     free(cost_dynamic);
     goto done;
   }

@@ -119,11 +119,12 @@ static MlirWalkResult add_uses(MlirOperation op, void *data) {
   return MlirWalkResultAdvance;
 }
 
-int opsched_block_buffers_build(opsched_block_buffers *bb, MlirOperation *ops,
-                                int32_t n, MlirOperation terminator) {
+int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
+                                MlirOperation *ops, int32_t n, MlirOperation terminator) {
   memset(bb, 0, sizeof *bb);
   builder b = {.bb = bb};
-  int32_t total_results = 0;
+  int32_t nargs = (int32_t)mlirBlockGetNumArguments(block);
+  int32_t total_results = nargs;
   for (int32_t i = 0; i < n; i++)
     total_results += (int32_t)mlirOperationGetNumResults(ops[i]);
   bb->value_op = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
@@ -139,6 +140,18 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirOperation *ops,
     return 1;
   }
 
+  /* Block arguments (function inputs, loop-carried values) exist before the
+   * block runs: resident, reported apart from the schedulable peak. */
+  for (int32_t a = 0; a < nargs && !b.failed; a++) {
+    MlirValue v = mlirBlockGetArgument(block, a);
+    int dynamic = 0;
+    int64_t bytes = storage_bytes(mlirValueGetType(v), &dynamic);
+    if (bytes > 0 || mlirTypeIsAShaped(mlirValueGetType(v))) {
+      int32_t buf = new_buffer(&b, bytes, -1);
+      if (buf >= 0)
+        add_value(&b, v, -1, a, buf, 1);
+    }
+  }
   for (int32_t i = 0; i < n && !b.failed; i++) {
     MlirOperation op = ops[i];
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++) {

@@ -26,8 +26,8 @@ typedef struct opsched_block_buffers {
   opsched_buffers *buffers; /* the core's model, NULL when the block has none */
   int32_t num_values;
   /* Per op result that is a buffer or a view of one, in op order: */
-  int32_t *value_op;     /* op index */
-  int32_t *value_result; /* result number */
+  int32_t *value_op;     /* op index, -1 for a block argument */
+  int32_t *value_result; /* result number (argument number) */
   int32_t *value_buffer; /* buffer id */
   uint8_t *value_owns;   /* 1: this result owns (allocates) the buffer */
   int64_t *buffer_bytes; /* per buffer id */
@@ -39,8 +39,8 @@ typedef struct opsched_block_buffers {
  * terminator excluded and passed apart, may be null). Returns non-zero when
  * out of memory. Never emits diagnostics: the caller reports op_dynamic and
  * op_overflow. */
-int opsched_block_buffers_build(opsched_block_buffers *bb, MlirOperation *ops,
-                                int32_t n, MlirOperation terminator);
+int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
+                                MlirOperation *ops, int32_t n, MlirOperation terminator);
 
 void opsched_block_buffers_release(opsched_block_buffers *bb);
 

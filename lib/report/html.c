@@ -1,0 +1,819 @@
+/* lib/report/html.c - the self-contained HTML report (inline SVG + a little
+ * JS). See opsched_html_write in opsched/report.h. The fixed CSS/JS live in
+ * html_template.c; this file writes the per-block markup and data. */
+#include "report_internal.h"
+
+#include "../core/alloc.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Limits that keep a 10k-op block at a few MB. */
+#define MAX_GRAPH_EDGES 6000  /* beyond: aggregated graph view */
+#define MAX_LEVEL_BARS 200    /* bars of the aggregated graph view */
+#define MAX_MEM_POINTS 1500   /* memory series: max per bucket beyond */
+#define MAX_BUFFERS_DRAWN 4000
+#define MAX_WAITS_DRAWN 4000
+#define MAX_GANTT_LABELS 300  /* op names written inside Gantt bars */
+
+/* ---- Formatting ------------------------------------------------------- */
+
+/* "850 ns", "12.35 us", "1.234 ms", "2.500 s" */
+static void fmt_ns(char *buf, size_t size, int64_t ns) {
+  if (ns < 10000)
+    snprintf(buf, size, "%" PRId64 " ns", ns);
+  else if (ns < 10000000)
+    snprintf(buf, size, "%.2f \xC2\xB5s", (double)ns / 1e3);
+  else if (ns < 10000000000)
+    snprintf(buf, size, "%.3f ms", (double)ns / 1e6);
+  else
+    snprintf(buf, size, "%.3f s", (double)ns / 1e9);
+}
+
+/* "512 B", "1.50 KiB", "3.25 MiB", "1.00 GiB" */
+static void fmt_bytes(char *buf, size_t size, int64_t b) {
+  if (b < 1024)
+    snprintf(buf, size, "%" PRId64 " B", b);
+  else if (b < 1024 * 1024)
+    snprintf(buf, size, "%.2f KiB", (double)b / 1024.0);
+  else if (b < (int64_t)1024 * 1024 * 1024)
+    snprintf(buf, size, "%.2f MiB", (double)b / (1024.0 * 1024.0));
+  else
+    snprintf(buf, size, "%.2f GiB", (double)b / (1024.0 * 1024.0 * 1024.0));
+}
+
+/* A "nice" tick step (1, 2 or 5 times a power of ten) near range/ticks. */
+static int64_t nice_step(int64_t range, int ticks) {
+  if (range <= 0)
+    return 1;
+  int64_t raw = range / ticks;
+  if (raw < 1)
+    return 1;
+  int64_t p = 1;
+  while (p <= raw / 10)
+    p *= 10;
+  int64_t m = raw / p; /* 1..9 */
+  return (m < 2 ? 2 : m < 5 ? 5 : 10) * p;
+}
+
+/* HTML-escapes at most `maxc` code points of `s`, with an ellipsis when cut. */
+static void html_trunc(FILE *out, const char *s, int maxc) {
+  char buf[256];
+  if (maxc > 60)
+    maxc = 60;
+  size_t i = 0;
+  int chars = 0;
+  while (s[i] && i + 4 < sizeof buf) {
+    if (((unsigned char)s[i] & 0xC0) != 0x80) {
+      if (chars == maxc)
+        break;
+      chars++;
+    }
+    buf[i] = s[i];
+    i++;
+  }
+  buf[i] = 0;
+  opsched_rep_html_str(out, buf);
+  if (s[i])
+    fputs("\xE2\x80\xA6", out);
+}
+
+/* ---- Per-block context ------------------------------------------------ */
+
+typedef struct block_ctx {
+  FILE *out;
+  const opsched_report_block *b;
+  const char *fname, *bname;
+  int32_t index; /* global block index: element ids */
+  int32_t n;
+  int32_t *pos; /* node id -> position in the sequential order */
+} block_ctx;
+
+/* ---- Summary ---------------------------------------------------------- */
+
+static void row(block_ctx *c, const char *key, const char *name,
+                const char *value_text, const char *raw, const char *note) {
+  FILE *out = c->out;
+  fprintf(out, "<tr data-key=\"%s\"><th>", key);
+  opsched_rep_html_str(out, name);
+  fprintf(out, "</th><td id=\"%s-%" PRId32 "\" data-value=\"%s\">", key, c->index, raw);
+  opsched_rep_html_str(out, value_text);
+  fputs("</td><td class=\"note\">", out);
+  opsched_rep_html_str(out, note ? note : "");
+  fputs("</td></tr>\n", out);
+}
+
+static void write_summary(block_ctx *c) {
+  FILE *out = c->out;
+  const opsched_report_block *b = c->b;
+  const opsched_schedule *s = b->schedule;
+  char v[96], raw[48], note[160], t1[48], t2[48];
+  int64_t mk = opsched_schedule_makespan(s), work = opsched_schedule_total_work(s);
+  int64_t lb = opsched_schedule_lower_bound(s), cp = opsched_schedule_critical_path(s);
+  int32_t streams = opsched_schedule_stream_count(s);
+
+  fprintf(out, "<div class=\"view summary\" id=\"summary-view-%" PRId32
+               "\"><h4>Summary</h4>\n<table class=\"summary\" id=\"summary-%" PRId32
+               "\">\n",
+          c->index, c->index);
+  snprintf(v, sizeof v, "%" PRId32, c->n);
+  snprintf(note, sizeof note, "%" PRId64 " dependency edges",
+           opsched_graph_num_edges(b->graph));
+  row(c, "ops", "Ops", v, v, note);
+  snprintf(v, sizeof v, "%" PRId32, streams);
+  snprintf(note, sizeof note, "capacity %" PRId32, opsched_schedule_resource_limit(s));
+  row(c, "streams", "Streams", v, v, note);
+  fmt_ns(v, sizeof v, mk);
+  snprintf(raw, sizeof raw, "%" PRId64, mk);
+  if (lb > 0 && mk > lb)
+    snprintf(note, sizeof note, "%.1f%% above the lower bound", 100.0 * (double)(mk - lb) / (double)lb);
+  else
+    snprintf(note, sizeof note, "meets the lower bound: optimal");
+  row(c, "makespan", "Makespan", v, raw, note);
+  fmt_ns(v, sizeof v, work);
+  snprintf(raw, sizeof raw, "%" PRId64, work);
+  row(c, "original", "Original order, 1 stream", v, raw, "sum of op costs");
+  snprintf(v, sizeof v, "%.2f\xC3\x97", opsched_schedule_speedup(s));
+  snprintf(raw, sizeof raw, "%.4f", opsched_schedule_speedup(s));
+  row(c, "speedup", "Speedup", v, raw, "original order on one stream / makespan");
+  fmt_ns(v, sizeof v, lb);
+  snprintf(raw, sizeof raw, "%" PRId64, lb);
+  fmt_ns(t1, sizeof t1, cp);
+  snprintf(note, sizeof note, "max(critical path %s, work / %" PRId32 " streams)", t1, streams);
+  row(c, "lower-bound", "Lower bound", v, raw, note);
+  fmt_ns(v, sizeof v, cp);
+  snprintf(raw, sizeof raw, "%" PRId64, cp);
+  int32_t ncrit = 0;
+  for (int32_t i = 0; i < c->n; i++)
+    ncrit += opsched_schedule_critical(s)[i] != 0;
+  snprintf(note, sizeof note, "%" PRId32 " ops on a critical path (red)", ncrit);
+  row(c, "critical-path", "Critical path", v, raw, note);
+  snprintf(v, sizeof v, "%" PRId64 " after reduction, %" PRId64 " before",
+           opsched_schedule_num_waits(s), opsched_schedule_num_waits_unreduced(s));
+  snprintf(raw, sizeof raw, "%" PRId64, opsched_schedule_num_waits(s));
+  row(c, "waits", "Cross-stream waits", v, raw,
+      "before: edges across streams; after: the minimal set");
+
+  int64_t po = opsched_rep_peak_original(b), ps = opsched_rep_peak_scheduled(b);
+  if (b->mem_original || b->mem_scheduled) {
+    fmt_bytes(t1, sizeof t1, po);
+    fmt_bytes(t2, sizeof t2, ps);
+    snprintf(v, sizeof v, "%s \xE2\x86\x92 %s", b->mem_original ? t1 : "?",
+             b->mem_scheduled ? t2 : "?");
+    snprintf(raw, sizeof raw, "%" PRId64, ps);
+    if (b->mem_original && b->mem_scheduled && po > 0)
+      snprintf(note, sizeof note, "original %" PRId64 " B, schedule %" PRId64
+               " B (%+.1f%%)", po, ps, 100.0 * (double)(ps - po) / (double)po);
+    else
+      snprintf(note, sizeof note, "original %" PRId64 " B, schedule %" PRId64 " B", po, ps);
+    row(c, "peak", "Peak memory", v, raw, note);
+  }
+  if (b->memory_limit > 0) {
+    fmt_bytes(v, sizeof v, b->memory_limit);
+    snprintf(raw, sizeof raw, "%" PRId64, b->memory_limit);
+    row(c, "limit", "Memory limit", v, raw,
+        !b->mem_scheduled ? "" : ps <= b->memory_limit ? "met" : "NOT met");
+  }
+  if (b->num_buffers > 0) {
+    int64_t arena = opsched_rep_arena(b);
+    fmt_bytes(v, sizeof v, arena);
+    snprintf(raw, sizeof raw, "%" PRId64, arena);
+    snprintf(note, sizeof note, "%" PRId32 " buffers", b->num_buffers);
+    row(c, "arena", "Arena size", v, raw, note);
+    double frag = arena > 0 && b->mem_scheduled ? 1.0 - (double)ps / (double)arena : 0.0;
+    if (frag < 0)
+      frag = 0;
+    snprintf(v, sizeof v, "%.1f%%", 100.0 * frag);
+    snprintf(raw, sizeof raw, "%.4f", frag);
+    row(c, "fragmentation", "Fragmentation", v, raw, "1 - schedule peak / arena size");
+  }
+  fputs("</table>\n", out);
+
+  /* Speedup at a glance: the two lengths on one scale. */
+  int64_t big = work > mk ? work : mk;
+  double wo = big ? 100.0 * (double)work / (double)big : 0, ws = big ? 100.0 * (double)mk / (double)big : 0;
+  fmt_ns(t1, sizeof t1, work);
+  fmt_ns(t2, sizeof t2, mk);
+  fprintf(out,
+          "<svg class=\"bars\" width=\"100%%\" height=\"52\" role=\"img\" aria-label=\"length comparison\">"
+          "<rect class=\"orig\" x=\"0\" y=\"4\" width=\"%.4f%%\" height=\"18\"/>"
+          "<text x=\"4\" y=\"17\">original order, 1 stream: %s</text>"
+          "<rect class=\"sched\" x=\"0\" y=\"28\" width=\"%.4f%%\" height=\"18\"/>"
+          "<text x=\"4\" y=\"41\">schedule, %" PRId32 " stream%s: %s</text></svg>\n",
+          wo, t1, ws, streams, streams == 1 ? "" : "s", t2);
+  fputs("</div>\n", out);
+}
+
+/* ---- Dependency graph ------------------------------------------------- */
+
+typedef struct lvl_rec {
+  double key;
+  int32_t level, pos, v;
+} lvl_rec;
+
+static int cmp_lvl(const void *pa, const void *pb) {
+  const lvl_rec *a = pa, *b = pb;
+  if (a->level != b->level)
+    return a->level < b->level ? -1 : 1;
+  if (a->key != b->key)
+    return a->key < b->key ? -1 : 1;
+  return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+#define NODE_W 150
+#define NODE_H 36
+#define GAP_X 18
+#define GAP_Y 44
+
+static int hot_edge(const opsched_report_block *b, int32_t u, int32_t v) {
+  const uint8_t *crit = opsched_schedule_critical(b->schedule);
+  const int64_t *rank = opsched_schedule_ranks(b->schedule);
+  return crit[u] && crit[v] && rank[u] == opsched_graph_cost(b->graph, u) + rank[v];
+}
+
+static void graph_aggregated(block_ctx *c, const int32_t *level, int32_t nlev) {
+  FILE *out = c->out;
+  const uint8_t *crit = opsched_schedule_critical(c->b->schedule);
+  int32_t nb = nlev < MAX_LEVEL_BARS ? nlev : MAX_LEVEL_BARS;
+  int64_t *cnt = opsched_alloc_array((size_t)nb * 2, sizeof *cnt);
+  if (!cnt)
+    return;
+  int32_t widest = 0;
+  int32_t *per = opsched_alloc_array((size_t)nlev, sizeof *per);
+  for (int32_t v = 0; v < c->n; v++) {
+    int32_t k = (int32_t)((int64_t)level[v] * nb / nlev);
+    cnt[2 * k]++;
+    cnt[2 * k + 1] += crit[v] != 0;
+    if (per && ++per[level[v]] > widest)
+      widest = per[level[v]];
+  }
+  opsched_free(per);
+  int64_t maxc = 1;
+  for (int32_t k = 0; k < nb; k++)
+    if (cnt[2 * k] > maxc)
+      maxc = cnt[2 * k];
+  fprintf(out,
+          "<p class=\"caption\">%" PRId32 " ops, %" PRId64 " edges in %" PRId32
+          " topological levels (widest %" PRId32 "): too many to draw one by one. "
+          "Bars: ops per level%s; red: ops on a critical path.</p>\n"
+          "<svg class=\"levels\" width=\"100%%\" height=\"190\" role=\"img\" aria-label=\"ops per level\">\n",
+          c->n, opsched_graph_num_edges(c->b->graph), nlev, widest,
+          nb < nlev ? " (levels grouped)" : "");
+  double w = 100.0 / nb;
+  for (int32_t k = 0; k < nb; k++) {
+    double h = 160.0 * (double)cnt[2 * k] / (double)maxc;
+    double hc = 160.0 * (double)cnt[2 * k + 1] / (double)maxc;
+    int32_t l0 = (int32_t)(((int64_t)k * nlev + nb - 1) / nb);
+    int32_t l1 = (int32_t)(((int64_t)(k + 1) * nlev + nb - 1) / nb) - 1;
+    fprintf(out,
+            "<g data-tip=\"levels %" PRId32 "-%" PRId32 ": %" PRId64 " ops, %" PRId64
+            " critical\"><rect class=\"lvl\" x=\"%.4f%%\" y=\"%.1f\" width=\"%.4f%%\" height=\"%.1f\"/>"
+            "<rect class=\"lvl crit\" x=\"%.4f%%\" y=\"%.1f\" width=\"%.4f%%\" height=\"%.1f\"/></g>\n",
+            l0, l1, cnt[2 * k], cnt[2 * k + 1], k * w, 170.0 - h, w * 0.85, h, k * w,
+            170.0 - hc, w * 0.85, hc);
+  }
+  fprintf(out, "<text x=\"0\" y=\"186\">level 0</text><text x=\"100%%\" y=\"186\" "
+               "text-anchor=\"end\">level %" PRId32 "</text></svg>\n",
+          nlev - 1);
+  opsched_free(cnt);
+}
+
+static void write_graph(block_ctx *c) {
+  FILE *out = c->out;
+  const opsched_report_block *b = c->b;
+  const opsched_graph *g = b->graph;
+  int32_t n = c->n;
+  fprintf(out, "<div class=\"view graph\" id=\"graph-%" PRId32 "\"><h4>Dependency graph</h4>\n", c->index);
+  if (n == 0) {
+    fputs("<p class=\"none\">No ops.</p></div>\n", out);
+    return;
+  }
+  int32_t *topo = opsched_alloc_array((size_t)n, sizeof *topo);
+  int32_t *level = opsched_alloc_array((size_t)n, sizeof *level);
+  lvl_rec *rec = opsched_alloc_array((size_t)n, sizeof *rec);
+  double *xs = opsched_alloc_array((size_t)n, sizeof *xs);
+  if (!topo || !level || !rec || !xs)
+    goto done;
+  opsched_graph_topo_order(g, topo);
+  int32_t nlev = 0;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = topo[i], np;
+    const int32_t *p = opsched_graph_preds(g, v, &np);
+    int32_t l = 0;
+    for (int32_t k = 0; k < np; k++)
+      if (level[p[k]] + 1 > l)
+        l = level[p[k]] + 1;
+    level[v] = l;
+    if (l + 1 > nlev)
+      nlev = l + 1;
+  }
+  if (n > OPSCHED_REPORT_GRAPH_MAX_NODES || opsched_graph_num_edges(g) > MAX_GRAPH_EDGES) {
+    graph_aggregated(c, level, nlev);
+    goto done;
+  }
+  /* Layered layout: rows are levels; within a row, barycenter of the
+   * predecessors' columns (placed first: they sit on earlier rows). */
+  int32_t widest = 0;
+  {
+    int32_t *cnt = opsched_alloc_array((size_t)nlev, sizeof *cnt);
+    if (!cnt)
+      goto done;
+    for (int32_t v = 0; v < n; v++)
+      if (++cnt[level[v]] > widest)
+        widest = cnt[level[v]];
+    opsched_free(cnt);
+  }
+  double width = widest * (NODE_W + GAP_X) + GAP_X;
+  double height = nlev * (NODE_H + GAP_Y) + GAP_Y / 2;
+  int32_t i0 = 0;
+  for (int32_t l = 0; l < nlev; l++) {
+    int32_t m = 0;
+    for (int32_t v = 0; v < n; v++) {
+      if (level[v] != l)
+        continue;
+      int32_t np;
+      const int32_t *p = opsched_graph_preds(g, v, &np);
+      double sum = 0;
+      for (int32_t k = 0; k < np; k++)
+        sum += xs[p[k]];
+      rec[i0 + m].key = np ? sum / np : (double)c->pos[v] * 1e-6;
+      rec[i0 + m].level = l;
+      rec[i0 + m].pos = c->pos[v];
+      rec[i0 + m].v = v;
+      m++;
+    }
+    qsort(rec + i0, (size_t)m, sizeof *rec, cmp_lvl);
+    double left = (width - m * (NODE_W + GAP_X) + GAP_X) / 2;
+    for (int32_t k = 0; k < m; k++)
+      xs[rec[i0 + k].v] = left + k * (NODE_W + GAP_X);
+    i0 += m;
+  }
+  fprintf(out,
+          "<p class=\"caption\">Top to bottom in dependency order; the number is the op's "
+          "position in the schedule's sequential order. Red: the critical path "
+          "(%" PRId32 " levels).</p>\n<div class=\"scroll\"><svg class=\"dag\" width=\"%.0f\" "
+          "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"dependency graph\">\n",
+          nlev, width, height, width, height);
+  for (int pass = 0; pass < 2; pass++)
+    for (int32_t u = 0; u < n; u++) {
+      int32_t ns;
+      const int32_t *sc = opsched_graph_succs(g, u, &ns);
+      for (int32_t k = 0; k < ns; k++) {
+        int32_t v = sc[k];
+        int hot = hot_edge(b, u, v);
+        if (hot != pass)
+          continue;
+        double x1 = xs[u] + NODE_W / 2.0, y1 = GAP_Y / 2.0 + level[u] * (NODE_H + GAP_Y) + NODE_H;
+        double x2 = xs[v] + NODE_W / 2.0, y2 = GAP_Y / 2.0 + level[v] * (NODE_H + GAP_Y);
+        fprintf(out, "<path class=\"edge%s\" d=\"M%.1f %.1fC%.1f %.1f %.1f %.1f %.1f %.1f\"/>\n",
+                hot ? " crit" : "", x1, y1, x1, y1 + GAP_Y * 0.6, x2, y2 - GAP_Y * 0.6, x2, y2);
+      }
+    }
+  const uint8_t *crit = opsched_schedule_critical(b->schedule);
+  for (int32_t v = 0; v < n; v++) {
+    char buf[32];
+    fprintf(out,
+            "<g class=\"node%s\" data-b=\"%" PRId32 "\" data-n=\"%" PRId32
+            "\" transform=\"translate(%.1f %.1f)\"><rect width=\"%d\" height=\"%d\" rx=\"5\"/>"
+            "<text x=\"7\" y=\"15\"><tspan class=\"num\">%" PRId32 "</tspan> ",
+            crit[v] ? " crit" : "", c->index, v, xs[v],
+            GAP_Y / 2.0 + level[v] * (NODE_H + GAP_Y), NODE_W, NODE_H, c->pos[v]);
+    html_trunc(out, opsched_rep_label(b, v, buf, sizeof buf), 16);
+    fputs("</text><text class=\"small\" x=\"7\" y=\"30\">", out);
+    fmt_ns(buf, sizeof buf, opsched_graph_cost(g, v));
+    fprintf(out, "cost %s</text></g>\n", buf);
+  }
+  fputs("</svg></div>\n", out);
+done:
+  opsched_free(topo);
+  opsched_free(level);
+  opsched_free(rec);
+  opsched_free(xs);
+  fputs("</div>\n", out);
+}
+
+/* ---- Memory ----------------------------------------------------------- */
+
+#define MX0 84.0
+#define MX1 984.0
+#define MY0 18.0
+#define MY1 218.0
+
+static double mem_x(int64_t i, int32_t n) { return MX0 + (MX1 - MX0) * (double)i / (double)(n ? n : 1); }
+
+static void mem_series(FILE *out, const int64_t *a, int32_t n, double ymax,
+                       const char *cls) {
+  int32_t bucket = (n + MAX_MEM_POINTS - 1) / MAX_MEM_POINTS;
+  if (bucket < 1)
+    bucket = 1;
+  fprintf(out, "<polyline class=\"%s\" points=\"", cls);
+  for (int32_t i = 0; i < n; i += bucket) {
+    int64_t m = 0;
+    int32_t e = i + bucket < n ? i + bucket : n;
+    for (int32_t j = i; j < e; j++)
+      if (a[j] > m)
+        m = a[j];
+    double y = MY1 - (MY1 - MY0) * (double)m / ymax;
+    fprintf(out, "%.1f,%.1f %.1f,%.1f ", mem_x(i, n), y, mem_x(e, n), y);
+  }
+  fputs("\"/>\n", out);
+}
+
+static void mem_peak(block_ctx *c, const int64_t *a, const int32_t *ord,
+                     double ymax, const char *cls, const char *what, int below) {
+  FILE *out = c->out;
+  int32_t n = c->n, at = 0;
+  for (int32_t i = 1; i < n; i++)
+    if (a[i] > a[at])
+      at = i;
+  char bytes[48], buf[32];
+  fmt_bytes(bytes, sizeof bytes, a[at]);
+  double x = mem_x(at, n) + (mem_x(at + 1, n) - mem_x(at, n)) / 2;
+  double y = MY1 - (MY1 - MY0) * (double)a[at] / ymax;
+  int right = x < (MX0 + MX1) / 2;
+  fprintf(out,
+          "<g class=\"peak %s\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/><text x=\"%.1f\" "
+          "y=\"%.1f\" text-anchor=\"%s\">%s peak %s at ",
+          cls, x, y, x + (right ? 8 : -8), y + (below ? 14 : -6), right ? "start" : "end",
+          what, bytes);
+  html_trunc(out, opsched_rep_label(c->b, ord ? ord[at] : at, buf, sizeof buf), 20);
+  fputs("</text></g>\n", out);
+}
+
+static void y_axis(FILE *out, int64_t top, double ymax, int bytes) {
+  int64_t step = nice_step(top, 4);
+  for (int64_t t = 0; (double)t <= ymax; t += step) {
+    double y = MY1 - (MY1 - MY0) * (double)t / ymax;
+    char buf[48];
+    if (bytes)
+      fmt_bytes(buf, sizeof buf, t);
+    else
+      snprintf(buf, sizeof buf, "%" PRId64, t);
+    fprintf(out, "<line class=\"grid\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                 "<text class=\"tick\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+            MX0, MX1, y, y, MX0 - 6, y + 4, buf);
+    if (step > INT64_MAX - t)
+      break;
+  }
+}
+
+static void write_memory(block_ctx *c) {
+  FILE *out = c->out;
+  const opsched_report_block *b = c->b;
+  int32_t n = c->n;
+  fprintf(out, "<div class=\"view memory\" id=\"memory-%" PRId32 "\"><h4>Memory over time</h4>\n", c->index);
+  if ((!b->mem_original && !b->mem_scheduled) || n == 0) {
+    fputs("<p class=\"none\">No memory data for this block.</p>\n", out);
+  } else {
+    int64_t po = opsched_rep_peak_original(b), ps = opsched_rep_peak_scheduled(b);
+    int64_t top = po > ps ? po : ps;
+    if (b->memory_limit > top)
+      top = b->memory_limit;
+    double ymax = top > 0 ? (double)top * 1.12 : 1.0;
+    fputs("<p class=\"legend\"><span class=\"key orig\"></span>original order "
+          "<span class=\"key sched\"></span>schedule "
+          "<span class=\"key limit\"></span>limit "
+          "&mdash; live bytes while the op at each position runs</p>\n",
+          out);
+    fprintf(out, "<svg class=\"mem\" viewBox=\"0 0 1000 250\" width=\"100%%\" role=\"img\" "
+                 "aria-label=\"live bytes over time\">\n");
+    y_axis(out, top, ymax, 1);
+    if (b->mem_original)
+      mem_series(out, b->mem_original, n, ymax, "orig");
+    if (b->mem_scheduled)
+      mem_series(out, b->mem_scheduled, n, ymax, "sched");
+    if (b->memory_limit > 0) {
+      double y = MY1 - (MY1 - MY0) * (double)b->memory_limit / ymax;
+      char buf[48];
+      fmt_bytes(buf, sizeof buf, b->memory_limit);
+      fprintf(out, "<line class=\"limit\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                   "<text class=\"limit\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">limit %s</text>\n",
+              MX0, MX1, y, y, MX1, y - 4, buf);
+    }
+    if (b->mem_original)
+      mem_peak(c, b->mem_original, NULL, ymax, "orig", "original", 0);
+    if (b->mem_scheduled)
+      mem_peak(c, b->mem_scheduled, opsched_rep_mem_order(b), ymax, "sched", "schedule",
+               b->mem_original != NULL);
+    fprintf(out,
+            "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\"/>"
+            "<text class=\"tick\" x=\"%.0f\" y=\"236\">0</text>"
+            "<text class=\"tick\" x=\"%.0f\" y=\"236\" text-anchor=\"end\">%" PRId32 "</text>"
+            "<text class=\"tick\" x=\"%.0f\" y=\"236\" text-anchor=\"middle\">op position in its order</text>\n"
+            "<rect class=\"memhit\" data-b=\"%" PRId32 "\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"/>"
+            "<line class=\"cursor\" x1=\"0\" x2=\"0\" y1=\"%.0f\" y2=\"%.0f\"/></svg>\n",
+            MX0, MX1, MY1, MY1, MX0, MX1, n, (MX0 + MX1) / 2, c->index, MX0, MY0,
+            MX1 - MX0, MY1 - MY0, MY0, MY1);
+  }
+  if (b->num_buffers > 0 && n > 0) {
+    int64_t arena = opsched_rep_arena(b);
+    double ymax = arena > 0 ? (double)arena * 1.05 : 1.0;
+    int32_t drawn = b->num_buffers < MAX_BUFFERS_DRAWN ? b->num_buffers : MAX_BUFFERS_DRAWN;
+    char buf[48];
+    fmt_bytes(buf, sizeof buf, arena);
+    fprintf(out, "<p class=\"legend\">Arena: buffers by offset (up) over op position "
+                 "(across), one colour per slot; arena %s%s</p>\n",
+            buf, drawn < b->num_buffers ? " (first buffers only)" : "");
+    fputs("<svg class=\"arena\" viewBox=\"0 0 1000 250\" width=\"100%\" role=\"img\" "
+          "aria-label=\"arena\">\n",
+          out);
+    y_axis(out, arena, ymax, 1);
+    const int32_t *mo = opsched_rep_mem_order(b);
+    for (int32_t i = 0; i < drawn; i++) {
+      const opsched_report_buffer *u = &b->buffers[i];
+      double x1 = mem_x(u->first, n), x2 = mem_x((int64_t)u->last + 1, n);
+      double y1 = MY1 - (MY1 - MY0) * (double)(u->offset + u->size) / ymax;
+      double y2 = MY1 - (MY1 - MY0) * (double)u->offset / ymax;
+      int hue = u->slot >= 0 ? (int)((u->slot * 47) % 360) : 0;
+      char sz[48], lb[32];
+      fmt_bytes(sz, sizeof sz, u->size);
+      fprintf(out, "<rect class=\"buf\" style=\"fill:hsl(%d,60%%,%d%%)\" x=\"%.2f\" y=\"%.2f\" "
+                   "width=\"%.2f\" height=\"%.2f\" data-tip=\"buffer %" PRId32 " (",
+              hue, u->slot >= 0 ? 62 : 80, x1, y1, x2 - x1, y2 - y1, i);
+      if (u->node >= 0 && u->node < n)
+        opsched_rep_html_str(out, opsched_rep_label(b, u->node, lb, sizeof lb));
+      else
+        fputs("resident", out);
+      fprintf(out, ")&#10;%s at offset %" PRId64 "&#10;live at positions %" PRId32 "-%" PRId32
+                   " (", sz, u->offset, u->first, u->last);
+      if (u->first >= 0 && u->first < n)
+        opsched_rep_html_str(out, opsched_rep_label(b, mo[u->first], lb, sizeof lb));
+      fputs(" .. ", out);
+      if (u->last >= 0 && u->last < n)
+        opsched_rep_html_str(out, opsched_rep_label(b, mo[u->last], lb, sizeof lb));
+      fprintf(out, ")&#10;slot %" PRId32 "\"/>\n", u->slot);
+    }
+    int64_t ps = opsched_rep_peak_scheduled(b);
+    if (b->mem_scheduled && ps > 0) {
+      double y = MY1 - (MY1 - MY0) * (double)ps / ymax;
+      fprintf(out, "<line class=\"limit peakline\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                   "<text class=\"tick\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">schedule peak</text>\n",
+              MX0, MX1, y, y, MX1, y - 4);
+    }
+    fprintf(out, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\"/>"
+                 "<text class=\"tick\" x=\"%.0f\" y=\"236\" text-anchor=\"middle\">op position in the schedule</text></svg>\n",
+            MX0, MX1, MY1, MY1, (MX0 + MX1) / 2);
+  }
+  fputs("</div>\n", out);
+}
+
+/* ---- Gantt ------------------------------------------------------------ */
+
+#define ROW_H 26
+#define BAR_H 18
+#define TOP_H 18
+
+static void write_gantt(block_ctx *c) {
+  FILE *out = c->out;
+  const opsched_report_block *b = c->b;
+  const opsched_schedule *s = b->schedule;
+  int32_t n = c->n, streams = opsched_schedule_stream_count(s);
+  int64_t mk = opsched_schedule_makespan(s), lb = opsched_schedule_lower_bound(s);
+  const int64_t *start = opsched_schedule_starts(s), *end = opsched_schedule_ends(s);
+  const int32_t *stream = opsched_schedule_streams(s);
+  const uint8_t *crit = opsched_schedule_critical(s);
+  /* Scale: makespan plus 2% so the makespan line is inside. */
+  double span = mk > 0 ? (double)mk * 1.02 : 1.0;
+  double zw = mk > 0 ? 100.0 * 0.02 / 1.02 / 4 : 0.5; /* min width of a 0-cost op */
+  if (zw > 0.2)
+    zw = 0.2;
+  char t1[48], t2[48];
+  fmt_ns(t1, sizeof t1, mk);
+  fmt_ns(t2, sizeof t2, lb);
+  int64_t nwaits = opsched_schedule_num_waits(s);
+  fprintf(out,
+          "<div class=\"view gantt\" id=\"gantt-%" PRId32 "\" data-b=\"%" PRId32 "\"><h4>Streams</h4>\n"
+          "<p class=\"legend\"><span class=\"key op\"></span>op <span class=\"key crit\"></span>critical path "
+          "<span class=\"key wait\"></span>wait (%" PRId64 "%s) &mdash; makespan <b>%s</b>, lower bound %s "
+          "<span class=\"zoom\"><button type=\"button\" data-z=\"in\">zoom +</button>"
+          "<button type=\"button\" data-z=\"out\">zoom &minus;</button>"
+          "<button type=\"button\" data-z=\"reset\">reset</button> (or ctrl+wheel)</span></p>\n"
+          "<div class=\"gwrap\"><div class=\"glabels\" style=\"padding-top:%dpx\">",
+          c->index, c->index, nwaits, nwaits > MAX_WAITS_DRAWN ? ", first 4000 drawn" : "", t1, t2, TOP_H);
+  for (int32_t k = 0; k < streams; k++)
+    fprintf(out, "<div style=\"height:%dpx\">stream %" PRId32 "</div>", ROW_H, k);
+  int svg_h = TOP_H + streams * ROW_H + 24;
+  fprintf(out, "</div><div class=\"gscroll\"><svg class=\"gsvg\" width=\"100%%\" height=\"%d\" "
+               "role=\"img\" aria-label=\"Gantt chart\">\n"
+               "<defs><marker id=\"arrow-%" PRId32 "\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" "
+               "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\" class=\"arrowhead\"/>"
+               "</marker></defs>\n",
+          svg_h, c->index);
+  for (int32_t k = 0; k < streams; k++)
+    fprintf(out, "<rect class=\"lane\" x=\"0\" y=\"%d\" width=\"100%%\" height=\"%d\"/>\n",
+            TOP_H + k * ROW_H, ROW_H - 2);
+  /* Time axis: ticks below the lanes. */
+  int64_t step = nice_step(mk, 8);
+  int axis_y = TOP_H + streams * ROW_H;
+  for (int64_t t = 0; t <= mk && mk > 0; t += step) {
+    char buf[48];
+    fmt_ns(buf, sizeof buf, t);
+    double x = 100.0 * (double)t / span;
+    fprintf(out, "<line class=\"grid\" x1=\"%.4f%%\" x2=\"%.4f%%\" y1=\"%d\" y2=\"%d\"/>"
+                 "<text class=\"tick\" x=\"%.4f%%\" y=\"%d\" text-anchor=\"%s\">%s</text>\n",
+            x, x, TOP_H, axis_y + 4, x, axis_y + 16, t == 0 ? "start" : "middle", buf);
+    if (step > INT64_MAX - t)
+      break;
+  }
+  /* Ops. */
+  int labels = n <= MAX_GANTT_LABELS;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = opsched_schedule_order(s)[i];
+    double x = 100.0 * (double)start[v] / span, w = 100.0 * (double)(end[v] - start[v]) / span;
+    if (w < zw)
+      w = zw;
+    int y = TOP_H + stream[v] * ROW_H + (ROW_H - 2 - BAR_H) / 2;
+    fprintf(out, "<rect class=\"op%s\" data-b=\"%" PRId32 "\" data-n=\"%" PRId32
+                 "\" x=\"%.4f%%\" y=\"%d\" width=\"%.4f%%\" height=\"%d\"/>\n",
+            crit[v] ? " crit" : "", c->index, v, x, y, w, BAR_H);
+    if (labels && w >= 2.0) {
+      char buf[32];
+      fprintf(out, "<text class=\"oplabel\" x=\"%.4f%%\" y=\"%d\">", x + 0.3, y + 13);
+      int maxc = (int)(w * 1.1);
+      html_trunc(out, opsched_rep_label(b, v, buf, sizeof buf), maxc < 1 ? 1 : maxc);
+      fputs("</text>\n", out);
+    }
+  }
+  /* Waits: producer end -> consumer start. */
+  int64_t drawn = 0;
+  for (int32_t i = 0; i < n && drawn < MAX_WAITS_DRAWN; i++) {
+    int32_t v = opsched_schedule_order(s)[i], nw;
+    const int32_t *w = opsched_schedule_waits(s, v, &nw);
+    for (int32_t k = 0; k < nw && drawn < MAX_WAITS_DRAWN; k++, drawn++) {
+      int32_t u = w[k];
+      int y1 = TOP_H + stream[u] * ROW_H + ROW_H / 2 - 1;
+      int y2 = TOP_H + stream[v] * ROW_H + ROW_H / 2 - 1;
+      char lu[32], lv[32];
+      fprintf(out, "<line class=\"wait\" x1=\"%.4f%%\" y1=\"%d\" x2=\"%.4f%%\" y2=\"%d\" "
+                   "marker-end=\"url(#arrow-%" PRId32 ")\" data-tip=\"wait: ",
+              100.0 * (double)end[u] / span, y1, 100.0 * (double)start[v] / span, y2, c->index);
+      opsched_rep_html_str(out, opsched_rep_label(b, v, lv, sizeof lv));
+      fprintf(out, " (stream %" PRId32 ") waits for ", stream[v]);
+      opsched_rep_html_str(out, opsched_rep_label(b, u, lu, sizeof lu));
+      fprintf(out, " (stream %" PRId32 ")\"/>\n", stream[u]);
+    }
+  }
+  /* Makespan and lower bound. */
+  double xm = 100.0 * (double)mk / span, xl = 100.0 * (double)lb / span;
+  fprintf(out,
+          "<line class=\"lbline\" x1=\"%.4f%%\" x2=\"%.4f%%\" y1=\"%d\" y2=\"%d\"/>"
+          "<line class=\"mkline\" x1=\"%.4f%%\" x2=\"%.4f%%\" y1=\"%d\" y2=\"%d\"/>"
+          "<text class=\"mklabel\" x=\"%.4f%%\" y=\"13\" text-anchor=\"end\">makespan %s</text>\n",
+          xl, xl, TOP_H - 4, axis_y, xm, xm, TOP_H - 4, axis_y, xm, t1);
+  if (lb < mk)
+    fprintf(out, "<text class=\"lblabel\" x=\"%.4f%%\" y=\"%d\" text-anchor=\"end\">lower bound %s</text>\n",
+            xl, svg_h - 1, t2);
+  fputs("</svg></div></div></div>\n", out);
+}
+
+/* ---- Data for the script (hover) ------------------------------------- */
+
+static void json_i64s(FILE *out, const int64_t *a, int32_t n) {
+  fputc('[', out);
+  for (int32_t i = 0; i < n; i++)
+    fprintf(out, i ? ",%" PRId64 : "%" PRId64, a[i]);
+  fputc(']', out);
+}
+
+static void write_data(block_ctx *c) {
+  FILE *out = c->out;
+  const opsched_report_block *b = c->b;
+  const opsched_schedule *s = b->schedule;
+  int32_t n = c->n;
+  char buf[32];
+  fprintf(out, "<script type=\"application/json\" class=\"opsched-data\" data-block=\"%" PRId32
+               "\">{\"n\":%" PRId32 ",\"ops\":[",
+          c->index, n);
+  /* [label, location, cost, bytes, start, end, stream, position, rank, critical, waits] */
+  for (int32_t v = 0; v < n; v++) {
+    fputs(v ? ",\n[" : "\n[", out);
+    opsched_rep_json_qstr(out, opsched_rep_label(b, v, buf, sizeof buf), 1);
+    fputc(',', out);
+    if (b->locations && b->locations[v])
+      opsched_rep_json_qstr(out, b->locations[v], 1);
+    else
+      fputs("null", out);
+    fprintf(out, ",%" PRId64 ",", opsched_graph_cost(b->graph, v));
+    if (b->node_bytes)
+      fprintf(out, "%" PRId64, b->node_bytes[v]);
+    else
+      fputs("null", out);
+    int32_t nw;
+    const int32_t *w = opsched_schedule_waits(s, v, &nw);
+    fprintf(out, ",%" PRId64 ",%" PRId64 ",%" PRId32 ",%" PRId32 ",%" PRId64 ",%d,[",
+            opsched_schedule_starts(s)[v], opsched_schedule_ends(s)[v],
+            opsched_schedule_streams(s)[v], c->pos[v], opsched_schedule_ranks(s)[v],
+            opsched_schedule_critical(s)[v] != 0);
+    for (int32_t k = 0; k < nw; k++)
+      fprintf(out, k ? ",%" PRId32 : "%" PRId32, w[k]);
+    fputs("]]", out);
+  }
+  fputs("]", out);
+  if (b->mem_original) {
+    fputs(",\n\"memo\":", out);
+    json_i64s(out, b->mem_original, n);
+  }
+  if (b->mem_scheduled) {
+    const int32_t *mo = opsched_rep_mem_order(b);
+    fputs(",\n\"mems\":", out);
+    json_i64s(out, b->mem_scheduled, n);
+    fputs(",\n\"memorder\":[", out);
+    for (int32_t i = 0; i < n; i++)
+      fprintf(out, i ? ",%" PRId32 : "%" PRId32, mo[i]);
+    fputc(']', out);
+  }
+  fputs("}</script>\n", out);
+}
+
+/* ---- Page ------------------------------------------------------------- */
+
+static opsched_status write_block(FILE *out, const opsched_report_block *b,
+                                  const char *fname, const char *bname,
+                                  int32_t index) {
+  block_ctx c = {out, b, fname, bname, index, opsched_graph_num_nodes(b->graph), NULL};
+  c.pos = opsched_alloc_array((size_t)c.n, sizeof *c.pos);
+  if (!c.pos)
+    return OPSCHED_ERR_NOMEM;
+  const int32_t *order = opsched_schedule_order(b->schedule);
+  for (int32_t i = 0; i < c.n; i++)
+    c.pos[order[i]] = i;
+  int32_t streams = opsched_schedule_stream_count(b->schedule);
+  fprintf(out, "<section class=\"block\" id=\"block-%" PRId32 "\" data-block=\"%" PRId32 "\"><h3>", index, index);
+  opsched_rep_html_str(out, bname);
+  fprintf(out, " <small>%" PRId32 " ops, %" PRId32 " stream%s</small></h3>\n", c.n, streams,
+          streams == 1 ? "" : "s");
+  write_summary(&c);
+  write_graph(&c);
+  write_memory(&c);
+  write_gantt(&c);
+  write_data(&c);
+  fputs("</section>\n", out);
+  opsched_free(c.pos);
+  return OPSCHED_OK;
+}
+
+opsched_status opsched_html_write(FILE *out, const opsched_report_module *m) {
+  if (!out || !opsched_rep_module_ok(m))
+    return OPSCHED_ERR_INVALID;
+  const char *title = m->title ? m->title : "opsched report";
+  fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        "<meta name=\"generator\" content=\"opsched\">\n<title>",
+        out);
+  opsched_rep_html_str(out, title);
+  fprintf(out, "</title>\n<style>%s</style>\n<script>%s</script>\n</head>\n"
+               "<body data-report-ready=\"0\">\n<header><h1>",
+          opsched_html_css, opsched_html_error_js);
+  opsched_rep_html_str(out, title);
+  fputs("</h1>", out);
+  if (m->subtitle) {
+    fputs("<p class=\"sub\">", out);
+    opsched_rep_html_str(out, m->subtitle);
+    fputs("</p>", out);
+  }
+  fputs("<div id=\"report-errors\" data-count=\"0\" hidden></div>\n"
+        "<p class=\"status\">script: <span id=\"report-status\">not run</span></p></header>\n<nav><ul>\n",
+        out);
+  char fb[32], bb[32];
+  int32_t index = 0;
+  for (int32_t f = 0; f < m->num_functions; f++) {
+    const opsched_report_function *fn = &m->functions[f];
+    snprintf(fb, sizeof fb, "function %" PRId32, f);
+    fprintf(out, "<li><a href=\"#function-%" PRId32 "\">", f);
+    opsched_rep_html_str(out, fn->name ? fn->name : fb);
+    fputs("</a><ul>", out);
+    for (int32_t k = 0; k < fn->num_blocks; k++, index++) {
+      snprintf(bb, sizeof bb, "block %" PRId32, k);
+      fprintf(out, "<li><a href=\"#block-%" PRId32 "\">", index);
+      opsched_rep_html_str(out, fn->blocks[k].title ? fn->blocks[k].title : bb);
+      fprintf(out, "</a> <small>%" PRId32 " ops</small></li>",
+              opsched_graph_num_nodes(fn->blocks[k].graph));
+    }
+    fputs("</ul></li>\n", out);
+  }
+  fputs("</ul></nav>\n<main>\n", out);
+  index = 0;
+  opsched_status st = OPSCHED_OK;
+  for (int32_t f = 0; f < m->num_functions && st == OPSCHED_OK; f++) {
+    const opsched_report_function *fn = &m->functions[f];
+    snprintf(fb, sizeof fb, "function %" PRId32, f);
+    const char *fname = fn->name ? fn->name : fb;
+    fprintf(out, "<section class=\"function\" id=\"function-%" PRId32 "\"><h2>", f);
+    opsched_rep_html_str(out, fname);
+    fputs("</h2>\n", out);
+    for (int32_t k = 0; k < fn->num_blocks && st == OPSCHED_OK; k++) {
+      snprintf(bb, sizeof bb, "block %" PRId32, k);
+      const char *bname = fn->blocks[k].title ? fn->blocks[k].title : bb;
+      st = write_block(out, &fn->blocks[k], fname, bname, index++);
+    }
+    fputs("</section>\n", out);
+  }
+  fprintf(out, "</main>\n<div id=\"tip\" hidden></div>\n<script>%s</script>\n</body></html>\n",
+          opsched_html_main_js);
+  if (st != OPSCHED_OK)
+    return st;
+  return ferror(out) ? OPSCHED_ERR_STATE : OPSCHED_OK;
+}
