@@ -3,7 +3,7 @@
 # Usage: scripts/setup.sh [extra-package ...]
 set -euo pipefail
 
-packages=(build-essential cmake ninja-build python3 valgrind
+packages=(build-essential cmake ninja-build python3 valgrind chromium
           mlir-22-tools libmlir-22-dev llvm-22-dev llvm-22-tools "$@")
 missing=()
 for p in "${packages[@]}"; do

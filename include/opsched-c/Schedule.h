@@ -33,8 +33,8 @@ typedef struct OpschedFigures {
   int64_t criticalPath; /* ns, likewise (opsched.critical_path) */
   int64_t totalWork;    /* ns: sum of op durations, the one-stream time; -1
                            when not computed */
-  int64_t peakMemory;   /* bytes live at the peak of the chosen order; -1
-                           when not computed (this version) */
+  int64_t peakMemory;   /* bytes live at the peak of the chosen order
+                           (opsched.peak_memory); -1 when not computed */
   int64_t arenaBytes;   /* size of the buffer arena; -1 when not computed
                            (this version) */
   int64_t reserved[8];  /* set to 0; later versions put new figures here */

@@ -162,6 +162,22 @@ int64_t opsched_memory_peak_of_order(const opsched_graph *graph,
                                      const opsched_buffers *buffers,
                                      const int32_t *order, int64_t *live_after);
 
+/* Peak live bytes *in time* of a concurrent schedule given by start and
+ * end times per node id (any schedule: several streams, any placement).
+ * A buffer is allocated when its allocating op starts and freed when the
+ * last of its allocating and using ops ends; results stay live to the end;
+ * resident buffers are not counted. At one instant, frees come before
+ * starts. Zero-duration ops at an instant t run after the frees of the ops
+ * ending at t and before the ops starting at t, all at once: their buffers
+ * count together. Fills `live_after` (by node id, nullable) with the live
+ * bytes at the op's end instant after the frees there, before the starts.
+ * Returns -1 on invalid arguments or times (negative, end < start, an edge
+ * or a data dependency u -> v with end(u) > start(v)) or out of memory. */
+int64_t opsched_memory_peak_in_time(const opsched_graph *graph,
+                                    const opsched_buffers *buffers,
+                                    const int64_t *starts, const int64_t *ends,
+                                    int64_t *live_after);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #define OPSCHED_SCHEDULE_H
 
 #include "opsched/graph.h"
+#include "opsched/memory.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,9 +36,25 @@ typedef struct opsched_schedule_options {
    * least 16); the search stops early at a proven lower bound. The result
    * never has a longer makespan than effort 0. See docs/streams.md. */
   int32_t effort;
+  /* Memory model of the block (borrowed for the call; must have as many
+   * nodes as the graph); NULL: no memory model, exactly as before. Its data
+   * dependencies (allocating node -> user) are added to the graph's edges.
+   * See docs/memory.md, "Memory in time". */
+  const opsched_buffers *buffers;
+  /* Limit on live bytes, in bytes; 0 = none. On one stream it bounds the
+   * peak of the order; on several streams the live bytes at every instant
+   * of the concurrent schedule. Ignored without buffers. */
+  int64_t max_memory;
+  /* Ordering policy (memory.h); the default, critical-path, keeps the rank
+   * list schedule when there is no limit. Ignored without buffers. */
+  opsched_memory_policy memory_policy;
+  /* States the exact search may store; 0 = memory.h's default. */
+  int64_t exact_budget;
 } opsched_schedule_options;
 
-/* Fills `options` with the defaults: critical path, 1 stream, capacity = streams. */
+/* Fills `options` with the defaults: critical path, 1 stream, capacity =
+ * streams, no effort, no buffers, no memory limit, memory policy
+ * critical-path, default exact budget. */
 void opsched_schedule_options_init(opsched_schedule_options *options);
 
 typedef struct opsched_schedule opsched_schedule;
@@ -53,7 +70,23 @@ typedef struct opsched_schedule opsched_schedule;
  * end(u) <= start(v); at every instant at most `streams` ops with non-zero
  * duration run and their demands sum to <= the capacity; ops on one stream
  * never overlap; waits are computed as for opsched_schedule_waits().
- * Deterministic: equal inputs give equal schedules. */
+ * Deterministic: equal inputs give equal schedules.
+ *
+ * With options.buffers (docs/memory.md, "Memory in time"):
+ * - one stream: critical-path policy without a limit keeps the rank list
+ *   schedule; otherwise the order is opsched_memory_schedule()'s (policy,
+ *   limit, budget) with sequential times; effort is ignored.
+ * - several streams with a limit: an event-driven list schedule that starts
+ *   an op only while the live bytes in time plus its allocation stay within
+ *   the limit (priority: rank or program order for critical-path, else the
+ *   position in the policy's one-stream order); when it misses the limit, the
+ *   one-stream memory order issued in order under the same gate competes
+ *   (lower peak in time wins). HEFT and the local search replace it only by
+ *   schedules whose peak in time is within the limit.
+ * - several streams without a limit: as without buffers.
+ * Also fails with OPSCHED_ERR_INVALID on bad memory options or a buffer set
+ * of another size, OPSCHED_ERR_CYCLE when the buffers' data dependencies
+ * contradict the edges. */
 opsched_status opsched_schedule_run(const opsched_graph *graph,
                                     const opsched_schedule_options *options,
                                     opsched_schedule **out);
@@ -92,6 +125,32 @@ int64_t opsched_schedule_list_makespan(const opsched_schedule *schedule);
 /* Total work / makespan: the speedup over running the ops in their original
  * order on one stream; 1.0 for an empty or all-zero-cost graph. */
 double opsched_schedule_speedup(const opsched_schedule *schedule);
+
+/* ---- Memory figures (all defined when options.buffers was NULL) ---- */
+
+/* Peak live bytes of this schedule: of its order on one stream (as
+ * opsched_memory_peak_of_order), in time on several streams (as
+ * opsched_memory_peak_in_time). -1 without buffers. */
+int64_t opsched_schedule_peak_memory(const opsched_schedule *schedule);
+/* Peak of the program order on one stream (ids in order, or Kahn smallest
+ * id first when they are not topological). -1 without buffers. */
+int64_t opsched_schedule_original_peak_memory(const opsched_schedule *schedule);
+/* Bytes of resident buffers, never part of a peak. -1 without buffers. */
+int64_t opsched_schedule_resident_bytes(const opsched_schedule *schedule);
+/* Per node id: live bytes right after the op. One stream: after it in the
+ * order. Several: at its end instant, after the frees at that instant.
+ * NULL without buffers. Borrowed. */
+const int64_t *opsched_schedule_live_after(const opsched_schedule *schedule);
+/* 1 when there is no limit (or no buffers) or the peak is within it. */
+int opsched_schedule_memory_limit_met(const opsched_schedule *schedule);
+/* Name of the memory policy whose one-stream order the schedule follows
+ * (for min-memory the keep-best winner, e.g. "sethi-ullman" or "exact"),
+ * NULL when no memory order was used (rank/program list schedule, HEFT).
+ * A static string. */
+const char *opsched_schedule_memory_winner(const opsched_schedule *schedule);
+/* 1 when that order came from an exact search that proved its peak optimal
+ * (on one stream; on several, the one-stream order's peak). */
+int opsched_schedule_memory_exact_proven(const opsched_schedule *schedule);
 
 /* Cross-stream synchronisation. Every op records an event when it ends;
  * before launching, op `node` waits on the events of the producers listed

@@ -87,9 +87,18 @@ private:
 template <typename Fn>
 LogicalResult setOptions(Pass &pass, MlirStringRef options, Fn &&onError) {
   return pass.initializeOptions(unwrap(options), [&](const Twine &message) {
-    std::string text = (pass.getArgument() + ": " + message).str();
+    std::string text = message.str();
+    // Drop the option parser's own name: the pass's is more useful.
+    StringRef parserPrefix = "<Pass-Options-Parser>: ";
+    if (StringRef(text).starts_with(parserPrefix))
+      text.erase(0, parserPrefix.size());
     while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
       text.pop_back();
+    // A value of the wrong type: llvm::cl printed why to llvm::errs() and
+    // left the message empty.
+    if (text.empty())
+      text = ("cannot parse the options '" + unwrap(options) + "'").str();
+    text = (pass.getArgument() + ": " + text).str();
     onError(text);
     return failure();
   });
@@ -249,9 +258,10 @@ MlirLogicalResult opschedScheduleFunction(MlirOperation func, MlirStringRef opti
           if (start && end)
             all.totalWork += *end - *start;
         }
-    // TODO(lead): fill from the memory-aware schedule once it is wired into
-    // the driver (peak of the chosen order; arena of the buffer plan).
-    all.peakMemory = -1;
+    // The driver writes opsched.peak_memory when it has a memory model of
+    // the body, and removes a stale one otherwise.
+    all.peakMemory = getI64(op, "opsched.peak_memory").value_or(-1);
+    // TODO(lead): the arena of the buffer plan, once the driver computes one.
     all.arenaBytes = -1;
     size_t n = figures->structSize < sizeof all ? figures->structSize : sizeof all;
     memcpy(figures, &all, n);

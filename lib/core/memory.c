@@ -391,33 +391,6 @@ fail:
 
 /* ---- Exact simulation ------------------------------------------------ */
 
-/* An unsigned 128-bit accumulator: live bytes never go negative, and a sum
- * above INT64_MAX must still come back down exactly when buffers are freed. */
-typedef struct acc128 {
-  uint64_t lo, hi;
-} acc128;
-
-static void acc_add(acc128 *a, int64_t x) {
-  uint64_t u = (uint64_t)x;
-  a->lo += u;
-  a->hi += a->lo < u;
-}
-
-static void acc_sub(acc128 *a, const acc128 *b) {
-  uint64_t borrow = a->lo < b->lo;
-  a->lo -= b->lo;
-  a->hi -= b->hi + borrow;
-}
-
-static void acc_addacc(acc128 *a, const acc128 *b) {
-  a->lo += b->lo;
-  a->hi += b->hi + (a->lo < b->lo);
-}
-
-static int64_t acc_i64(const acc128 *a) {
-  return a->hi || a->lo > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)a->lo;
-}
-
 int64_t mem_simulate(const mem_model *m, const int32_t *order, int64_t *during,
                      int64_t *after) {
   int32_t n = m->n;
@@ -469,6 +442,111 @@ done:
   return peak;
 }
 
+/* ---- Memory in time ------------------------------------------------- */
+
+/* An instant is (t, phase). An op [s, e) with e > s holds [(s,1), (e,0)); a
+ * zero-duration op at t holds [(t,0), (t,1)): it runs after the frees of the
+ * ops ending at t and before the ops starting at t, together with every
+ * other zero-duration op at t. A buffer is live from the start of its
+ * owner's hold to the latest end of its holders' holds (owner and users);
+ * results are never freed. Events at one instant: frees, then the queries
+ * for live_after, then allocations. */
+typedef struct time_event {
+  int64_t t;
+  int32_t phase; /* 0 or 1 */
+  int32_t kind;  /* 0 free, 1 query, 2 alloc */
+  int32_t id;    /* buffer (free, alloc) or node (query) */
+} time_event;
+
+static int cmp_time_event(const void *pa, const void *pb) {
+  const time_event *a = pa, *b = pb;
+  if (a->t != b->t)
+    return a->t < b->t ? -1 : 1;
+  if (a->phase != b->phase)
+    return a->phase < b->phase ? -1 : 1;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Hold bounds of node v as (t, phase) pairs. */
+static void hold_lo(const int64_t *start, const int64_t *end, int32_t v,
+                    int64_t *t, int32_t *phase) {
+  *t = start[v];
+  *phase = end[v] > start[v];
+}
+
+static void hold_hi(const int64_t *start, const int64_t *end, int32_t v,
+                    int64_t *t, int32_t *phase) {
+  if (end[v] > start[v]) {
+    *t = end[v];
+    *phase = 0;
+  } else {
+    *t = start[v];
+    *phase = 1;
+  }
+}
+
+int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
+                         const int64_t *end, int64_t *after) {
+  int32_t n = m->n;
+  for (int32_t v = 0; v < n; v++) {
+    if (start[v] < 0 || end[v] < start[v])
+      return -1;
+    for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
+      if (end[m->pred[i]] > start[v])
+        return -1;
+  }
+  size_t cap = 2 * (size_t)m->nb + (size_t)n;
+  time_event *ev = opsched_alloc_array(cap, sizeof *ev);
+  if (!ev)
+    return -2;
+  size_t ne = 0;
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t o = m->owner[k];
+    time_event a = {0, 0, 2, k};
+    hold_lo(start, end, o, &a.t, &a.phase);
+    ev[ne++] = a;
+    if (m->forever[k])
+      continue;
+    time_event f = {0, 0, 0, k};
+    hold_hi(start, end, o, &f.t, &f.phase);
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++) {
+      int64_t t;
+      int32_t ph;
+      hold_hi(start, end, m->user[i], &t, &ph);
+      if (t > f.t || (t == f.t && ph > f.phase)) {
+        f.t = t;
+        f.phase = ph;
+      }
+    }
+    ev[ne++] = f;
+  }
+  if (after)
+    for (int32_t v = 0; v < n; v++) {
+      time_event q = {0, 0, 1, v};
+      hold_hi(start, end, v, &q.t, &q.phase);
+      ev[ne++] = q;
+    }
+  qsort(ev, ne, sizeof *ev, cmp_time_event);
+  acc128 live = {0, 0}, best = {0, 0};
+  for (size_t i = 0; i < ne; i++) {
+    const time_event *e = &ev[i];
+    if (e->kind == 0)
+      acc_sub_i64(&live, m->size[e->id]);
+    else if (e->kind == 1)
+      after[e->id] = acc_i64(&live);
+    else
+      acc_add(&live, m->size[e->id]);
+    /* The live count holds from this instant to the next one. */
+    int last = i + 1 == ne || ev[i + 1].t != e->t || ev[i + 1].phase != e->phase;
+    if (last && acc_less(&best, &live))
+      best = live;
+  }
+  opsched_free(ev);
+  return acc_i64(&best);
+}
+
 int64_t mem_trivial_lower_bound(const mem_model *m) {
   int64_t lb = 0;
   for (int32_t v = 0; v < m->n; v++) {
@@ -496,6 +574,21 @@ int64_t opsched_memory_peak_of_order(const opsched_graph *g,
   if (mem_model_build(g, b, &m) != OPSCHED_OK)
     return -1;
   int64_t peak = mem_simulate(&m, order, NULL, live_after);
+  mem_model_free(&m);
+  return peak < 0 ? -1 : peak;
+}
+
+int64_t opsched_memory_peak_in_time(const opsched_graph *g,
+                                    const opsched_buffers *b,
+                                    const int64_t *starts, const int64_t *ends,
+                                    int64_t *live_after) {
+  if (!g || !b || !starts || !ends || !opsched_graph_is_finalized(g) ||
+      opsched_graph_num_nodes(g) != b->n)
+    return -1;
+  mem_model m;
+  if (mem_model_build(g, b, &m) != OPSCHED_OK)
+    return -1;
+  int64_t peak = mem_peak_in_time(&m, starts, ends, live_after);
   mem_model_free(&m);
   return peak < 0 ? -1 : peak;
 }

@@ -38,11 +38,58 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
                                mem_model *m);
 void mem_model_free(mem_model *m);
 
+/* An unsigned 128-bit accumulator: live bytes never go negative, and a sum
+ * above INT64_MAX must still come back down exactly when buffers are freed. */
+typedef struct acc128 {
+  uint64_t lo, hi;
+} acc128;
+
+static inline void acc_add(acc128 *a, int64_t x) {
+  uint64_t u = (uint64_t)x;
+  a->lo += u;
+  a->hi += a->lo < u;
+}
+
+static inline void acc_sub(acc128 *a, const acc128 *b) {
+  uint64_t borrow = a->lo < b->lo;
+  a->lo -= b->lo;
+  a->hi -= b->hi + borrow;
+}
+
+/* a -= x for 0 <= x <= a. */
+static inline void acc_sub_i64(acc128 *a, int64_t x) {
+  uint64_t u = (uint64_t)x, borrow = a->lo < u;
+  a->lo -= u;
+  a->hi -= borrow;
+}
+
+static inline void acc_addacc(acc128 *a, const acc128 *b) {
+  a->lo += b->lo;
+  a->hi += b->hi + (a->lo < b->lo);
+}
+
+static inline int acc_less(const acc128 *a, const acc128 *b) {
+  return a->hi < b->hi || (a->hi == b->hi && a->lo < b->lo);
+}
+
+/* The value saturated at INT64_MAX. */
+static inline int64_t acc_i64(const acc128 *a) {
+  return a->hi || a->lo > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)a->lo;
+}
+
 /* Simulates `order` exactly (128-bit sums, saturated on output). Fills
  * during/after by node id when non-NULL. Returns the peak, or -1 when the
  * order is not a topological permutation, -2 when out of memory. */
 int64_t mem_simulate(const mem_model *m, const int32_t *order, int64_t *during,
                      int64_t *after);
+
+/* Live bytes in time for a schedule given by start/end times per node (see
+ * opsched_memory_peak_in_time for the model). Fills `after` by node id when
+ * non-NULL. Returns the peak, -1 when the times are invalid (negative,
+ * end < start, or a dependency of the model's DAG not honoured), -2 when out
+ * of memory. */
+int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
+                         const int64_t *end, int64_t *after);
 
 /* max over nodes of alloc + bytes used: a lower bound on every order's peak. */
 int64_t mem_trivial_lower_bound(const mem_model *m);

@@ -2,6 +2,7 @@
 
 #include "alloc.h"
 #include "heap.h"
+#include "memory_internal.h"
 #include "saturate.h"
 #include "schedule_internal.h"
 
@@ -12,6 +13,10 @@ void opsched_schedule_options_init(opsched_schedule_options *o) {
   memset(o, 0, sizeof *o);
   o->priority = OPSCHED_PRIORITY_CRITICAL_PATH;
   o->streams = 1;
+  o->buffers = NULL;
+  o->max_memory = 0;
+  o->memory_policy = OPSCHED_MEMORY_CRITICAL_PATH;
+  o->exact_budget = 0;
 }
 
 opsched_schedule *opsched_schedule_alloc(int32_t n) {
@@ -19,6 +24,8 @@ opsched_schedule *opsched_schedule_alloc(int32_t n) {
   if (!s)
     return NULL;
   s->n = n;
+  s->peak_memory = s->original_peak_memory = s->resident_bytes = -1;
+  s->limit_met = 1;
   s->order = opsched_alloc_array((size_t)n, sizeof *s->order);
   s->start = opsched_alloc_array((size_t)n, sizeof *s->start);
   s->end = opsched_alloc_array((size_t)n, sizeof *s->end);
@@ -43,6 +50,7 @@ void opsched_schedule_destroy(opsched_schedule *s) {
   opsched_free(s->critical);
   opsched_free(s->wait_off);
   opsched_free(s->wait_ids);
+  opsched_free(s->live_after);
   opsched_free(s);
 }
 
@@ -83,6 +91,12 @@ static int cmp_rec(const void *pa, const void *pb) {
 
 opsched_status opsched_schedule_sort_order(opsched_schedule *s,
                                            const opsched_graph *g) {
+  return opsched_schedule_sort_order_by(s, g, NULL);
+}
+
+opsched_status opsched_schedule_sort_order_by(opsched_schedule *s,
+                                              const opsched_graph *g,
+                                              const int32_t *tie) {
   int32_t n = s->n;
   order_rec *rec = opsched_alloc_array((size_t)n, sizeof *rec);
   int32_t *topo = opsched_alloc_array((size_t)n, sizeof *topo);
@@ -91,9 +105,14 @@ opsched_status opsched_schedule_sort_order(opsched_schedule *s,
     opsched_free(topo);
     return OPSCHED_ERR_NOMEM;
   }
-  opsched_graph_topo_order(g, topo);
-  for (int32_t i = 0; i < n; i++)
-    rec[topo[i]].topo = i;
+  if (tie) {
+    for (int32_t v = 0; v < n; v++)
+      rec[v].topo = tie[v];
+  } else {
+    opsched_graph_topo_order(g, topo);
+    for (int32_t i = 0; i < n; i++)
+      rec[topo[i]].topo = i;
+  }
   s->makespan = 0;
   for (int32_t v = 0; v < n; v++) {
     rec[v].start = s->start[v];
@@ -197,42 +216,224 @@ done:
   return st;
 }
 
-opsched_status opsched_schedule_run(const opsched_graph *g,
-                                    const opsched_schedule_options *o,
-                                    opsched_schedule **out) {
-  *out = NULL;
-  if (!g || !o || !opsched_graph_is_finalized(g))
-    return OPSCHED_ERR_INVALID;
-  int32_t streams = o->streams == 0 ? 1 : o->streams;
-  int32_t cap = o->resource_limit == 0 ? streams : o->resource_limit;
-  if (streams < 1 || cap < 1 || o->effort < 0 ||
-      (o->priority != OPSCHED_PRIORITY_CRITICAL_PATH &&
-       o->priority != OPSCHED_PRIORITY_PROGRAM_ORDER))
-    return OPSCHED_ERR_INVALID;
-  int32_t n = opsched_graph_num_nodes(g);
+/* ---------------------------------------------------------------------- */
+/* Memory in time (docs/memory.md): the gated list scheduler.              */
+
+/* Starts v at `now` on the lowest free stream. */
+static void start_op(const opsched_graph *g, opsched_schedule *s, uint8_t *busy,
+                     opsched_heap *running, int32_t v, int64_t now,
+                     int32_t *free_cap, int32_t *free_streams) {
+  int32_t k = 0;
+  while (busy[k])
+    k++;
+  busy[k] = 1;
+  s->stream[v] = k;
+  s->start[v] = now;
+  s->end[v] = opsched_sat_add(now, opsched_graph_cost(g, v));
+  *free_cap -= opsched_graph_demand(g, v);
+  (*free_streams)--;
+  opsched_heap_push(running, v);
+}
+
+/* Bytes v allocates, exactly. */
+static acc128 alloc_of(const mem_model *m, int32_t v) {
+  acc128 a = {0, 0};
+  for (int64_t i = m->alloc_off[v]; i < m->alloc_off[v + 1]; i++)
+    acc_add(&a, m->size[m->alloc_buf[i]]);
+  return a;
+}
+
+/* Event-driven list scheduling as list_schedule, with one more resource:
+ * live bytes in time. An op starts only while the live bytes plus what it
+ * allocates stay <= limit. Buffers are freed when the last of their holders
+ * (owner and users) retires; frees at an instant come before starts there.
+ * A zero-duration op holds the instant itself, together with the other
+ * zero-duration ops there, so the frees of zero-duration ops at `now` are
+ * kept in `pend` and still count for zero-duration starts at `now` (never
+ * optimistic for opsched_memory_peak_in_time's model). Priority: prio[v],
+ * smaller first. `in_order`: prio is a permutation 0..n-1 of a topological
+ * order and ops start strictly in that order (no overtaking). When nothing
+ * runs and no ready op fits, the ready op with the smallest allocation
+ * starts anyway (ties by priority, then id), so the schedule always
+ * completes; the caller measures whether the limit held. */
+static opsched_status gated_list_schedule(const opsched_graph *g,
+                                          const mem_model *m, int64_t limit,
+                                          const int64_t *prio_in, int in_order,
+                                          opsched_schedule *s) {
+  int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
+  int32_t *ready_ids = opsched_alloc_array((size_t)n, sizeof *ready_ids);
+  int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
+  int32_t *aside = opsched_alloc_array((size_t)n, sizeof *aside);
+  int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
+  int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
+  uint8_t *busy = opsched_alloc_array((size_t)streams, sizeof *busy);
+  if (!prio || !ready_ids || !run_ids || !aside || !missing || !remaining ||
+      !busy)
+    goto done;
+  memcpy(prio, prio_in, sizeof *prio * (size_t)n);
   for (int32_t v = 0; v < n; v++)
-    if (opsched_graph_demand(g, v) > cap)
-      return OPSCHED_ERR_INFEASIBLE;
-  opsched_schedule *s = opsched_schedule_alloc(n);
-  if (!s)
-    return OPSCHED_ERR_NOMEM;
-  s->streams = streams;
-  s->resource_limit = cap;
-  opsched_schedule_set_ranks(s, g);
+    opsched_graph_preds(g, v, &missing[v]);
+  for (int32_t k = 0; k < m->nb; k++)
+    remaining[k] = 1 + (int32_t)(m->user_off[k + 1] - m->user_off[k]);
+  opsched_heap ready, running;
+  opsched_heap_init(&ready, ready_ids, prio);
+  opsched_heap_init(&running, run_ids, s->end);
+  for (int32_t v = 0; v < n; v++)
+    if (missing[v] == 0)
+      opsched_heap_push(&ready, v);
+
+  const acc128 lim = {(uint64_t)limit, 0};
+  acc128 live = {0, 0}, pend = {0, 0};
+  int64_t now = 0, next = 0;
+  int32_t free_cap = cap, free_streams = streams, done_count = 0;
+  while (done_count < n) {
+    int32_t naside = 0;
+    while (ready.size > 0 && free_streams > 0 && free_cap > 0) {
+      int32_t v = ready.ids[0];
+      if (in_order && prio[v] != next)
+        break;
+      int zero = opsched_graph_cost(g, v) == 0;
+      acc128 a = alloc_of(m, v), need = a;
+      acc_addacc(&need, &live);
+      if (zero)
+        acc_addacc(&need, &pend);
+      int fits = opsched_graph_demand(g, v) <= free_cap && !acc_less(&lim, &need);
+      if (in_order && !fits)
+        break;
+      opsched_heap_pop(&ready);
+      if (!fits) {
+        aside[naside++] = v;
+        continue;
+      }
+      acc_addacc(&live, &a);
+      start_op(g, s, busy, &running, v, now, &free_cap, &free_streams);
+      next++;
+    }
+    for (int32_t i = 0; i < naside; i++)
+      opsched_heap_push(&ready, aside[i]);
+    if (running.size == 0) {
+      if (ready.size == 0) {
+        st = OPSCHED_ERR_STATE; /* unreachable on a DAG */
+        goto done;
+      }
+      /* Nothing runs and nothing fits: the smallest allocation starts. */
+      int32_t pick = -1;
+      acc128 best = {0, 0};
+      naside = 0;
+      while (ready.size > 0) {
+        int32_t v = opsched_heap_pop(&ready);
+        acc128 a = alloc_of(m, v);
+        if (in_order ? prio[v] == next
+                     : pick < 0 || acc_less(&a, &best)) {
+          if (pick >= 0)
+            aside[naside++] = pick;
+          pick = v;
+          best = a;
+        } else {
+          aside[naside++] = v;
+        }
+      }
+      for (int32_t i = 0; i < naside; i++)
+        opsched_heap_push(&ready, aside[i]);
+      if (pick < 0) {
+        st = OPSCHED_ERR_STATE;
+        goto done;
+      }
+      acc_addacc(&live, &best);
+      start_op(g, s, busy, &running, pick, now, &free_cap, &free_streams);
+      next++;
+    }
+    int64_t t = s->end[running.ids[0]];
+    if (t != now) {
+      pend.lo = pend.hi = 0;
+      now = t;
+    }
+    while (running.size > 0 && s->end[running.ids[0]] == now) {
+      int32_t u = opsched_heap_pop(&running);
+      int zero = s->end[u] == s->start[u];
+      busy[s->stream[u]] = 0;
+      free_cap += opsched_graph_demand(g, u);
+      free_streams++;
+      done_count++;
+      /* Every buffer u holds: the ones it allocates, then the ones it uses. */
+      for (int pass = 0; pass < 2; pass++) {
+        int64_t lo = pass ? m->use_off[u] : m->alloc_off[u];
+        int64_t hi = pass ? m->use_off[u + 1] : m->alloc_off[u + 1];
+        for (int64_t i = lo; i < hi; i++) {
+          int32_t k = pass ? m->use_buf[i] : m->alloc_buf[i];
+          if (--remaining[k] == 0 && !m->forever[k]) {
+            acc_sub_i64(&live, m->size[k]);
+            if (zero)
+              acc_add(&pend, m->size[k]);
+          }
+        }
+      }
+      int32_t ns;
+      const int32_t *succ = opsched_graph_succs(g, u, &ns);
+      for (int32_t k = 0; k < ns; k++)
+        if (--missing[succ[k]] == 0)
+          opsched_heap_push(&ready, succ[k]);
+    }
+  }
+  st = OPSCHED_OK;
+done:
+  opsched_free(prio);
+  opsched_free(ready_ids);
+  opsched_free(run_ids);
+  opsched_free(aside);
+  opsched_free(missing);
+  opsched_free(remaining);
+  opsched_free(busy);
+  return st;
+}
+
+/* The graph plus the buffers' data dependencies (the model's DAG), so that
+ * every scheduler, the streams and the waits honour them. */
+static opsched_graph *augmented_graph(const opsched_graph *g,
+                                      const mem_model *m) {
+  opsched_graph *a = opsched_graph_create((size_t)m->n);
+  if (!a)
+    return NULL;
+  for (int32_t v = 0; v < m->n; v++)
+    if (opsched_graph_add_node(a, opsched_graph_cost(g, v),
+                               opsched_graph_demand(g, v)) < 0)
+      goto fail;
+  for (int32_t v = 0; v < m->n; v++)
+    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)
+      if (opsched_graph_add_edge(a, v, m->succ[i]) != OPSCHED_OK)
+        goto fail;
+  if (opsched_graph_finalize(a) == OPSCHED_OK)
+    return a;
+fail:
+  opsched_graph_destroy(a);
+  return NULL;
+}
+
+static int64_t max_end(const opsched_schedule *s) {
+  int64_t ms = 0;
+  for (int32_t v = 0; v < s->n; v++)
+    if (s->end[v] > ms)
+      ms = s->end[v];
+  return ms;
+}
+
+/* Today's pipeline: list schedule, HEFT and local search when asked, then
+ * order, streams and waits. */
+static opsched_status plain_pipeline(const opsched_graph *g,
+                                     const opsched_schedule_options *o,
+                                     opsched_schedule *s) {
   opsched_status st = list_schedule(g, o, s);
   /* One stream without effort keeps the plain rank-ordered list. Otherwise
    * the list schedule competes with HEFT insertion, then local search may
    * shorten the winner; streams are named last, from the final times. */
-  int multi = streams > 1 || o->effort > 0;
+  int multi = s->streams > 1 || o->effort > 0;
   int heft_won = 0;
   if (st == OPSCHED_OK && multi)
     st = opsched_streams_heft(g, o, s, &heft_won);
-  if (st == OPSCHED_OK) {
-    s->list_makespan = 0;
-    for (int32_t v = 0; v < n; v++)
-      if (s->end[v] > s->list_makespan)
-        s->list_makespan = s->end[v];
-  }
+  if (st == OPSCHED_OK)
+    s->list_makespan = max_end(s);
   if (st == OPSCHED_OK && o->effort > 0)
     st = opsched_streams_improve(g, s, o->effort);
   if (st == OPSCHED_OK)
@@ -241,6 +442,267 @@ opsched_status opsched_schedule_run(const opsched_graph *g,
     st = opsched_streams_assign(g, s);
   if (st == OPSCHED_OK)
     st = opsched_streams_waits(g, s);
+  return st;
+}
+
+/* The policy's one-stream order (opsched_memory_schedule). */
+static opsched_status memory_order(const opsched_graph *g,
+                                   const opsched_schedule_options *o,
+                                   opsched_memory_policy policy,
+                                   opsched_memory_result **r) {
+  opsched_memory_options mo;
+  opsched_memory_options_init(&mo);
+  mo.policy = policy;
+  mo.max_memory = o->max_memory;
+  mo.exact_budget = o->exact_budget;
+  return opsched_memory_schedule(g, o->buffers, &mo, r);
+}
+
+static void note_order(opsched_schedule *s, const opsched_memory_result *r) {
+  s->memory_winner =
+      opsched_memory_policy_name(opsched_memory_result_winner(r));
+  s->exact_proven = opsched_memory_result_exact_proven(r);
+}
+
+typedef struct peak_filter {
+  const mem_model *m;
+  int64_t limit;
+} peak_filter;
+
+/* Accepts times whose peak in time is within the limit. */
+static int within_limit(void *ctx, const int64_t *start, const int64_t *end) {
+  const peak_filter *f = ctx;
+  int64_t peak = mem_peak_in_time(f->m, start, end, NULL);
+  return peak >= 0 && peak <= f->limit;
+}
+
+/* Several streams under a memory limit: the gated list schedule (with the
+ * in-order fallback on the one-stream memory order), HEFT and local search
+ * filtered by the peak in time. Leaves times in s. */
+static opsched_status limited_times(const opsched_graph *g,
+                                    const opsched_schedule_options *o,
+                                    const mem_model *m, opsched_schedule *s) {
+  int32_t n = s->n;
+  int64_t limit = o->max_memory;
+  opsched_memory_result *r = NULL;
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
+  int64_t *keep_start = opsched_alloc_array((size_t)n, sizeof *keep_start);
+  int64_t *keep_end = opsched_alloc_array((size_t)n, sizeof *keep_end);
+  int32_t *keep_stream = opsched_alloc_array((size_t)n, sizeof *keep_stream);
+  if (!prio || !keep_start || !keep_end || !keep_stream)
+    goto done;
+  int from_order = 0;
+  if (o->memory_policy == OPSCHED_MEMORY_CRITICAL_PATH) {
+    for (int32_t v = 0; v < n; v++)
+      prio[v] = o->priority == OPSCHED_PRIORITY_PROGRAM_ORDER ? v : -s->rank[v];
+  } else {
+    if ((st = memory_order(g, o, o->memory_policy, &r)) != OPSCHED_OK)
+      goto done;
+    const int32_t *order = opsched_memory_result_order(r);
+    for (int32_t i = 0; i < n; i++)
+      prio[order[i]] = i;
+    from_order = 1;
+  }
+  if ((st = gated_list_schedule(g, m, limit, prio, 0, s)) != OPSCHED_OK)
+    goto done;
+  int64_t peak = mem_peak_in_time(m, s->start, s->end, NULL);
+  if (peak < 0) {
+    st = peak == -2 ? OPSCHED_ERR_NOMEM : OPSCHED_ERR_STATE;
+    goto done;
+  }
+  if (peak > limit) {
+    /* Overtaking missed the limit: issue the one-stream memory order in
+     * order under the same gate. When that order fits, nothing is forced
+     * for ops of non-zero duration: with nothing running, the live bytes
+     * are exactly the order's after the issued prefix. For critical-path
+     * the order falls back to min-memory's when rank order misses. */
+    if (!r && (st = memory_order(g, o, OPSCHED_MEMORY_CRITICAL_PATH, &r)) !=
+                  OPSCHED_OK)
+      goto done;
+    memcpy(keep_start, s->start, sizeof *s->start * (size_t)n);
+    memcpy(keep_end, s->end, sizeof *s->end * (size_t)n);
+    memcpy(keep_stream, s->stream, sizeof *s->stream * (size_t)n);
+    const int32_t *order = opsched_memory_result_order(r);
+    for (int32_t i = 0; i < n; i++)
+      prio[order[i]] = i;
+    if ((st = gated_list_schedule(g, m, limit, prio, 1, s)) != OPSCHED_OK)
+      goto done;
+    int64_t peak2 = mem_peak_in_time(m, s->start, s->end, NULL);
+    if (peak2 < 0) {
+      st = peak2 == -2 ? OPSCHED_ERR_NOMEM : OPSCHED_ERR_STATE;
+      goto done;
+    }
+    if (peak2 < peak) {
+      from_order = 1;
+    } else {
+      memcpy(s->start, keep_start, sizeof *s->start * (size_t)n);
+      memcpy(s->end, keep_end, sizeof *s->end * (size_t)n);
+      memcpy(s->stream, keep_stream, sizeof *s->stream * (size_t)n);
+    }
+  }
+  /* HEFT knows nothing of memory: its schedule replaces the gated one only
+   * when shorter and within the limit in time. */
+  memcpy(keep_start, s->start, sizeof *s->start * (size_t)n);
+  memcpy(keep_end, s->end, sizeof *s->end * (size_t)n);
+  int heft_won = 0;
+  if ((st = opsched_streams_heft(g, o, s, &heft_won)) != OPSCHED_OK)
+    goto done;
+  peak_filter f = {m, limit};
+  if (heft_won && !within_limit(&f, s->start, s->end)) {
+    memcpy(s->start, keep_start, sizeof *s->start * (size_t)n);
+    memcpy(s->end, keep_end, sizeof *s->end * (size_t)n);
+  } else if (heft_won) {
+    from_order = 0;
+  }
+  s->list_makespan = max_end(s);
+  if (o->effort > 0 &&
+      (st = opsched_streams_improve_filtered(g, s, o->effort, within_limit,
+                                             &f)) != OPSCHED_OK)
+    goto done;
+  if (from_order)
+    note_order(s, r);
+  st = OPSCHED_OK;
+done:
+  opsched_memory_result_destroy(r);
+  opsched_free(prio);
+  opsched_free(keep_start);
+  opsched_free(keep_end);
+  opsched_free(keep_stream);
+  return st;
+}
+
+/* One stream in the order of opsched_memory_schedule: sequential times. */
+static opsched_status ordered_one_stream(const opsched_graph *g,
+                                         const opsched_schedule_options *o,
+                                         opsched_schedule *s) {
+  int32_t n = s->n;
+  opsched_memory_result *r = NULL;
+  int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!pos)
+    goto done;
+  if ((st = memory_order(g, o, o->memory_policy, &r)) != OPSCHED_OK)
+    goto done;
+  const int32_t *order = opsched_memory_result_order(r);
+  int64_t t = 0;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = order[i];
+    pos[v] = i;
+    s->start[v] = t;
+    s->end[v] = t = opsched_sat_add(t, opsched_graph_cost(g, v));
+    s->stream[v] = 0;
+  }
+  s->list_makespan = t;
+  note_order(s, r);
+  /* Ties (zero-duration ops at one instant) keep the memory order. */
+  st = opsched_schedule_sort_order_by(s, g, pos);
+  if (st == OPSCHED_OK)
+    st = opsched_streams_waits(g, s);
+done:
+  opsched_memory_result_destroy(r);
+  opsched_free(pos);
+  return st;
+}
+
+/* Fills the memory figures of a finished schedule. */
+static opsched_status memory_figures(const opsched_schedule_options *o,
+                                     const mem_model *m, opsched_schedule *s) {
+  int32_t n = s->n;
+  s->live_after = opsched_alloc_array((size_t)n, sizeof *s->live_after);
+  int32_t *program = opsched_alloc_array((size_t)n, sizeof *program);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!s->live_after || !program || mem_order_program(m, program) != OPSCHED_OK)
+    goto done;
+  s->resident_bytes = m->resident;
+  s->original_peak_memory = mem_simulate(m, program, NULL, NULL);
+  s->peak_memory = s->streams == 1
+                       ? mem_simulate(m, s->order, NULL, s->live_after)
+                       : mem_peak_in_time(m, s->start, s->end, s->live_after);
+  if (s->original_peak_memory < 0 || s->peak_memory < 0) {
+    st = s->original_peak_memory == -2 || s->peak_memory == -2
+             ? OPSCHED_ERR_NOMEM
+             : OPSCHED_ERR_STATE; /* an invalid schedule: a bug */
+    goto done;
+  }
+  s->limit_met = o->max_memory == 0 || s->peak_memory <= o->max_memory;
+  st = OPSCHED_OK;
+done:
+  opsched_free(program);
+  return st;
+}
+
+static opsched_status memory_pipeline(const opsched_graph *g,
+                                      const opsched_schedule_options *o,
+                                      const mem_model *m, opsched_schedule *s) {
+  opsched_status st;
+  if (s->streams == 1) {
+    if (o->memory_policy == OPSCHED_MEMORY_CRITICAL_PATH && o->max_memory == 0)
+      st = plain_pipeline(g, o, s);
+    else
+      st = ordered_one_stream(g, o, s);
+  } else if (o->max_memory == 0) {
+    st = plain_pipeline(g, o, s);
+  } else {
+    st = limited_times(g, o, m, s);
+    if (st == OPSCHED_OK)
+      st = opsched_schedule_sort_order(s, g);
+    if (st == OPSCHED_OK)
+      st = opsched_streams_assign(g, s);
+    if (st == OPSCHED_OK)
+      st = opsched_streams_waits(g, s);
+  }
+  if (st == OPSCHED_OK)
+    st = memory_figures(o, m, s);
+  return st;
+}
+
+opsched_status opsched_schedule_run(const opsched_graph *g0,
+                                    const opsched_schedule_options *o,
+                                    opsched_schedule **out) {
+  *out = NULL;
+  if (!g0 || !o || !opsched_graph_is_finalized(g0))
+    return OPSCHED_ERR_INVALID;
+  int32_t streams = o->streams == 0 ? 1 : o->streams;
+  int32_t cap = o->resource_limit == 0 ? streams : o->resource_limit;
+  if (streams < 1 || cap < 1 || o->effort < 0 ||
+      (o->priority != OPSCHED_PRIORITY_CRITICAL_PATH &&
+       o->priority != OPSCHED_PRIORITY_PROGRAM_ORDER))
+    return OPSCHED_ERR_INVALID;
+  int32_t n = opsched_graph_num_nodes(g0);
+  if (o->buffers &&
+      (opsched_buffers_num_nodes(o->buffers) != n || o->max_memory < 0 ||
+       o->exact_budget < 0 || (int)o->memory_policy < 0 ||
+       o->memory_policy >= OPSCHED_MEMORY_POLICY_COUNT))
+    return OPSCHED_ERR_INVALID;
+  for (int32_t v = 0; v < n; v++)
+    if (opsched_graph_demand(g0, v) > cap)
+      return OPSCHED_ERR_INFEASIBLE;
+  mem_model m;
+  opsched_graph *aug = NULL;
+  const opsched_graph *g = g0;
+  if (o->buffers) {
+    opsched_status st = mem_model_build(g0, o->buffers, &m);
+    if (st != OPSCHED_OK)
+      return st;
+    if (!(aug = augmented_graph(g0, &m))) {
+      mem_model_free(&m);
+      return OPSCHED_ERR_NOMEM;
+    }
+    g = aug;
+  }
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  opsched_schedule *s = opsched_schedule_alloc(n);
+  if (s) {
+    s->streams = streams;
+    s->resource_limit = cap;
+    opsched_schedule_set_ranks(s, g);
+    st = o->buffers ? memory_pipeline(g, o, &m, s) : plain_pipeline(g, o, s);
+  }
+  if (o->buffers) {
+    mem_model_free(&m);
+    opsched_graph_destroy(aug);
+  }
   if (st != OPSCHED_OK) {
     opsched_schedule_destroy(s);
     return st;
@@ -284,3 +746,13 @@ int64_t opsched_schedule_lower_bound(const opsched_schedule *s) {
   int64_t per = s->total_work / s->streams + (s->total_work % s->streams != 0);
   return per > s->critical_path ? per : s->critical_path;
 }
+
+int64_t opsched_schedule_peak_memory(const opsched_schedule *s) { return s->peak_memory; }
+int64_t opsched_schedule_original_peak_memory(const opsched_schedule *s) {
+  return s->original_peak_memory;
+}
+int64_t opsched_schedule_resident_bytes(const opsched_schedule *s) { return s->resident_bytes; }
+const int64_t *opsched_schedule_live_after(const opsched_schedule *s) { return s->live_after; }
+int opsched_schedule_memory_limit_met(const opsched_schedule *s) { return s->limit_met; }
+const char *opsched_schedule_memory_winner(const opsched_schedule *s) { return s->memory_winner; }
+int opsched_schedule_memory_exact_proven(const opsched_schedule *s) { return s->exact_proven; }

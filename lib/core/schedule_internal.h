@@ -21,6 +21,11 @@ struct opsched_schedule {
   int64_t *wait_off; /* n + 1 entries */
   int32_t *wait_ids; /* producer ids, sorted per node */
   int64_t num_waits, num_waits_unreduced;
+  /* Memory figures (options.buffers); peaks -1 and live_after NULL without. */
+  int64_t peak_memory, original_peak_memory, resident_bytes;
+  int64_t *live_after;
+  int limit_met, exact_proven;
+  const char *memory_winner; /* static string or NULL */
 };
 
 /* Allocates a schedule for n nodes with every array zeroed; NULL on OOM. */
@@ -35,6 +40,13 @@ void opsched_schedule_set_ranks(opsched_schedule *s, const opsched_graph *g);
  * launch order (a zero-duration op at t precedes an op running from t). */
 opsched_status opsched_schedule_sort_order(opsched_schedule *s,
                                            const opsched_graph *g);
+
+/* As opsched_schedule_sort_order, but ties on (start, end) go by `tie`
+ * (a position per node id, which must be consistent with the edges, e.g. a
+ * topological order's positions) instead of the topological position. */
+opsched_status opsched_schedule_sort_order_by(opsched_schedule *s,
+                                              const opsched_graph *g,
+                                              const int32_t *tie);
 
 /* --- streams.c: multi-stream placement, improvement, streams and waits --- */
 
@@ -52,6 +64,20 @@ opsched_status opsched_streams_heft(const opsched_graph *g,
  * replaces s->start/end by a strictly shorter schedule. */
 opsched_status opsched_streams_improve(const opsched_graph *g,
                                        opsched_schedule *s, int32_t effort);
+
+/* Acceptance test for a candidate schedule's times: non-zero to accept. */
+typedef int (*opsched_times_filter)(void *ctx, const int64_t *start,
+                                    const int64_t *end);
+
+/* opsched_streams_improve where a new best schedule is kept only when
+ * `accept` (nullable: accept all) accepts its times; the search itself may
+ * walk through rejected schedules. With accept == NULL it is exactly
+ * opsched_streams_improve. */
+opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
+                                                opsched_schedule *s,
+                                                int32_t effort,
+                                                opsched_times_filter accept,
+                                                void *ctx);
 
 /* Assigns streams from start/end times and s->order: each op goes to a
  * stream idle at its start, preferring one holding most of its

@@ -326,6 +326,14 @@ static int32_t random_target(const opsched_graph *g, const int32_t *list,
 
 opsched_status opsched_streams_improve(const opsched_graph *g,
                                        opsched_schedule *s, int32_t effort) {
+  return opsched_streams_improve_filtered(g, s, effort, NULL, NULL);
+}
+
+opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
+                                                opsched_schedule *s,
+                                                int32_t effort,
+                                                opsched_times_filter accept,
+                                                void *ctx) {
   int32_t n = s->n;
   if (effort <= 0 || n < 2 || !times_fit(s))
     return OPSCHED_OK;
@@ -425,7 +433,7 @@ opsched_status opsched_streams_improve(const opsched_graph *g,
         cur_ms = ms;
       }
     }
-    if (cur_ms < best) {
+    if (cur_ms < best && (!accept || accept(ctx, ts, te))) {
       best = cur_ms;
       memcpy(s->start, ts, sizeof *ts * (size_t)n);
       memcpy(s->end, te, sizeof *te * (size_t)n);

@@ -15,8 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "opsched/Passes.h"
+#include "opsched/Version.h"
 
 #include "mlir/Tools/Plugins/PassPlugin.h"
+#include "llvm-c/Core.h"
 #include "llvm/Config/llvm-config.h"
 
 #include <cerrno>
@@ -25,6 +27,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -143,7 +146,46 @@ __attribute__((constructor)) void registerWhenPreloaded() {
   opsched::registerPasses();
 }
 
+/// Empty when the MLIR of this process is the one the plugin was built
+/// against (same libMLIR SONAME, same LLVM major.minor); otherwise why not.
+/// A different MLIR would mean two copies in one process, whose TypeIDs and
+/// option registries disagree: better to refuse than to misbehave.
+std::string mlirVersionMismatch() {
+  std::vector<std::string> loaded; // basenames of every libMLIR.so* mapped
+  dl_iterate_phdr(
+      [](struct dl_phdr_info *info, size_t, void *data) {
+        const char *name = info->dlpi_name ? info->dlpi_name : "";
+        const char *base = strrchr(name, '/');
+        base = base ? base + 1 : name;
+        if (strncmp(base, "libMLIR.so", 10) == 0)
+          static_cast<std::vector<std::string> *>(data)->push_back(base);
+        return 0;
+      },
+      &loaded);
+  std::string found;
+  for (const std::string &l : loaded)
+    if (l != OPSCHED_MLIR_SONAME)
+      found = l;
+  unsigned major = 0, minor = 0, patch = 0;
+  LLVMGetVersion(&major, &minor, &patch);
+  if (found.empty() && major == OPSCHED_MLIR_VERSION_MAJOR &&
+      minor == OPSCHED_MLIR_VERSION_MINOR)
+    return {};
+  if (found.empty())
+    found = "LLVM " + std::to_string(major) + "." + std::to_string(minor) + "." +
+            std::to_string(patch);
+  return std::string("opsched " OPSCHED_VERSION_STRING
+                     ": this plugin was built against MLIR " OPSCHED_MLIR_VERSION_STRING
+                     " (" OPSCHED_MLIR_SONAME ") but is loaded into ") +
+         found + "; its passes are not registered. Rebuild opsched against the MLIR of this tool.";
+}
+
 void registerPassRegistryCallbacks() {
+  std::string mismatch = mlirVersionMismatch();
+  if (!mismatch.empty()) {
+    fprintf(stderr, "%s\n", mismatch.c_str());
+    return;
+  }
   if (!preloaded)
     reexecWithPreload();
   opsched::registerPasses();

@@ -15,6 +15,7 @@
 #define OPSCHED_ATTR_CRITICAL "opsched.critical" /* unit: on a critical path */
 #define OPSCHED_ATTR_START "opsched.start"       /* i64 ns */
 #define OPSCHED_ATTR_END "opsched.end"           /* i64 ns */
+#define OPSCHED_ATTR_LIVE_BYTES "opsched.live_bytes" /* i64: live after the op */
 /* Written on ops when streams > 1. */
 #define OPSCHED_ATTR_ID "opsched.id"         /* i64 position in the block's order */
 #define OPSCHED_ATTR_STREAM "opsched.stream" /* i64 */
@@ -27,6 +28,10 @@
 #define OPSCHED_ATTR_STREAMS "opsched.streams"             /* i64 */
 #define OPSCHED_ATTR_WAITS_BEFORE "opsched.waits_before"   /* i64 */
 #define OPSCHED_ATTR_WAITS_AFTER "opsched.waits_after"     /* i64 */
+#define OPSCHED_ATTR_PEAK_MEMORY "opsched.peak_memory"     /* i64 bytes */
+#define OPSCHED_ATTR_ORIGINAL_PEAK "opsched.original_peak_memory" /* i64 bytes */
+#define OPSCHED_ATTR_RESIDENT "opsched.resident_bytes"     /* i64 bytes */
+#define OPSCHED_ATTR_MEMORY_LIMIT "opsched.memory_limit"   /* i64 bytes */
 
 void opsched_attr_set_i64(MlirOperation op, const char *name, int64_t value);
 void opsched_attr_set_f64(MlirOperation op, const char *name, double value);

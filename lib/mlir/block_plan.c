@@ -279,7 +279,11 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
   }
   if (st != OPSCHED_OK)
     goto done;
-  st = opsched_schedule_run(p->graph, &o->schedule, &p->schedule);
+  opsched_schedule_options so = o->schedule;
+  so.buffers = p->bufs.buffers;
+  so.max_memory = o->max_memory;
+  so.memory_policy = o->memory_policy;
+  st = opsched_schedule_run(p->graph, &so, &p->schedule);
   if (st != OPSCHED_OK) {
     char msg[200];
     snprintf(msg, sizeof msg, "opsched: cannot schedule this block: %s",
@@ -372,6 +376,13 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int reorder) {
   }
   if (!reorder)
     return;
+  const int64_t *live = opsched_schedule_live_after(s);
+  for (int32_t v = 0; v < p->n; v++) {
+    if (live)
+      opsched_attr_set_i64(p->ops[v], OPSCHED_ATTR_LIVE_BYTES, live[v]);
+    else
+      opsched_attr_remove(p->ops[v], OPSCHED_ATTR_LIVE_BYTES);
+  }
   apply_streams(p);
   const int32_t *order = opsched_schedule_order(s);
   /* Chain each op after the previous one, starting at the block's front; the

@@ -2,6 +2,7 @@
 
 #include "attrs.h"
 #include "block_plan.h"
+#include "queries.h"
 #include "opsched/report.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -103,24 +104,107 @@ static void write_reports(const opsched_block_plan *p, const opsched_run_outputs
   free(labels);
 }
 
-static void write_summary(FILE *f, MlirOperation func, int scheduled, int64_t ops,
-                          int64_t blocks, int64_t critical_path, int64_t makespan,
-                          int64_t work, int32_t streams) {
+typedef struct function_figures function_figures;
+static void write_summary(FILE *out, MlirOperation func, const function_figures *f,
+                          int reorder, int32_t streams);
+
+/* Peaks exist only where some block had buffers; stale values of an earlier
+ * run are removed otherwise. */
+static void write_memory_attrs(MlirOperation func, const opsched_options *o,
+                               int64_t peak, int64_t original_peak, int64_t resident) {
+  if (peak >= 0) {
+    opsched_attr_set_i64(func, OPSCHED_ATTR_PEAK_MEMORY, peak);
+    opsched_attr_set_i64(func, OPSCHED_ATTR_ORIGINAL_PEAK, original_peak);
+    opsched_attr_set_i64(func, OPSCHED_ATTR_RESIDENT, resident);
+  } else {
+    opsched_attr_remove(func, OPSCHED_ATTR_PEAK_MEMORY);
+    opsched_attr_remove(func, OPSCHED_ATTR_ORIGINAL_PEAK);
+    opsched_attr_remove(func, OPSCHED_ATTR_RESIDENT);
+  }
+  if (o->max_memory > 0)
+    opsched_attr_set_i64(func, OPSCHED_ATTR_MEMORY_LIMIT, o->max_memory);
+  else
+    opsched_attr_remove(func, OPSCHED_ATTR_MEMORY_LIMIT);
+}
+
+/* A function's figures, over the blocks of its body (nested regions are
+ * scheduled but not added). */
+typedef struct function_figures {
+  int scheduled;
+  int64_t ops, blocks, makespan, critical_path, work, lower_bound;
+  int64_t waits_before, waits_after;
+  int64_t peak, original_peak, resident; /* -1: no buffers anywhere */
+  int limit_met;
+} function_figures;
+
+static void gather_figures(const plan_list *l, function_figures *f) {
+  memset(f, 0, sizeof *f);
+  f->peak = f->original_peak = f->resident = -1;
+  f->limit_met = 1;
+  for (size_t i = 0; i < l->count; i++) {
+    const opsched_schedule *s = l->plans[i].schedule;
+    if (!s)
+      continue;
+    f->ops += l->plans[i].n;
+    f->blocks++;
+    if (!l->top_level[i])
+      continue;
+    f->scheduled = 1;
+    f->makespan += opsched_schedule_makespan(s);
+    f->critical_path += opsched_schedule_critical_path(s);
+    f->work += opsched_schedule_total_work(s);
+    f->lower_bound += opsched_schedule_lower_bound(s);
+    f->waits_before += opsched_schedule_num_waits_unreduced(s);
+    f->waits_after += opsched_schedule_num_waits(s);
+    /* Blocks of a CFG run one at a time: the function's peak is the largest
+     * block peak. */
+    if (opsched_schedule_peak_memory(s) > f->peak)
+      f->peak = opsched_schedule_peak_memory(s);
+    if (opsched_schedule_original_peak_memory(s) > f->original_peak)
+      f->original_peak = opsched_schedule_original_peak_memory(s);
+    if (opsched_schedule_resident_bytes(s) > f->resident)
+      f->resident = opsched_schedule_resident_bytes(s);
+    f->limit_met &= opsched_schedule_memory_limit_met(s);
+  }
+}
+
+static void write_function_attrs(MlirOperation func, const opsched_options *o,
+                                 const function_figures *f, int reorder) {
+  opsched_attr_set_i64(func, OPSCHED_ATTR_CRITICAL_PATH, f->critical_path);
+  if (!reorder)
+    return;
+  opsched_attr_set_i64(func, OPSCHED_ATTR_MAKESPAN, f->makespan);
+  opsched_attr_set_i64(func, OPSCHED_ATTR_LOWER_BOUND, f->lower_bound);
+  /* The seed's metric: original order on one stream (= total work) over the
+   * new makespan. */
+  opsched_attr_set_f64(func, OPSCHED_ATTR_SPEEDUP,
+                       f->makespan > 0 ? (double)f->work / (double)f->makespan : 1.0);
+  opsched_attr_set_i64(func, OPSCHED_ATTR_STREAMS, o->schedule.streams);
+  opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_BEFORE, f->waits_before);
+  opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_AFTER, f->waits_after);
+  write_memory_attrs(func, o, f->peak, f->original_peak, f->resident);
+}
+
+static void write_summary(FILE *out, MlirOperation func, const function_figures *f,
+                          int reorder, int32_t streams) {
   MlirStringRef name = func_name(func);
-  fprintf(f, "@%.*s: ", (int)name.length, name.data);
-  if (!scheduled) {
-    fputs("nothing to schedule\n", f);
+  fprintf(out, "@%.*s: ", (int)name.length, name.data);
+  if (!f->scheduled) {
+    fputs("nothing to schedule\n", out);
     return;
   }
-  fprintf(f, "%lld ops in %lld block%s; critical path %lld ns", (long long)ops,
-          (long long)blocks, blocks == 1 ? "" : "s", (long long)critical_path);
-  if (makespan >= 0) {
+  fprintf(out, "%lld ops in %lld block%s; critical path %lld ns", (long long)f->ops,
+          (long long)f->blocks, f->blocks == 1 ? "" : "s", (long long)f->critical_path);
+  if (reorder) {
     /* The seed's metric: time before (original order, one stream) / after. */
-    double speedup = makespan > 0 ? (double)work / (double)makespan : 1.0;
-    fprintf(f, "; makespan %lld ns on %d stream%s; speedup %.2fx over the original order on one stream",
-            (long long)makespan, streams, streams == 1 ? "" : "s", speedup);
+    double speedup = f->makespan > 0 ? (double)f->work / (double)f->makespan : 1.0;
+    fprintf(out, "; makespan %lld ns on %d stream%s; speedup %.2fx over the original order on one stream",
+            (long long)f->makespan, streams, streams == 1 ? "" : "s", speedup);
+    if (f->peak >= 0)
+      fprintf(out, "; peak memory %lld bytes (original order %lld, resident %lld)",
+              (long long)f->peak, (long long)f->original_peak, (long long)f->resident);
   }
-  fputc('\n', f);
+  fputc('\n', out);
 }
 
 MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_options *o,
@@ -130,10 +214,22 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
        r = mlirRegionGetNextInOperation(r))
     collect_region(&l, r, o, 1);
 
+  function_figures f;
+  gather_figures(&l, &f);
+  if (!l.failed && out->reorder && !f.limit_met && o->max_memory > 0) {
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "opsched: cannot meet max-memory = %lld bytes: the lowest peak found is "
+             "%lld bytes",
+             (long long)o->max_memory, (long long)f.peak);
+    opschedMlirEmit(mlirOperationGetLocation(func),
+                    o->strict_memory ? OPSCHED_SEVERITY_ERROR : OPSCHED_SEVERITY_WARNING,
+                    msg);
+    /* Strict: fail before anything is rewritten. */
+    if (o->strict_memory)
+      l.failed = 1;
+  }
   if (!l.failed) {
-    int64_t makespan = 0, critical_path = 0, work = 0, ops = 0, blocks = 0;
-    int64_t lower_bound = 0, waits_before = 0, waits_after = 0;
-    int scheduled = 0;
     for (size_t i = 0; i < l.count; i++) {
       const opsched_block_plan *p = &l.plans[i];
       if (!p->schedule)
@@ -141,35 +237,11 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
       opsched_block_plan_apply(p, out->reorder);
       if (out->dot || out->table)
         write_reports(p, out, func);
-      ops += p->n;
-      blocks++;
-      if (l.top_level[i]) {
-        scheduled = 1;
-        makespan += opsched_schedule_makespan(p->schedule);
-        critical_path += opsched_schedule_critical_path(p->schedule);
-        work += opsched_schedule_total_work(p->schedule);
-        lower_bound += opsched_schedule_lower_bound(p->schedule);
-        waits_before += opsched_schedule_num_waits_unreduced(p->schedule);
-        waits_after += opsched_schedule_num_waits(p->schedule);
-      }
     }
-    if (scheduled) {
-      opsched_attr_set_i64(func, OPSCHED_ATTR_CRITICAL_PATH, critical_path);
-      if (out->reorder) {
-        opsched_attr_set_i64(func, OPSCHED_ATTR_MAKESPAN, makespan);
-        opsched_attr_set_i64(func, OPSCHED_ATTR_LOWER_BOUND, lower_bound);
-        /* The seed's metric: original order on one stream (= total work)
-         * over the new makespan. */
-        opsched_attr_set_f64(func, OPSCHED_ATTR_SPEEDUP,
-                             makespan > 0 ? (double)work / (double)makespan : 1.0);
-        opsched_attr_set_i64(func, OPSCHED_ATTR_STREAMS, o->schedule.streams);
-        opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_BEFORE, waits_before);
-        opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_AFTER, waits_after);
-      }
-    }
+    if (f.scheduled)
+      write_function_attrs(func, o, &f, out->reorder);
     if (out->summary)
-      write_summary(out->summary, func, scheduled, ops, blocks, critical_path,
-                    out->reorder ? makespan : -1, work, o->schedule.streams);
+      write_summary(out->summary, func, &f, out->reorder, o->schedule.streams);
   }
   for (size_t i = 0; i < l.count; i++)
     opsched_block_plan_release(&l.plans[i]);

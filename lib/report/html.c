@@ -108,7 +108,7 @@ static void write_summary(block_ctx *c) {
   FILE *out = c->out;
   const opsched_report_block *b = c->b;
   const opsched_schedule *s = b->schedule;
-  char v[96], raw[48], note[160], t1[48], t2[48];
+  char v[160], raw[48], note[200], t1[48], t2[48];
   int64_t mk = opsched_schedule_makespan(s), work = opsched_schedule_total_work(s);
   int64_t lb = opsched_schedule_lower_bound(s), cp = opsched_schedule_critical_path(s);
   int32_t streams = opsched_schedule_stream_count(s);
@@ -441,12 +441,26 @@ static void mem_peak(block_ctx *c, const int64_t *a, const int32_t *ord,
   fputs("</text></g>\n", out);
 }
 
+/* A tick step for bytes: a nice number of B, KiB, MiB or GiB. */
+static int64_t nice_bytes_step(int64_t top) {
+  int64_t unit = 1;
+  while (unit < ((int64_t)1 << 30) && top / unit >= 4096)
+    unit *= 1024;
+  return nice_step(top / unit > 0 ? top / unit : 1, 4) * unit;
+}
+
 static void y_axis(FILE *out, int64_t top, double ymax, int bytes) {
-  int64_t step = nice_step(top, 4);
+  int64_t step = bytes ? nice_bytes_step(top) : nice_step(top, 4);
   for (int64_t t = 0; (double)t <= ymax; t += step) {
     double y = MY1 - (MY1 - MY0) * (double)t / ymax;
     char buf[48];
-    if (bytes)
+    if (bytes && t % ((int64_t)1 << 30) == 0 && t)
+      snprintf(buf, sizeof buf, "%" PRId64 " GiB", t >> 30);
+    else if (bytes && t % ((int64_t)1 << 20) == 0 && t)
+      snprintf(buf, sizeof buf, "%" PRId64 " MiB", t >> 20);
+    else if (bytes && t % 1024 == 0 && t)
+      snprintf(buf, sizeof buf, "%" PRId64 " KiB", t >> 10);
+    else if (bytes)
       fmt_bytes(buf, sizeof buf, t);
     else
       snprintf(buf, sizeof buf, "%" PRId64, t);
@@ -528,9 +542,9 @@ static void write_memory(block_ctx *c) {
       int hue = u->slot >= 0 ? (int)((u->slot * 47) % 360) : 0;
       char sz[48], lb[32];
       fmt_bytes(sz, sizeof sz, u->size);
-      fprintf(out, "<rect class=\"buf\" style=\"fill:hsl(%d,60%%,%d%%)\" x=\"%.2f\" y=\"%.2f\" "
+      fprintf(out, "<rect class=\"buf%s\" style=\"fill:hsl(%d,60%%,%d%%)\" x=\"%.2f\" y=\"%.2f\" "
                    "width=\"%.2f\" height=\"%.2f\" data-tip=\"buffer %" PRId32 " (",
-              hue, u->slot >= 0 ? 62 : 80, x1, y1, x2 - x1, y2 - y1, i);
+              drawn > 200 ? " many" : "", hue, u->slot >= 0 ? 62 : 80, x1, y1, x2 - x1, y2 - y1, i);
       if (u->node >= 0 && u->node < n)
         opsched_rep_html_str(out, opsched_rep_label(b, u->node, lb, sizeof lb));
       else
@@ -585,30 +599,36 @@ static void write_gantt(block_ctx *c) {
   fprintf(out,
           "<div class=\"view gantt\" id=\"gantt-%" PRId32 "\" data-b=\"%" PRId32 "\"><h4>Streams</h4>\n"
           "<p class=\"legend\"><span class=\"key op\"></span>op <span class=\"key crit\"></span>critical path "
-          "<span class=\"key wait\"></span>wait (%" PRId64 "%s) &mdash; makespan <b>%s</b>, lower bound %s "
+          "<span class=\"key wait\"></span>wait (%" PRId64 "%s) &mdash; makespan <b>%s</b> (solid line), "
+          "lower bound %s (dashed) "
           "<span class=\"zoom\"><button type=\"button\" data-z=\"in\">zoom +</button>"
           "<button type=\"button\" data-z=\"out\">zoom &minus;</button>"
-          "<button type=\"button\" data-z=\"reset\">reset</button> (or ctrl+wheel)</span></p>\n"
-          "<div class=\"gwrap\"><div class=\"glabels\" style=\"padding-top:%dpx\">",
-          c->index, c->index, nwaits, nwaits > MAX_WAITS_DRAWN ? ", first 4000 drawn" : "", t1, t2, TOP_H);
+          "<button type=\"button\" data-z=\"reset\">reset</button> (or ctrl+wheel) "
+          "<button type=\"button\" data-w=\"1\">%s waits</button></span></p>\n"
+          "<div class=\"gwrap%s\"><div class=\"glabels\" style=\"padding-top:%dpx\">",
+          c->index, c->index, nwaits, nwaits > MAX_WAITS_DRAWN ? ", first 4000 drawn" : "", t1, t2,
+          nwaits > 300 ? "show" : "hide", nwaits > 300 ? " nowaits" : "", TOP_H);
   for (int32_t k = 0; k < streams; k++)
     fprintf(out, "<div style=\"height:%dpx\">stream %" PRId32 "</div>", ROW_H, k);
   int svg_h = TOP_H + streams * ROW_H + 24;
-  fprintf(out, "</div><div class=\"gscroll\"><svg class=\"gsvg\" width=\"100%%\" height=\"%d\" "
+  fprintf(out, "</div><div class=\"gscroll\"><svg class=\"gsvg%s\" width=\"100%%\" height=\"%d\" "
                "role=\"img\" aria-label=\"Gantt chart\">\n"
                "<defs><marker id=\"arrow-%" PRId32 "\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" "
                "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0 0L8 4L0 8z\" class=\"arrowhead\"/>"
                "</marker></defs>\n",
-          svg_h, c->index);
+          n > MAX_GANTT_LABELS ? " many" : "", svg_h, c->index);
   for (int32_t k = 0; k < streams; k++)
     fprintf(out, "<rect class=\"lane\" x=\"0\" y=\"%d\" width=\"100%%\" height=\"%d\"/>\n",
             TOP_H + k * ROW_H, ROW_H - 2);
   /* Time axis: ticks below the lanes. */
   int64_t step = nice_step(mk, 8);
   int axis_y = TOP_H + streams * ROW_H;
+  int64_t unit = mk < 10000 ? 1 : mk < 10000000 ? 1000 : mk < 10000000000 ? 1000000 : 1000000000;
+  const char *uname = unit == 1 ? "ns" : unit == 1000 ? "\xC2\xB5s" : unit == 1000000 ? "ms" : "s";
+  int decimals = step >= unit ? 0 : step * 10 >= unit ? 1 : step * 100 >= unit ? 2 : 3;
   for (int64_t t = 0; t <= mk && mk > 0; t += step) {
     char buf[48];
-    fmt_ns(buf, sizeof buf, t);
+    snprintf(buf, sizeof buf, "%.*f %s", decimals, (double)t / (double)unit, uname);
     double x = 100.0 * (double)t / span;
     fprintf(out, "<line class=\"grid\" x1=\"%.4f%%\" x2=\"%.4f%%\" y1=\"%d\" y2=\"%d\"/>"
                  "<text class=\"tick\" x=\"%.4f%%\" y=\"%d\" text-anchor=\"%s\">%s</text>\n",
@@ -661,9 +681,6 @@ static void write_gantt(block_ctx *c) {
           "<line class=\"mkline\" x1=\"%.4f%%\" x2=\"%.4f%%\" y1=\"%d\" y2=\"%d\"/>"
           "<text class=\"mklabel\" x=\"%.4f%%\" y=\"13\" text-anchor=\"end\">makespan %s</text>\n",
           xl, xl, TOP_H - 4, axis_y, xm, xm, TOP_H - 4, axis_y, xm, t1);
-  if (lb < mk)
-    fprintf(out, "<text class=\"lblabel\" x=\"%.4f%%\" y=\"%d\" text-anchor=\"end\">lower bound %s</text>\n",
-            xl, svg_h - 1, t2);
   fputs("</svg></div></div></div>\n", out);
 }
 

@@ -6,10 +6,10 @@
 // b2 crosses to stream 1 and waits on src (id 0); join waits on b2 (id 2).
 // CHECK-LABEL: func.func @fork_join
 // CHECK-SAME: {opsched.critical_path = 6 : i64, opsched.lower_bound = 6 : i64, opsched.makespan = 6 : i64, opsched.speedup = 1.6666666666666667 : f64, opsched.streams = 2 : i64, opsched.waits_after = 2 : i64, opsched.waits_before = 2 : i64}
-// CHECK-NEXT: arith.addf {{.*}}opsched.end = 1 : i64, opsched.id = 0 : i64, opsched.rank = 6 : i64, opsched.start = 0 : i64, opsched.stream = 0 : i64} : f32 loc("src")
-// CHECK-NEXT: arith.mulf {{.*}}opsched.end = 5 : i64, opsched.id = 1 : i64, opsched.rank = 5 : i64, opsched.start = 1 : i64, opsched.stream = 0 : i64} : f32 loc("b1")
-// CHECK-NEXT: arith.subf {{.*}}opsched.end = 5 : i64, opsched.id = 2 : i64, opsched.rank = 5 : i64, opsched.start = 1 : i64, opsched.stream = 1 : i64, opsched.waits = array<i64: 0>} : f32 loc("b2")
-// CHECK-NEXT: arith.addf {{.*}}opsched.end = 6 : i64, opsched.id = 3 : i64, opsched.rank = 1 : i64, opsched.start = 5 : i64, opsched.stream = 0 : i64, opsched.waits = array<i64: 2>} : f32 loc("join")
+// CHECK-NEXT: arith.addf {{.*}}opsched.end = 1 : i64, {{.*}}opsched.id = 0 : i64, opsched.rank = 6 : i64, opsched.start = 0 : i64, opsched.stream = 0 : i64} : f32 loc("src")
+// CHECK-NEXT: arith.mulf {{.*}}opsched.end = 5 : i64, {{.*}}opsched.id = 1 : i64, opsched.rank = 5 : i64, opsched.start = 1 : i64, opsched.stream = 0 : i64} : f32 loc("b1")
+// CHECK-NEXT: arith.subf {{.*}}opsched.end = 5 : i64, {{.*}}opsched.id = 2 : i64, opsched.rank = 5 : i64, opsched.start = 1 : i64, opsched.stream = 1 : i64, opsched.waits = array<i64: 0>} : f32 loc("b2")
+// CHECK-NEXT: arith.addf {{.*}}opsched.end = 6 : i64, {{.*}}opsched.id = 3 : i64, opsched.rank = 1 : i64, opsched.start = 5 : i64, opsched.stream = 0 : i64, opsched.waits = array<i64: 2>} : f32 loc("join")
 func.func @fork_join(%x: f32) -> f32 {
   %s = arith.addf %x, %x {opsched.cost = 1} : f32 loc("src")
   %b1 = arith.mulf %s, %s {opsched.cost = 4} : f32 loc("b1")
@@ -54,8 +54,8 @@ func.func @reduced(%x: f32) -> (f32, f32) {
 // serialize although two streams are free: 0-4 then 4-8.
 // CHECK-LABEL: func.func @capacity
 // CHECK-SAME: opsched.makespan = 8 : i64
-// CHECK-NEXT: {{.*}}opsched.end = 4 : i64, opsched.id = 0 : i64, opsched.rank = 4 : i64, opsched.resources = 2 : i64, opsched.start = 0 : i64{{.*}} loc("big1")
-// CHECK-NEXT: {{.*}}opsched.end = 8 : i64, opsched.id = 1 : i64, opsched.rank = 4 : i64, opsched.resources = 2 : i64, opsched.start = 4 : i64{{.*}} loc("big2")
+// CHECK-NEXT: {{.*}}opsched.end = 4 : i64, {{.*}}opsched.id = 0 : i64, opsched.rank = 4 : i64, opsched.resources = 2 : i64, opsched.start = 0 : i64{{.*}} loc("big1")
+// CHECK-NEXT: {{.*}}opsched.end = 8 : i64, {{.*}}opsched.id = 1 : i64, opsched.rank = 4 : i64, opsched.resources = 2 : i64, opsched.start = 4 : i64{{.*}} loc("big2")
 func.func @capacity(%x: f32) -> (f32, f32) {
   %a = arith.addf %x, %x {opsched.cost = 4, opsched.resources = 2} : f32 loc("big1")
   %b = arith.mulf %x, %x {opsched.cost = 4, opsched.resources = 2} : f32 loc("big2")

@@ -36,7 +36,7 @@
 // UNIT-NEXT: linalg.add
 
 // GENERIC: "linalg.matmul"
-// GENERIC: }) {opsched.critical, opsched.end = 31844 : i64, opsched.rank = 31844 : i64, opsched.start = 0 : i64}
+// GENERIC: }) {opsched.critical, opsched.end = 31844 : i64, {{.*}}opsched.rank = 31844 : i64, opsched.start = 0 : i64}
 
 // HELP: --op-dep-graph
 // HELP-NEXT: --cost-model=<string>
