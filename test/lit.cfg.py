@@ -28,3 +28,11 @@ shared = os.path.normpath(os.path.join(config.opsched_src_root, "..", "shared", 
 if os.path.isdir(os.path.join(shared, "models")):
     config.available_features.add("shared-corpus")
     config.substitutions.append(("%shared_corpus", shared))
+
+# Headless Chromium (Debian's chromium, installed by scripts/setup.sh) for the
+# browser checks of HTML reports; without it those tests are UNSUPPORTED.
+for chromium in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
+    if os.access(chromium, os.X_OK):
+        config.available_features.add("chromium")
+        break
+config.substitutions.append(("%python", "python3"))

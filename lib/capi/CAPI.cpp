@@ -222,8 +222,13 @@ MlirLogicalResult opschedScheduleFunction(MlirOperation func, MlirStringRef opti
   Attribute oldMakespan = op->removeAttr(kMakespan);
   Attribute oldCriticalPath = op->removeAttr(kCriticalPath);
   int clusters = 0;
-  opsched_run_outputs outputs{config->reorders ? 1 : 0, dot.file, table.file, summary.file,
-                              &clusters};
+  opsched_run_outputs outputs;
+  memset(&outputs, 0, sizeof outputs); // fields added later stay off
+  outputs.reorder = config->reorders ? 1 : 0;
+  outputs.dot = dot.file;
+  outputs.table = table.file;
+  outputs.summary = summary.file;
+  outputs.cluster_counter = &clusters;
   if (dot.file)
     opsched_dot_begin(dot.file);
   MlirLogicalResult result = opschedMlirRunOnFunction(func, &config->options, &outputs);

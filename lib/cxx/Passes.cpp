@@ -22,7 +22,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <memory>
 #include <string>
+#include <vector>
 
 using namespace mlir;
 
@@ -89,6 +91,9 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
   /// Report files besides `dot`: (option name, path) pairs.
   virtual std::string tablePath() const { return ""; }
   virtual std::string summaryPath() const { return ""; }
+  virtual std::string tracePath() const { return ""; }
+  virtual std::string reportPath() const { return ""; }
+  virtual std::string optionsText() const { return ""; }
 
   void runOnOperation() override {
     Operation *root = this->getOperation();
@@ -105,12 +110,14 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
       });
     }
     bool wantDot = !dot.empty(), wantTable = !tablePath().empty(),
-         wantSummary = !summaryPath().empty();
-    if ((wantDot || wantTable || wantSummary) && isa<FunctionOpInterface>(root) &&
-        root->getParentOp()) {
+         wantSummary = !summaryPath().empty(), wantTrace = !tracePath().empty(),
+         wantReport = !reportPath().empty();
+    if ((wantDot || wantTable || wantSummary || wantTrace || wantReport) &&
+        isa<FunctionOpInterface>(root) && root->getParentOp()) {
       // Functions run in parallel: a report file would see them in any order.
       root->emitError() << this->getArgument()
-                        << ": report outputs ('dot', 'table', 'summary') need the pass to run "
+                        << ": report outputs ('dot', 'table', 'summary', 'trace', 'report') "
+                           "need the pass to run "
                            "on the module (the flag form, or builtin.module("
                         << this->getArgument() << "{...})), so functions are written "
                         << "in a deterministic order";
@@ -119,12 +126,23 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
 
     SmallVector<std::string> dotText(funcs.size()), tableText(funcs.size()),
         summaryText(funcs.size());
+    // The trace and HTML report need every function's plans at once.
+    struct ReportDeleter {
+      void operator()(opsched_function_report *r) const {
+        opschedMlirFunctionReportDestroy(r);
+      }
+    };
+    std::vector<std::unique_ptr<opsched_function_report, ReportDeleter>> reports(
+        funcs.size());
     auto runOne = [&](size_t i) -> LogicalResult {
       MemoryStream dotStream(wantDot), tableStream(wantTable), summaryStream(wantSummary);
       int clusters = static_cast<int>(i) << 16;
-      opsched_run_outputs out{reorders() ? 1 : 0, dotStream.file, tableStream.file,
-                              summaryStream.file, &clusters};
+      opsched_function_report *report = nullptr;
+      opsched_run_outputs out{reorders() ? 1 : 0, dotStream.file,        tableStream.file,
+                              summaryStream.file, &clusters,
+                              (wantTrace || wantReport) ? &report : nullptr};
       MlirLogicalResult r = opschedMlirRunOnFunction(wrap(funcs[i]), &config, &out);
+      reports[i].reset(report);
       dotText[i] = dotStream.take();
       tableText[i] = tableStream.take();
       summaryText[i] = summaryStream.take();
@@ -158,6 +176,23 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
       return this->signalPassFailure();
     if (wantSummary && failed(writeTexts(summaryPath(), summaryText)))
       return this->signalPassFailure();
+    if (wantTrace || wantReport) {
+      std::vector<opsched_function_report *> list;
+      for (auto &r : reports)
+        list.push_back(r.get());
+      std::string subtitle = optionsText();
+      auto writeOne = [&](const std::string &path, bool trace) {
+        return writeFile(path, [&](FILE *f) {
+          if (opschedMlirWriteReports(list.data(), list.size(), subtitle.c_str(),
+                                      trace ? f : nullptr, trace ? nullptr : f))
+            this->getOperation()->emitError()
+                << this->getArgument() << ": writing '" << path << "' failed";
+        });
+      };
+      if ((wantTrace && failed(writeOne(tracePath(), true))) ||
+          (wantReport && failed(writeOne(reportPath(), false))))
+        return this->signalPassFailure();
+    }
   }
 
   LogicalResult writeTexts(const std::string &path, ArrayRef<std::string> texts) {
@@ -223,6 +258,14 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
       *this, "strict-memory",
       llvm::cl::desc("An unmet max-memory is an error instead of a warning"),
       llvm::cl::init(false)};
+  Option<std::string> trace{
+      *this, "trace",
+      llvm::cl::desc("Write a Chrome trace (Perfetto, chrome://tracing) of the schedules to this file"),
+      llvm::cl::init("")};
+  Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write a self-contained HTML report of the schedules to this file"),
+      llvm::cl::init("")};
   Option<std::string> summary{
       *this, "summary",
       llvm::cl::desc("Write one line of figures per function to this file ('-' = stdout)"),
@@ -240,6 +283,14 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
   bool reorders() const override { return true; }
   std::string tablePath() const override { return table; }
   std::string summaryPath() const override { return summary; }
+  std::string tracePath() const override { return trace; }
+  std::string reportPath() const override { return report; }
+  std::string optionsText() const override {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    const_cast<OpSchedulePass *>(this)->printAsTextualPipeline(os);
+    return text;
+  }
 };
 
 struct OpDepGraphPass : public OpSchedPassBase<OpDepGraphPass> {

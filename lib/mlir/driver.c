@@ -207,6 +207,9 @@ static void write_summary(FILE *out, MlirOperation func, const function_figures 
   fputc('\n', out);
 }
 
+static opsched_function_report *report_take(plan_list *l, MlirOperation func,
+                                            const opsched_options *o);
+
 MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_options *o,
                                            const opsched_run_outputs *out) {
   plan_list l = {0};
@@ -243,9 +246,183 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
     if (out->summary)
       write_summary(out->summary, func, &f, out->reorder, o->schedule.streams);
   }
+  if (!l.failed && out->report && f.scheduled)
+    *out->report = report_take(&l, func, o);
   for (size_t i = 0; i < l.count; i++)
     opsched_block_plan_release(&l.plans[i]);
   free(l.plans);
   free(l.top_level);
   return l.failed ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
+}
+
+/* ---- Reports ------------------------------------------------------------ */
+
+struct opsched_function_report {
+  char *name;
+  opsched_block_plan *plans; /* taken from the run */
+  size_t count;
+  opsched_report_block *blocks;
+  int32_t num_blocks;
+  /* Storage the report blocks point into. */
+  char **strings;
+  size_t num_strings;
+  int64_t **arrays;
+  size_t num_arrays;
+};
+
+static char *dup_ref(MlirStringRef s) {
+  char *c = malloc(s.length + 1);
+  if (c) {
+    memcpy(c, s.data, s.length);
+    c[s.length] = '\0';
+  }
+  return c;
+}
+
+typedef struct string_sink {
+  char *data;
+  size_t size;
+} string_sink;
+
+static void sink_append(MlirStringRef piece, void *user) {
+  string_sink *sk = user;
+  char *d = realloc(sk->data, sk->size + piece.length + 1);
+  if (!d)
+    return;
+  memcpy(d + sk->size, piece.data, piece.length);
+  sk->size += piece.length;
+  d[sk->size] = '\0';
+  sk->data = d;
+}
+
+/* The location as MLIR prints it, e.g. loc("model.mlir":12:3). */
+static char *loc_string(MlirOperation op) {
+  string_sink sk = {NULL, 0};
+  mlirLocationPrint(mlirOperationGetLocation(op), sink_append, &sk);
+  return sk.data ? sk.data : dup_ref(mlirStringRefCreateFromCString("?"));
+}
+
+/* Moves the scheduled plans of `l` into a report; the list keeps only empty
+ * plans. NULL when out of memory (the report is then skipped). */
+static opsched_function_report *report_take(plan_list *l, MlirOperation func,
+                                            const opsched_options *o) {
+  opsched_function_report *r = calloc(1, sizeof *r);
+  if (!r)
+    return NULL;
+  MlirStringRef fn = func_name(func);
+  size_t scheduled = 0, nstrings = 0;
+  for (size_t i = 0; i < l->count; i++)
+    if (l->plans[i].schedule) {
+      scheduled++;
+      nstrings += 2 * (size_t)l->plans[i].n + 1;
+    }
+  r->name = malloc(fn.length + 2);
+  r->plans = calloc(scheduled, sizeof *r->plans);
+  r->blocks = calloc(scheduled, sizeof *r->blocks);
+  r->strings = calloc(nstrings, sizeof *r->strings);
+  r->arrays = calloc(3 * scheduled, sizeof *r->arrays);
+  if (!r->name || !r->plans || !r->blocks || !r->strings || !r->arrays) {
+    opschedMlirFunctionReportDestroy(r);
+    return NULL;
+  }
+  r->name[0] = '@';
+  memcpy(r->name + 1, fn.data, fn.length);
+  r->name[fn.length + 1] = '\0';
+  for (size_t i = 0; i < l->count; i++) {
+    opsched_block_plan *p = &l->plans[i];
+    if (!p->schedule)
+      continue;
+    opsched_block_plan *kept = &r->plans[r->count++];
+    *kept = *p;
+    memset(p, 0, sizeof *p); /* ownership moved */
+    opsched_report_block *b = &r->blocks[r->num_blocks++];
+    b->graph = kept->graph;
+    b->schedule = kept->schedule;
+    char **labels = r->strings + r->num_strings;
+    for (int32_t v = 0; v < kept->n; v++)
+      r->strings[r->num_strings++] = op_label(kept->ops[v]);
+    char **locs = r->strings + r->num_strings;
+    for (int32_t v = 0; v < kept->n; v++)
+      r->strings[r->num_strings++] = loc_string(kept->ops[v]);
+    MlirOperation parent = mlirBlockGetParentOperation(kept->block);
+    char title[256];
+    MlirStringRef pn = mlirIdentifierStr(mlirOperationGetName(parent));
+    snprintf(title, sizeof title, "block %d of %.*s", r->num_blocks - 1, (int)pn.length,
+             pn.data);
+    r->strings[r->num_strings++] = dup_ref(mlirStringRefCreateFromCString(title));
+    b->title = r->strings[r->num_strings - 1];
+    b->labels = (const char *const *)labels;
+    b->locations = (const char *const *)locs;
+    const int64_t *live = opsched_schedule_live_after(kept->schedule);
+    if (!live || !kept->bufs.buffers)
+      continue;
+    /* Memory over time: the schedule's live bytes by position, and the
+     * original order's, recomputed on one stream. */
+    int32_t n = kept->n;
+    int64_t *sched = malloc(sizeof *sched * (size_t)n);
+    int64_t *orig = malloc(sizeof *orig * (size_t)n);
+    int32_t *identity = malloc(sizeof *identity * (size_t)n);
+    if (!sched || !orig || !identity) {
+      free(sched);
+      free(orig);
+      free(identity);
+      continue;
+    }
+    const int32_t *order = opsched_schedule_order(kept->schedule);
+    for (int32_t k = 0; k < n; k++) {
+      sched[k] = live[order[k]];
+      identity[k] = k;
+    }
+    opsched_memory_peak_of_order(kept->graph, kept->bufs.buffers, identity, orig);
+    free(identity);
+    r->arrays[r->num_arrays++] = sched;
+    r->arrays[r->num_arrays++] = orig;
+    b->mem_scheduled = sched;
+    b->mem_original = orig;
+    b->peak_scheduled = opsched_schedule_peak_memory(kept->schedule);
+    b->peak_original = opsched_schedule_original_peak_memory(kept->schedule);
+    b->memory_limit = o->max_memory;
+  }
+  return r;
+}
+
+void opschedMlirFunctionReportDestroy(opsched_function_report *r) {
+  if (!r)
+    return;
+  for (size_t i = 0; i < r->count; i++)
+    opsched_block_plan_release(&r->plans[i]);
+  for (size_t i = 0; i < r->num_strings; i++)
+    free(r->strings[i]);
+  for (size_t i = 0; i < r->num_arrays; i++)
+    free(r->arrays[i]);
+  free(r->strings);
+  free(r->arrays);
+  free(r->plans);
+  free(r->blocks);
+  free(r->name);
+  free(r);
+}
+
+int opschedMlirWriteReports(opsched_function_report *const *reports, size_t count,
+                            const char *subtitle, FILE *trace, FILE *html) {
+  opsched_report_function *fns = calloc(count + 1, sizeof *fns);
+  if (!fns)
+    return 1;
+  int32_t nf = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (!reports[i])
+      continue;
+    fns[nf].name = reports[i]->name;
+    fns[nf].blocks = reports[i]->blocks;
+    fns[nf].num_blocks = reports[i]->num_blocks;
+    nf++;
+  }
+  opsched_report_module m = {"opsched report", subtitle, fns, nf};
+  int failed = 0;
+  if (trace)
+    failed |= opsched_trace_write(trace, &m) != OPSCHED_OK;
+  if (html)
+    failed |= opsched_html_write(html, &m) != OPSCHED_OK;
+  free(fns);
+  return failed;
 }

@@ -71,6 +71,7 @@ static int is_free_op(MlirStringRef name) {
   static const char *const names[] = {
       "arith.constant",      "tensor.empty",         "tensor.expand_shape",
       "tensor.collapse_shape", "tensor.reshape",     "tensor.cast",
+      "tensor.extract_slice", /* bufferizes to a subview */
       "tensor.bitcast",      "tensor.dim",           "memref.alloc",
       "memref.alloca",       "memref.dealloc",       "memref.subview",
       "memref.cast",         "memref.reinterpret_cast", "memref.expand_shape",
@@ -181,7 +182,7 @@ void opsched_op_work_measure(MlirOperation op, opsched_op_work *w, int *dynamic)
     w->bytes = 2.0 * (double)src;
     return;
   }
-  if (str_eq(name, "tensor.extract_slice") || str_eq(name, "tensor.pad") ||
+  if (str_eq(name, "tensor.pad") ||
       str_eq(name, "tensor.concat") || str_eq(name, "tensor.gather") ||
       str_eq(name, "tensor.scatter")) {
     w->bytes = 2.0 * result_bytes(op, dynamic);

@@ -22,7 +22,7 @@
 // LIMIT: error: op-schedule: invalid value '-1' for option 'resource-limit'; accepted: 0 (= streams) or an integer up to 1000000
 // EFFORT: error: op-schedule: invalid value '-5' for option 'effort'; accepted: an integer from 0 to 1000000
 // DEPDEV: error: op-dep-graph: invalid value 'x' for option 'device'
-// NESTED: error: op-schedule: report outputs ('dot', 'table', 'summary') need the pass to run on the module
+// NESTED: error: op-schedule: report outputs ('dot', 'table', 'summary', 'trace', 'report') need the pass to run on the module
 // BADPATH: error: op-dep-graph: cannot open '/nonexistent/dir/g.dot' for writing
 
 func.func @f(%x: f32) -> f32 {

@@ -61,3 +61,34 @@ func.func @capacity(%x: f32) -> (f32, f32) {
   %b = arith.mulf %x, %x {opsched.cost = 4, opsched.resources = 2} : f32 loc("big2")
   return %a, %b : f32, f32
 }
+
+// The memory limit holds in time. m1 and m2 (10 ns each) are independent and
+// each allocate 100 bytes (25xf32); r1 and r2 (1 ns) read a 1-element view
+// of them into 4-byte results that live to the end. Two streams overlap m1
+// and m2: 200 bytes live at once (208 with the results).
+// RUN: opsched-opt --op-schedule='streams=2' --mlir-print-debuginfo --mlir-print-local-scope %s | FileCheck %s --check-prefix=OVERLAP
+// RUN: opsched-opt --op-schedule='streams=2 max-memory=150' --mlir-print-debuginfo --mlir-print-local-scope %s 2>&1 | FileCheck %s --check-prefix=APART
+// OVERLAP-LABEL: func.func @memory_in_time
+// OVERLAP-SAME: opsched.makespan = 11 : i64
+// OVERLAP-SAME: opsched.peak_memory = 208 : i64
+// OVERLAP: opsched.start = 0 : i64{{.*}}loc("m1")
+// OVERLAP: opsched.start = 0 : i64{{.*}}loc("m2")
+// Under max-memory=150 they cannot overlap: m1 runs 0-10, r1 10-11 frees it,
+// only then does m2 fit (4 + 100 <= 150): 11-21, then r2 21-22. Peak 108.
+// APART-NOT: warning
+// APART-LABEL: func.func @memory_in_time
+// APART-SAME: opsched.makespan = 22 : i64, opsched.memory_limit = 150 : i64
+// APART-SAME: opsched.peak_memory = 108 : i64
+// APART: opsched.start = 0 : i64{{.*}}loc("m1")
+// APART: opsched.start = 10 : i64{{.*}}loc("r1")
+// APART: opsched.start = 11 : i64{{.*}}loc("m2")
+// APART: opsched.start = 21 : i64{{.*}}loc("r2")
+func.func @memory_in_time(%x: tensor<25xf32>) -> (tensor<1xf32>, tensor<1xf32>) {
+  %m1 = math.exp %x {opsched.cost = 10} : tensor<25xf32> loc("m1")
+  %m2 = math.sqrt %x {opsched.cost = 10} : tensor<25xf32> loc("m2")
+  %r1 = tensor.extract_slice %m1[0] [1] [1] : tensor<25xf32> to tensor<1xf32> loc("v1")
+  %c1 = math.absf %r1 {opsched.cost = 1} : tensor<1xf32> loc("r1")
+  %r2 = tensor.extract_slice %m2[0] [1] [1] : tensor<25xf32> to tensor<1xf32> loc("v2")
+  %c2 = math.absf %r2 {opsched.cost = 1} : tensor<1xf32> loc("r2")
+  return %c1, %c2 : tensor<1xf32>, tensor<1xf32>
+}
