@@ -57,8 +57,9 @@ typedef struct builder {
   opsched_block_buffers *bb;
   opsched_ptrmap value_index; /* value ptr -> index in value_* arrays */
   int32_t cap_values, num_buffers, cap_buffers;
-  int32_t *buffer_alloc;  /* allocating op per buffer, -1 resident */
   uint8_t *buffer_live;   /* live until end */
+  const void **buffer_head; /* per buffer: the value last written into it */
+  opsched_ptrmap empty_buffer; /* tensor.empty value -> the buffer it became */
   int failed;
 } builder;
 
@@ -66,22 +67,26 @@ static int32_t new_buffer(builder *b, int64_t bytes, int32_t alloc_op) {
   if (b->num_buffers == b->cap_buffers) {
     int32_t cap = b->cap_buffers ? 2 * b->cap_buffers : 16;
     int64_t *by = realloc(b->bb->buffer_bytes, sizeof *by * (size_t)cap);
-    int32_t *al = by ? realloc(b->buffer_alloc, sizeof *al * (size_t)cap) : NULL;
+    int32_t *al = by ? realloc(b->bb->buffer_node, sizeof *al * (size_t)cap) : NULL;
     if (by)
       b->bb->buffer_bytes = by;
     if (al)
-      b->buffer_alloc = al;
+      b->bb->buffer_node = al;
     uint8_t *lv = al ? realloc(b->buffer_live, (size_t)cap) : NULL;
-    if (!lv) {
+    if (lv)
+      b->buffer_live = lv;
+    const void **hd = lv ? realloc((void *)b->buffer_head, sizeof *hd * (size_t)cap) : NULL;
+    if (!hd) {
       b->failed = 1;
       return -1;
     }
-    b->buffer_live = lv;
+    b->buffer_head = hd;
     b->cap_buffers = cap;
   }
   b->bb->buffer_bytes[b->num_buffers] = bytes;
-  b->buffer_alloc[b->num_buffers] = alloc_op;
+  b->bb->buffer_node[b->num_buffers] = alloc_op;
   b->buffer_live[b->num_buffers] = 0;
+  b->buffer_head[b->num_buffers] = NULL;
   return b->num_buffers++;
 }
 
@@ -101,6 +106,14 @@ static void add_value(builder *b, MlirValue v, int32_t op, int32_t result,
 static int32_t buffer_of(const builder *b, MlirValue v) {
   int32_t i = opsched_ptrmap_get(&b->value_index, v.ptr);
   return i < 0 ? -1 : b->bb->value_buffer[i];
+}
+
+/* True when operand `k` of `op` is the init tied to one of its results. */
+static int is_tied_init(MlirOperation op, intptr_t k) {
+  for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++)
+    if (opschedMlirOpTiedOperand(op, r) == k)
+      return 1;
+  return 0;
 }
 
 typedef struct use_ctx {
@@ -139,6 +152,11 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
     opsched_block_buffers_release(bb);
     return 1;
   }
+  if (opsched_ptrmap_init(&b.empty_buffer, (size_t)total_results)) {
+    opsched_ptrmap_free(&b.value_index);
+    opsched_block_buffers_release(bb);
+    return 1;
+  }
 
   /* Block arguments (function inputs, loop-carried values) exist before the
    * block runs: resident, reported apart from the schedulable peak. */
@@ -154,6 +172,26 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   }
   for (int32_t i = 0; i < n && !b.failed; i++) {
     MlirOperation op = ops[i];
+    /* A tensor.empty read as an input (not written through a tied init),
+     * like pooling's window operand, still needs memory: it is allocated by
+     * its first reader, as one-shot bufferization does. */
+    for (intptr_t k = 0, nk = mlirOperationGetNumOperands(op); k < nk; k++) {
+      MlirValue in = mlirOperationGetOperand(op, k);
+      if (!mlirValueIsAOpResult(in) || !name_is(mlirOpResultGetOwner(in), empty_ops) ||
+          opsched_ptrmap_get(&b.empty_buffer, in.ptr) >= 0 || is_tied_init(op, k))
+        continue;
+      int dynamic = 0;
+      int32_t buf = new_buffer(&b, storage_bytes(mlirValueGetType(in), &dynamic), i);
+      if (buf < 0)
+        break;
+      b.buffer_head[buf] = in.ptr;
+      opsched_ptrmap_put(&b.empty_buffer, in.ptr, buf);
+      int32_t owner = i - 1;
+      while (owner >= 0 && !mlirOperationEqual(ops[owner], mlirOpResultGetOwner(in)))
+        owner--;
+      if (owner >= 0) /* the empty op owns it; its first reader allocates it */
+        add_value(&b, in, owner, (int32_t)mlirOpResultGetResultNumber(in), buf, 1);
+    }
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++) {
       MlirValue v = mlirOperationGetResult(op, r);
       MlirType t = mlirValueGetType(v);
@@ -192,20 +230,44 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
         continue;
       }
       int64_t tied = opschedMlirOpTiedOperand(op, r);
+      MlirValue init = {NULL};
       if (tied >= 0) {
-        MlirValue init = mlirOperationGetOperand(op, tied);
+        init = mlirOperationGetOperand(op, tied);
         int32_t init_buf = buffer_of(&b, init);
-        if (init_buf >= 0 && only_used_by(init, op)) {
-          add_value(&b, v, i, (int32_t)r, init_buf, 0); /* in place */
-          continue;
+        int from_empty = 0;
+        if (init_buf < 0) {
+          init_buf = opsched_ptrmap_get(&b.empty_buffer, init.ptr);
+          from_empty = init_buf >= 0;
+        }
+        /* In place when this op holds every use of the buffer's latest
+         * contents, so no order of the block can read them after it: the
+         * init is that value (the usual chain fill -> conv), or the init is
+         * the tensor.empty the buffer was first allocated for and this op
+         * consumes the latest value (relu(outs %e) after fill(%e) -> conv:
+         * one-shot bufferization keeps the empty's single allocation). */
+        if (init_buf >= 0) {
+          const void *head = b.buffer_head[init_buf];
+          int in_place = from_empty ? head && only_used_by((MlirValue){head}, op)
+                                    : head == init.ptr && only_used_by(init, op);
+          if (in_place) {
+            add_value(&b, v, i, (int32_t)r, init_buf, 0);
+            b.buffer_head[init_buf] = v.ptr;
+            continue;
+          }
         }
       }
       /* A fresh allocation: a non-DPS op, the copy of a DPS op whose init is
        * still read later, or the first write of a tensor.empty (which has no
-       * buffer of its own, so it lands here). */
+       * buffer of its own, so it lands here and becomes the empty's). */
       int32_t buf = new_buffer(&b, bytes, i);
-      if (buf >= 0)
-        add_value(&b, v, i, (int32_t)r, buf, 1);
+      if (buf < 0)
+        continue;
+      add_value(&b, v, i, (int32_t)r, buf, 1);
+      b.buffer_head[buf] = v.ptr;
+      if (tied >= 0 && mlirValueIsAOpResult(init) &&
+          name_is(mlirOpResultGetOwner(init), empty_ops) &&
+          opsched_ptrmap_get(&b.empty_buffer, init.ptr) < 0)
+        opsched_ptrmap_put(&b.empty_buffer, init.ptr, buf);
     }
   }
 
@@ -222,7 +284,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
     if (!bb->buffers)
       b.failed = 1;
     for (int32_t k = 0; !b.failed && k < b.num_buffers; k++)
-      if (opsched_buffers_add(bb->buffers, bb->buffer_bytes[k], b.buffer_alloc[k],
+      if (opsched_buffers_add(bb->buffers, bb->buffer_bytes[k], bb->buffer_node[k],
                               b.buffer_live[k]) != k)
         b.failed = 1;
     for (int32_t i = 0; !b.failed && i < n; i++) {
@@ -230,8 +292,10 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
       mlirOperationWalk(ops[i], add_uses, &c, MlirWalkPreOrder);
     }
   }
-  free(b.buffer_alloc);
   free(b.buffer_live);
+  bb->num_buffers = b.num_buffers;
+  free((void *)b.buffer_head);
+  opsched_ptrmap_free(&b.empty_buffer);
   opsched_ptrmap_free(&b.value_index);
   if (b.failed) {
     opsched_block_buffers_release(bb);
@@ -247,6 +311,7 @@ void opsched_block_buffers_release(opsched_block_buffers *bb) {
   free(bb->value_buffer);
   free(bb->value_owns);
   free(bb->buffer_bytes);
+  free(bb->buffer_node);
   free(bb->op_dynamic);
   free(bb->op_overflow);
   memset(bb, 0, sizeof *bb);

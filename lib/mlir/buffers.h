@@ -30,7 +30,9 @@ typedef struct opsched_block_buffers {
   int32_t *value_result; /* result number (argument number) */
   int32_t *value_buffer; /* buffer id */
   uint8_t *value_owns;   /* 1: this result owns (allocates) the buffer */
+  int32_t num_buffers;
   int64_t *buffer_bytes; /* per buffer id */
+  int32_t *buffer_node;  /* per buffer id: allocating op, -1 resident */
   uint8_t *op_dynamic;   /* per op: a result size was not static */
   uint8_t *op_overflow;  /* per op: a result size saturated */
 } opsched_block_buffers;

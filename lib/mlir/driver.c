@@ -134,6 +134,7 @@ typedef struct function_figures {
   int64_t ops, blocks, makespan, critical_path, work, lower_bound;
   int64_t waits_before, waits_after;
   int64_t peak, original_peak, resident; /* -1: no buffers anywhere */
+  int64_t buffers, buffer_bytes; /* allocations the model predicts (all blocks) */
   int limit_met;
 } function_figures;
 
@@ -147,6 +148,12 @@ static void gather_figures(const plan_list *l, function_figures *f) {
       continue;
     f->ops += l->plans[i].n;
     f->blocks++;
+    const opsched_block_buffers *bb = &l->plans[i].bufs;
+    for (int32_t k = 0; bb->buffers && k < bb->num_buffers; k++)
+      if (bb->buffer_node[k] >= 0) {
+        f->buffers++;
+        f->buffer_bytes += bb->buffer_bytes[k];
+      }
     if (!l->top_level[i])
       continue;
     f->scheduled = 1;
@@ -201,8 +208,11 @@ static void write_summary(FILE *out, MlirOperation func, const function_figures 
     fprintf(out, "; makespan %lld ns on %d stream%s; speedup %.2fx over the original order on one stream",
             (long long)f->makespan, streams, streams == 1 ? "" : "s", speedup);
     if (f->peak >= 0)
-      fprintf(out, "; peak memory %lld bytes (original order %lld, resident %lld)",
-              (long long)f->peak, (long long)f->original_peak, (long long)f->resident);
+      fprintf(out,
+              "; peak memory %lld bytes (original order %lld, resident %lld); "
+              "%lld allocations of %lld bytes",
+              (long long)f->peak, (long long)f->original_peak, (long long)f->resident,
+              (long long)f->buffers, (long long)f->buffer_bytes);
   }
   fputc('\n', out);
 }
