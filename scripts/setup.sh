@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build python3 valgrind chromium
-          mlir-22-tools libmlir-22-dev llvm-22-dev llvm-22-tools "$@")
+          mlir-22-tools libmlir-22-dev llvm-22-dev llvm-22-tools clang-14 libclang-rt-14-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

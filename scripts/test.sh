@@ -7,3 +7,4 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/build.sh"
 cd "$root/build"
 ctest --output-on-failure -j 2
+"$root/scripts/sanitize.sh"   # ASan+UBSan suite, valgrind, bounded fuzzing, 10k scale smoke (docs/benchmarks-scale.md)

@@ -24,6 +24,18 @@ std::unique_ptr<mlir::Pass> createOpSchedulePass();
 /// `op-dep-graph`: annotates ranks and the critical path without moving ops.
 std::unique_ptr<mlir::Pass> createOpDepGraphPass();
 
+/// `op-buffer-slots`: assigns arena slots and offsets under the schedule the
+/// IR carries (op-schedule does this itself by default).
+std::unique_ptr<mlir::Pass> createOpBufferSlotsPass();
+
+/// `op-schedule-verify`: checks an annotated module independently of the
+/// scheduler (lib/verify); errors at the ops concerned, nothing modified.
+std::unique_ptr<mlir::Pass> createOpScheduleVerifyPass();
+
+/// Registers `op-schedule-verify` alone (registerPasses() calls it). Safe to
+/// call more than once and from several threads.
+void registerVerifyPass();
+
 } // namespace opsched
 
 #endif // OPSCHED_PASSES_H

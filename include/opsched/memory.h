@@ -57,6 +57,22 @@ int32_t opsched_buffers_count(const opsched_buffers *buffers);
 /* Sum of the resident buffers' sizes (saturating). */
 int64_t opsched_buffers_resident_bytes(const opsched_buffers *buffers);
 
+/* Read accessors of one buffer id (0 <= buffer < count): its size in bytes,
+ * its allocating node (-1 for resident), and whether it lives until the end
+ * (always 0 for resident). Out-of-range ids give -1, -2 and 0. */
+int64_t opsched_buffers_size(const opsched_buffers *buffers, int32_t buffer);
+int32_t opsched_buffers_allocating_node(const opsched_buffers *buffers,
+                                        int32_t buffer);
+int opsched_buffers_live_until_end(const opsched_buffers *buffers,
+                                   int32_t buffer);
+/* The uses recorded by opsched_buffers_add_use, in call order, duplicates
+ * and uses by the allocating node included: use `index` (0 <= index <
+ * num_uses) is node *node of buffer *buffer. Returns OPSCHED_ERR_INVALID
+ * for an out-of-range index. */
+int64_t opsched_buffers_num_uses(const opsched_buffers *buffers);
+opsched_status opsched_buffers_use(const opsched_buffers *buffers, int64_t index,
+                                   int32_t *buffer, int32_t *node);
+
 /* ---- Policies -------------------------------------------------------- */
 
 typedef enum opsched_memory_policy {

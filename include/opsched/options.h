@@ -30,6 +30,8 @@ typedef struct opsched_options {
   int64_t max_memory; /* bytes; 0 = no limit */
   opsched_memory_policy memory_policy;
   int strict_memory; /* an unmet max-memory is an error, not a warning */
+  int buffer_slots;  /* assign arena slots and offsets after scheduling */
+  int64_t alignment; /* of every arena offset, a power of two */
 } opsched_options;
 
 /* Defaults: roofline on "generic", critical path, 1 stream, no limit. */
@@ -53,6 +55,8 @@ int opsched_options_set_effort(opsched_options *o, int64_t value, char *err,
 int opsched_options_set_max_memory(opsched_options *o, const char *value,
                                    char *err, size_t err_size);
 
+int opsched_options_set_alignment(opsched_options *o, int64_t value, char *err,
+                                  size_t err_size);
 int opsched_options_set_policy(opsched_options *o, const char *value, char *err,
                                size_t err_size);
 

@@ -91,6 +91,19 @@ opsched_status opsched_schedule_run(const opsched_graph *graph,
                                     const opsched_schedule_options *options,
                                     opsched_schedule **out);
 
+/* Builds the schedule a placement describes (for example one read back from
+ * an annotated module): per node its start, end and stream (0..streams-1).
+ * Computes the sequential order, the ranks, the reduced waits and, with
+ * `buffers` (nullable), the memory figures in time. Fails with
+ * OPSCHED_ERR_INVALID when a dependency is not honoured in time (including a
+ * buffer's data dependencies) or two ops of one stream overlap. The
+ * capacity recorded is `streams`. */
+opsched_status opsched_schedule_from_placement(const opsched_graph *graph,
+                                               const opsched_buffers *buffers,
+                                               const int64_t *starts, const int64_t *ends,
+                                               const int32_t *stream_of, int32_t streams,
+                                               opsched_schedule **out);
+
 /* Frees a schedule; NULL is allowed. */
 void opsched_schedule_destroy(opsched_schedule *schedule);
 

@@ -100,6 +100,29 @@ int32_t opsched_buffers_num_nodes(const opsched_buffers *b) { return b->n; }
 int32_t opsched_buffers_count(const opsched_buffers *b) { return b->count; }
 int64_t opsched_buffers_resident_bytes(const opsched_buffers *b) { return b->resident; }
 
+int64_t opsched_buffers_size(const opsched_buffers *b, int32_t buffer) {
+  return buffer >= 0 && buffer < b->count ? b->bytes[buffer] : -1;
+}
+
+int32_t opsched_buffers_allocating_node(const opsched_buffers *b, int32_t buffer) {
+  return buffer >= 0 && buffer < b->count ? b->owner[buffer] : -2;
+}
+
+int opsched_buffers_live_until_end(const opsched_buffers *b, int32_t buffer) {
+  return buffer >= 0 && buffer < b->count ? b->forever[buffer] != 0 : 0;
+}
+
+int64_t opsched_buffers_num_uses(const opsched_buffers *b) { return b->nuses; }
+
+opsched_status opsched_buffers_use(const opsched_buffers *b, int64_t index,
+                                   int32_t *buffer, int32_t *node) {
+  if (index < 0 || index >= b->nuses)
+    return OPSCHED_ERR_INVALID;
+  *buffer = b->use_buf[index];
+  *node = b->use_node[index];
+  return OPSCHED_OK;
+}
+
 /* ---- Policy names ---------------------------------------------------- */
 
 static const char *const policy_names[OPSCHED_MEMORY_POLICY_COUNT] = {

@@ -13,7 +13,10 @@ void opsched_options_init(opsched_options *o) {
   o->device = opsched_device_lookup("generic");
   opsched_schedule_options_init(&o->schedule);
   o->memory_policy = OPSCHED_MEMORY_CRITICAL_PATH;
+  o->buffer_slots = 1;
+  o->alignment = 64;
 }
+
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
@@ -133,4 +136,14 @@ int opsched_parse_size(const char *text, int64_t *bytes) {
     return 0;
   }
   return 1;
+}
+
+int opsched_options_set_alignment(opsched_options *o, int64_t v, char *err, size_t n) {
+  if (v < 1 || v > ((int64_t)1 << 30) || (v & (v - 1)) != 0)
+    return fail(err, n,
+                "invalid value '%lld' for option 'alignment'; accepted: a power of two "
+                "from 1 to 1073741824",
+                (long long)v);
+  o->alignment = v;
+  return 0;
 }

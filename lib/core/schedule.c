@@ -756,3 +756,87 @@ const int64_t *opsched_schedule_live_after(const opsched_schedule *s) { return s
 int opsched_schedule_memory_limit_met(const opsched_schedule *s) { return s->limit_met; }
 const char *opsched_schedule_memory_winner(const opsched_schedule *s) { return s->memory_winner; }
 int opsched_schedule_memory_exact_proven(const opsched_schedule *s) { return s->exact_proven; }
+
+opsched_status opsched_schedule_from_placement(const opsched_graph *g0,
+                                               const opsched_buffers *buffers,
+                                               const int64_t *starts, const int64_t *ends,
+                                               const int32_t *stream_of, int32_t streams,
+                                               opsched_schedule **out) {
+  *out = NULL;
+  if (!g0 || !opsched_graph_is_finalized(g0) || !starts || !ends || !stream_of ||
+      streams < 1)
+    return OPSCHED_ERR_INVALID;
+  int32_t n = opsched_graph_num_nodes(g0);
+  if (buffers && opsched_buffers_num_nodes(buffers) != n)
+    return OPSCHED_ERR_INVALID;
+  for (int32_t v = 0; v < n; v++)
+    if (starts[v] < 0 || ends[v] < starts[v] || stream_of[v] < 0 || stream_of[v] >= streams)
+      return OPSCHED_ERR_INVALID;
+  mem_model m;
+  opsched_graph *aug = NULL;
+  const opsched_graph *g = g0;
+  if (buffers) {
+    opsched_status st = mem_model_build(g0, buffers, &m);
+    if (st != OPSCHED_OK)
+      return st;
+    if (!(aug = augmented_graph(g0, &m))) {
+      mem_model_free(&m);
+      return OPSCHED_ERR_NOMEM;
+    }
+    g = aug;
+  }
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  opsched_schedule *s = opsched_schedule_alloc(n);
+  if (!s)
+    goto done;
+  s->streams = streams;
+  s->resource_limit = streams;
+  opsched_schedule_set_ranks(s, g);
+  memcpy(s->start, starts, sizeof(int64_t) * (size_t)n);
+  memcpy(s->end, ends, sizeof(int64_t) * (size_t)n);
+  memcpy(s->stream, stream_of, sizeof(int32_t) * (size_t)n);
+  /* Every dependency must be honoured in time. */
+  st = OPSCHED_ERR_INVALID;
+  for (int32_t u = 0; u < n; u++) {
+    int32_t ns;
+    const int32_t *succ = opsched_graph_succs(g, u, &ns);
+    for (int32_t k = 0; k < ns; k++)
+      if (s->end[u] > s->start[succ[k]])
+        goto done;
+  }
+  st = opsched_schedule_sort_order(s, g);
+  if (st != OPSCHED_OK)
+    goto done;
+  /* Ops of one stream must not overlap (zero-length ops may touch). */
+  int64_t *stream_end = opsched_alloc_array((size_t)streams, sizeof *stream_end);
+  if (!stream_end) {
+    st = OPSCHED_ERR_NOMEM;
+    goto done;
+  }
+  for (int32_t i = 0; i < n && st == OPSCHED_OK; i++) {
+    int32_t v = s->order[i];
+    if (s->start[v] < stream_end[s->stream[v]])
+      st = OPSCHED_ERR_INVALID;
+    stream_end[s->stream[v]] = s->end[v];
+  }
+  opsched_free(stream_end);
+  if (st == OPSCHED_OK)
+    st = opsched_streams_waits(g, s);
+  s->list_makespan = s->makespan;
+  if (st == OPSCHED_OK && buffers) {
+    opsched_schedule_options o;
+    opsched_schedule_options_init(&o);
+    st = memory_figures(&o, &m, s);
+  }
+done:
+  if (buffers) {
+    mem_model_free(&m);
+    opsched_graph_destroy(aug);
+  }
+  if (st != OPSCHED_OK) {
+    opsched_schedule_destroy(s);
+    return st;
+  }
+  *out = s;
+  return OPSCHED_OK;
+}

@@ -21,6 +21,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <memory>
 #include <string>
@@ -88,6 +89,7 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
   LogicalResult initialize(MLIRContext *ctx) override { return parseConfig(ctx); }
 
   virtual bool reorders() const = 0;
+  virtual bool slotsOnly() const { return false; }
   /// Report files besides `dot`: (option name, path) pairs.
   virtual std::string tablePath() const { return ""; }
   virtual std::string summaryPath() const { return ""; }
@@ -138,9 +140,15 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
       MemoryStream dotStream(wantDot), tableStream(wantTable), summaryStream(wantSummary);
       int clusters = static_cast<int>(i) << 16;
       opsched_function_report *report = nullptr;
-      opsched_run_outputs out{reorders() ? 1 : 0, dotStream.file,        tableStream.file,
-                              summaryStream.file, &clusters,
-                              (wantTrace || wantReport) ? &report : nullptr};
+      opsched_run_outputs out;
+      memset(&out, 0, sizeof out);
+      out.reorder = reorders() ? 1 : 0;
+      out.slots_only = slotsOnly() ? 1 : 0;
+      out.dot = dotStream.file;
+      out.table = tableStream.file;
+      out.summary = summaryStream.file;
+      out.cluster_counter = &clusters;
+      out.report = (wantTrace || wantReport) ? &report : nullptr;
       MlirLogicalResult r = opschedMlirRunOnFunction(wrap(funcs[i]), &config, &out);
       reports[i].reset(report);
       dotText[i] = dotStream.take();
@@ -254,6 +262,13 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
                      "or a baseline: xla-list, xla-dfs, xla-postorder, inductor-lpmf, "
                      "inductor-bfs, inductor-dfs, sethi-ullman"),
       llvm::cl::init("critical-path")};
+  Option<int64_t> alignment{*this, "alignment",
+                            llvm::cl::desc("Byte alignment of arena offsets, a power of two"),
+                            llvm::cl::init(64)};
+  Option<bool> bufferSlots{
+      *this, "buffer-slots",
+      llvm::cl::desc("Assign arena slots and offsets to buffers after scheduling"),
+      llvm::cl::init(true)};
   Option<bool> strictMemory{
       *this, "strict-memory",
       llvm::cl::desc("An unmet max-memory is an error instead of a warning"),
@@ -278,7 +293,8 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
            opsched_options_set_effort(&config, effort, err, n) ||
            opsched_options_set_max_memory(&config, maxMemory.c_str(), err, n) ||
            opsched_options_set_policy(&config, policy.c_str(), err, n) ||
-           (config.strict_memory = strictMemory, 0);
+           opsched_options_set_alignment(&config, alignment, err, n) ||
+           (config.strict_memory = strictMemory, config.buffer_slots = bufferSlots, 0);
   }
   bool reorders() const override { return true; }
   std::string tablePath() const override { return table; }
@@ -302,11 +318,39 @@ struct OpDepGraphPass : public OpSchedPassBase<OpDepGraphPass> {
   OpDepGraphPass() = default;
   OpDepGraphPass(const OpDepGraphPass &other) : OpSchedPassBase(other) {}
 
-  int parseExtra(char *, size_t) { return 0; }
+  int parseExtra(char *, size_t) {
+    config.buffer_slots = 0; /* analysis only: nothing is placed */
+    return 0;
+  }
   bool reorders() const override { return false; }
 };
 
+struct OpBufferSlotsPass : public OpSchedPassBase<OpBufferSlotsPass> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpBufferSlotsPass)
+  StringRef getArgument() const override { return "op-buffer-slots"; }
+  StringRef getDescription() const override {
+    return "Assign arena slots and offsets to the buffers of each block under the "
+           "schedule the IR carries (op-schedule runs this by default)";
+  }
+  OpBufferSlotsPass() = default;
+  OpBufferSlotsPass(const OpBufferSlotsPass &other) : OpSchedPassBase(other) {}
+
+  Option<int64_t> alignment{*this, "alignment",
+                            llvm::cl::desc("Byte alignment of arena offsets, a power of two"),
+                            llvm::cl::init(64)};
+
+  int parseExtra(char *err, size_t n) {
+    return opsched_options_set_alignment(&config, alignment, err, n);
+  }
+  bool reorders() const override { return false; }
+  bool slotsOnly() const override { return true; }
+};
+
 } // namespace
+
+std::unique_ptr<Pass> opsched::createOpBufferSlotsPass() {
+  return std::make_unique<OpBufferSlotsPass>();
+}
 
 std::unique_ptr<Pass> opsched::createOpSchedulePass() {
   return std::make_unique<OpSchedulePass>();
@@ -321,7 +365,9 @@ void opsched::registerPasses() {
   std::call_once(once, [] {
     PassRegistration<OpSchedulePass>();
     PassRegistration<OpDepGraphPass>();
+    PassRegistration<OpBufferSlotsPass>();
   });
+  registerVerifyPass();
 }
 
 //===- For lib/capi (PassConfig.h) -----------------------------------------===//

@@ -16,6 +16,10 @@
 #define OPSCHED_ATTR_START "opsched.start"       /* i64 ns */
 #define OPSCHED_ATTR_END "opsched.end"           /* i64 ns */
 #define OPSCHED_ATTR_LIVE_BYTES "opsched.live_bytes" /* i64: live after the op */
+/* Written on ops by the buffer-slot assignment: arrays, one per result. */
+#define OPSCHED_ATTR_SLOT "opsched.slot"
+#define OPSCHED_ATTR_OFFSET "opsched.offset"
+#define OPSCHED_ATTR_SIZE "opsched.size"
 /* Written on ops when streams > 1. */
 #define OPSCHED_ATTR_ID "opsched.id"         /* i64 position in the block's order */
 #define OPSCHED_ATTR_STREAM "opsched.stream" /* i64 */
@@ -32,6 +36,10 @@
 #define OPSCHED_ATTR_ORIGINAL_PEAK "opsched.original_peak_memory" /* i64 bytes */
 #define OPSCHED_ATTR_RESIDENT "opsched.resident_bytes"     /* i64 bytes */
 #define OPSCHED_ATTR_MEMORY_LIMIT "opsched.memory_limit"   /* i64 bytes */
+#define OPSCHED_ATTR_ARENA_SIZE "opsched.arena_size"       /* i64 bytes */
+#define OPSCHED_ATTR_ALIGNMENT "opsched.alignment"         /* i64 bytes */
+#define OPSCHED_ATTR_FRAGMENTATION "opsched.fragmentation" /* f64 */
+#define OPSCHED_ATTR_RESOURCE_LIMIT "opsched.resource_limit" /* i64 */
 
 void opsched_attr_set_i64(MlirOperation op, const char *name, int64_t value);
 void opsched_attr_set_f64(MlirOperation op, const char *name, double value);

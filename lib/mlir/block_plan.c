@@ -181,8 +181,70 @@ static void report_shapes(const opsched_block_plan *p, const uint8_t *cost_dynam
   }
 }
 
+/* The placement the IR carries: every op's opsched.start/end (and
+ * opsched.stream, default 0) when all have them; otherwise the IR order on
+ * one stream, back to back with the costs of the graph. Returns the number
+ * of streams, or 0 when the attributes are inconsistent. */
+static int32_t read_placement(const opsched_block_plan *p, int64_t *start, int64_t *end,
+                              int32_t *stream) {
+  int all = 1;
+  int32_t streams = 1;
+  for (int32_t v = 0; v < p->n && all; v++) {
+    MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
+        p->ops[v], mlirStringRefCreateFromCString(OPSCHED_ATTR_START));
+    MlirAttribute b = mlirOperationGetDiscardableAttributeByName(
+        p->ops[v], mlirStringRefCreateFromCString(OPSCHED_ATTR_END));
+    MlirAttribute c = mlirOperationGetDiscardableAttributeByName(
+        p->ops[v], mlirStringRefCreateFromCString(OPSCHED_ATTR_STREAM));
+    all = !mlirAttributeIsNull(a) && mlirAttributeIsAInteger(a) &&
+          !mlirAttributeIsNull(b) && mlirAttributeIsAInteger(b);
+    if (!all)
+      break;
+    start[v] = mlirIntegerAttrGetValueInt(a);
+    end[v] = mlirIntegerAttrGetValueInt(b);
+    stream[v] = 0;
+    if (!mlirAttributeIsNull(c)) {
+      if (!mlirAttributeIsAInteger(c) || mlirIntegerAttrGetValueInt(c) < 0 ||
+          mlirIntegerAttrGetValueInt(c) >= 1000000)
+        return 0;
+      stream[v] = (int32_t)mlirIntegerAttrGetValueInt(c);
+      if (stream[v] + 1 > streams)
+        streams = stream[v] + 1;
+    }
+  }
+  if (!all) {
+    int64_t t = 0;
+    for (int32_t v = 0; v < p->n; v++) {
+      start[v] = t;
+      t += opsched_graph_cost(p->graph, v);
+      end[v] = t;
+      stream[v] = 0;
+    }
+    streams = 1;
+  }
+  return streams;
+}
+
+static opsched_status schedule_from_ir(opsched_block_plan *p) {
+  int64_t *start = malloc(sizeof *start * (size_t)p->n);
+  int64_t *end = malloc(sizeof *end * (size_t)p->n);
+  int32_t *stream = malloc(sizeof *stream * (size_t)p->n);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (start && end && stream) {
+    int32_t streams = read_placement(p, start, end, stream);
+    st = streams == 0 ? OPSCHED_ERR_INVALID
+                      : opsched_schedule_from_placement(p->graph, p->bufs.buffers, start,
+                                                        end, stream, streams, &p->schedule);
+  }
+  free(start);
+  free(end);
+  free(stream);
+  return st;
+}
+
 opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock block,
-                                             const opsched_options *o) {
+                                             const opsched_options *o,
+                                             opsched_plan_source source) {
   memset(p, 0, sizeof *p);
   p->block = block;
   int32_t count = 0;
@@ -279,17 +341,39 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
   }
   if (st != OPSCHED_OK)
     goto done;
-  opsched_schedule_options so = o->schedule;
-  so.buffers = p->bufs.buffers;
-  so.max_memory = o->max_memory;
-  so.memory_policy = o->memory_policy;
-  st = opsched_schedule_run(p->graph, &so, &p->schedule);
+  if (source == OPSCHED_PLAN_PLACEMENT) {
+    st = schedule_from_ir(p);
+    if (st == OPSCHED_ERR_INVALID) {
+      emit(p->ops[0], OPSCHED_SEVERITY_ERROR,
+           "opsched: the block's opsched.start/end/stream attributes are not a valid "
+           "schedule (a dependency starts before its producer ends, or ops of one "
+           "stream overlap); run op-schedule-verify for details");
+      goto done;
+    }
+  } else {
+    opsched_schedule_options so = o->schedule;
+    so.buffers = p->bufs.buffers;
+    so.max_memory = o->max_memory;
+    so.memory_policy = o->memory_policy;
+    st = opsched_schedule_run(p->graph, &so, &p->schedule);
+  }
   if (st != OPSCHED_OK) {
     char msg[200];
     snprintf(msg, sizeof msg, "opsched: cannot schedule this block: %s",
              opsched_status_str(st));
     emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
     goto done;
+  }
+  if (o->buffer_slots && p->bufs.buffers) {
+    st = opsched_arena_assign(p->graph, p->schedule, p->bufs.buffers, o->alignment,
+                              &p->arena);
+    if (st != OPSCHED_OK) {
+      char msg[200];
+      snprintf(msg, sizeof msg, "opsched: cannot assign buffer slots in this block: %s",
+               opsched_status_str(st));
+      emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
+      goto done;
+    }
   }
   if (opsched_schedule_critical_path(p->schedule) == 0) {
     /* Nothing costs anything (a scalar payload body such as linalg.generic's
@@ -298,6 +382,8 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     opsched_schedule_destroy(p->schedule);
     opsched_graph_destroy(p->graph);
     opsched_block_buffers_release(&p->bufs);
+    opsched_arena_destroy(p->arena);
+    p->arena = NULL;
     p->schedule = NULL;
     p->graph = NULL;
     result = OPSCHED_PLAN_UNTOUCHED;
@@ -311,6 +397,7 @@ done:
 }
 
 void opsched_block_plan_release(opsched_block_plan *p) {
+  opsched_arena_destroy(p->arena);
   opsched_block_buffers_release(&p->bufs);
   opsched_schedule_destroy(p->schedule);
   opsched_graph_destroy(p->graph);
@@ -396,4 +483,73 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int reorder) {
     if (!mlirOperationEqual(mlirOperationGetNextInBlock(prev), p->ops[order[i]]))
       mlirOperationMoveAfter(p->ops[order[i]], prev);
   }
+}
+
+void opsched_block_plan_apply_slots(const opsched_block_plan *p) {
+  const opsched_block_buffers *bb = &p->bufs;
+  if (!p->arena)
+    return;
+  /* The model's values grouped by op (counting sort on value_op). */
+  int32_t *first = calloc((size_t)p->n + 1, sizeof *first);
+  int32_t *by_op = malloc(sizeof *by_op * (size_t)(bb->num_values + 1));
+  int32_t max_results = 0;
+  for (int32_t v = 0; v < p->n; v++)
+    if ((int32_t)mlirOperationGetNumResults(p->ops[v]) > max_results)
+      max_results = (int32_t)mlirOperationGetNumResults(p->ops[v]);
+  int64_t *slot = malloc(sizeof *slot * (size_t)(max_results + 1));
+  int64_t *offset = malloc(sizeof *offset * (size_t)(max_results + 1));
+  int64_t *size = malloc(sizeof *size * (size_t)(max_results + 1));
+  if (!first || !by_op || !slot || !offset || !size)
+    goto done;
+  for (int32_t i = 0; i < bb->num_values; i++)
+    if (bb->value_op[i] >= 0)
+      first[bb->value_op[i] + 1]++;
+  for (int32_t v = 0; v < p->n; v++)
+    first[v + 1] += first[v];
+  {
+    int32_t *fill = calloc((size_t)p->n + 1, sizeof *fill);
+    if (!fill)
+      goto done;
+    for (int32_t i = 0; i < bb->num_values; i++) {
+      int32_t v = bb->value_op[i];
+      if (v >= 0)
+        by_op[first[v] + fill[v]++] = i;
+    }
+    free(fill);
+  }
+  for (int32_t v = 0; v < p->n; v++) {
+    MlirOperation op = p->ops[v];
+    int32_t nr = (int32_t)mlirOperationGetNumResults(op);
+    for (int32_t r = 0; r < nr; r++)
+      slot[r] = offset[r] = size[r] = -1;
+    int any = 0;
+    for (int32_t j = first[v]; j < first[v + 1]; j++) {
+      int32_t i = by_op[j];
+      int32_t buf = bb->value_buffer[i], r = bb->value_result[i];
+      if (r < 0 || r >= nr || bb->buffer_node[buf] < 0)
+        continue; /* resident buffers get no slot */
+      slot[r] = buf;
+      if (bb->value_owns[i]) {
+        int dyn = bb->op_dynamic[v] && bb->buffer_bytes[buf] == 0;
+        offset[r] = dyn ? -2 : opsched_arena_offset(p->arena, buf);
+        size[r] = bb->buffer_bytes[buf];
+      }
+      any = 1;
+    }
+    if (any) {
+      opsched_attr_set_i64_array(op, OPSCHED_ATTR_SLOT, slot, nr);
+      opsched_attr_set_i64_array(op, OPSCHED_ATTR_OFFSET, offset, nr);
+      opsched_attr_set_i64_array(op, OPSCHED_ATTR_SIZE, size, nr);
+    } else {
+      opsched_attr_remove(op, OPSCHED_ATTR_SLOT);
+      opsched_attr_remove(op, OPSCHED_ATTR_OFFSET);
+      opsched_attr_remove(op, OPSCHED_ATTR_SIZE);
+    }
+  }
+done:
+  free(first);
+  free(by_op);
+  free(slot);
+  free(offset);
+  free(size);
 }

@@ -9,6 +9,7 @@
 
 #include "buffers.h"
 #include "mlir-c/IR.h"
+#include "opsched/arena.h"
 #include "opsched/graph.h"
 #include "opsched/options.h"
 #include "opsched/schedule.h"
@@ -21,7 +22,15 @@ typedef struct opsched_block_plan {
   opsched_graph *graph;      /* NULL when the block is left untouched */
   opsched_schedule *schedule;
   opsched_block_buffers bufs; /* the memory model (bufs.buffers may be NULL) */
+  opsched_arena *arena;       /* slots and offsets; NULL when not assigned */
 } opsched_block_plan;
+
+/* Where a plan's schedule comes from. */
+typedef enum opsched_plan_source {
+  OPSCHED_PLAN_SCHEDULE,  /* opsched_schedule_run (op-schedule, op-dep-graph) */
+  OPSCHED_PLAN_PLACEMENT  /* the IR as it is: opsched.start/end/stream when every
+                           * op has them, else the IR order on one stream */
+} opsched_plan_source;
 
 typedef enum opsched_plan_result {
   OPSCHED_PLAN_OK,        /* graph and schedule built */
@@ -32,12 +41,16 @@ typedef enum opsched_plan_result {
 /* Builds `plan` for `block`; diagnostics go to the ops' locations. The plan
  * must be released with opsched_block_plan_release whatever the result. */
 opsched_plan_result opsched_block_plan_build(opsched_block_plan *plan, MlirBlock block,
-                                             const opsched_options *options);
+                                             const opsched_options *options,
+                                             opsched_plan_source source);
 
 void opsched_block_plan_release(opsched_block_plan *plan);
 
-/* Writes per-op attributes (rank, critical; with `reorder` also start, end
- * and the new order). */
+/* Writes per-op attributes (rank, critical; with `reorder` also start, end,
+ * live bytes, streams and the new order). */
 void opsched_block_plan_apply(const opsched_block_plan *plan, int reorder);
+
+/* Writes the per-result slot, offset and size attributes of the arena. */
+void opsched_block_plan_apply_slots(const opsched_block_plan *plan);
 
 #endif

@@ -173,24 +173,27 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   for (int32_t i = 0; i < n && !b.failed; i++) {
     MlirOperation op = ops[i];
     /* A tensor.empty read as an input (not written through a tied init),
-     * like pooling's window operand, still needs memory: it is allocated by
-     * its first reader, as one-shot bufferization does. */
+     * like pooling's window operand, still needs memory, as one-shot
+     * bufferization gives it. */
     for (intptr_t k = 0, nk = mlirOperationGetNumOperands(op); k < nk; k++) {
       MlirValue in = mlirOperationGetOperand(op, k);
       if (!mlirValueIsAOpResult(in) || !name_is(mlirOpResultGetOwner(in), empty_ops) ||
           opsched_ptrmap_get(&b.empty_buffer, in.ptr) >= 0 || is_tied_init(op, k))
         continue;
+      int32_t owner = i - 1;
+      while (owner >= 0 && !mlirOperationEqual(ops[owner], mlirOpResultGetOwner(in)))
+        owner--;
+      if (owner < 0)
+        continue; /* defined outside this block: not this block's buffer */
+      /* Allocated where the tensor.empty stands, like the memref.alloc that
+       * replaces it; the empty's result owns it. */
       int dynamic = 0;
-      int32_t buf = new_buffer(&b, storage_bytes(mlirValueGetType(in), &dynamic), i);
+      int32_t buf = new_buffer(&b, storage_bytes(mlirValueGetType(in), &dynamic), owner);
       if (buf < 0)
         break;
       b.buffer_head[buf] = in.ptr;
       opsched_ptrmap_put(&b.empty_buffer, in.ptr, buf);
-      int32_t owner = i - 1;
-      while (owner >= 0 && !mlirOperationEqual(ops[owner], mlirOpResultGetOwner(in)))
-        owner--;
-      if (owner >= 0) /* the empty op owns it; its first reader allocates it */
-        add_value(&b, in, owner, (int32_t)mlirOpResultGetResultNumber(in), buf, 1);
+      add_value(&b, in, owner, (int32_t)mlirOpResultGetResultNumber(in), buf, 1);
     }
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++) {
       MlirValue v = mlirOperationGetResult(op, r);

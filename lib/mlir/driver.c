@@ -36,7 +36,7 @@ static opsched_block_plan *plan_push(plan_list *l, int top) {
 }
 
 static void collect_region(plan_list *l, MlirRegion region, const opsched_options *o,
-                           int top) {
+                           int top, opsched_plan_source source) {
   for (MlirBlock b = mlirRegionGetFirstBlock(region); !mlirBlockIsNull(b);
        b = mlirBlockGetNextInRegion(b)) {
     opsched_block_plan *p = plan_push(l, top);
@@ -44,13 +44,13 @@ static void collect_region(plan_list *l, MlirRegion region, const opsched_option
       l->failed = 1;
       return;
     }
-    if (opsched_block_plan_build(p, b, o) == OPSCHED_PLAN_FAILED)
+    if (opsched_block_plan_build(p, b, o, source) == OPSCHED_PLAN_FAILED)
       l->failed = 1;
     for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
       for (MlirRegion r = mlirOperationGetFirstRegion(op); !mlirRegionIsNull(r);
            r = mlirRegionGetNextInOperation(r))
-        collect_region(l, r, o, 0);
+        collect_region(l, r, o, 0, source);
   }
 }
 
@@ -135,12 +135,13 @@ typedef struct function_figures {
   int64_t waits_before, waits_after;
   int64_t peak, original_peak, resident; /* -1: no buffers anywhere */
   int64_t buffers, buffer_bytes; /* allocations the model predicts (all blocks) */
+  int64_t arena;                 /* largest arena of the body's blocks, -1 none */
   int limit_met;
 } function_figures;
 
 static void gather_figures(const plan_list *l, function_figures *f) {
   memset(f, 0, sizeof *f);
-  f->peak = f->original_peak = f->resident = -1;
+  f->peak = f->original_peak = f->resident = f->arena = -1;
   f->limit_met = 1;
   for (size_t i = 0; i < l->count; i++) {
     const opsched_schedule *s = l->plans[i].schedule;
@@ -172,7 +173,24 @@ static void gather_figures(const plan_list *l, function_figures *f) {
     if (opsched_schedule_resident_bytes(s) > f->resident)
       f->resident = opsched_schedule_resident_bytes(s);
     f->limit_met &= opsched_schedule_memory_limit_met(s);
+    if (l->plans[i].arena && opsched_arena_size(l->plans[i].arena) > f->arena)
+      f->arena = opsched_arena_size(l->plans[i].arena);
   }
+}
+
+static void write_arena_attrs(MlirOperation func, const opsched_options *o,
+                              const function_figures *f) {
+  if (f->arena < 0) {
+    opsched_attr_remove(func, OPSCHED_ATTR_ARENA_SIZE);
+    opsched_attr_remove(func, OPSCHED_ATTR_ALIGNMENT);
+    opsched_attr_remove(func, OPSCHED_ATTR_FRAGMENTATION);
+    return;
+  }
+  opsched_attr_set_i64(func, OPSCHED_ATTR_ARENA_SIZE, f->arena);
+  opsched_attr_set_i64(func, OPSCHED_ATTR_ALIGNMENT, o->alignment);
+  /* Against the peak of live bytes, the lower bound of any arena. */
+  opsched_attr_set_f64(func, OPSCHED_ATTR_FRAGMENTATION,
+                       f->peak > 0 ? (double)f->arena / (double)f->peak - 1.0 : 0.0);
 }
 
 static void write_function_attrs(MlirOperation func, const opsched_options *o,
@@ -190,6 +208,13 @@ static void write_function_attrs(MlirOperation func, const opsched_options *o,
   opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_BEFORE, f->waits_before);
   opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_AFTER, f->waits_after);
   write_memory_attrs(func, o, f->peak, f->original_peak, f->resident);
+  write_arena_attrs(func, o, f);
+  if (o->schedule.streams > 1)
+    opsched_attr_set_i64(func, OPSCHED_ATTR_RESOURCE_LIMIT,
+                         o->schedule.resource_limit ? o->schedule.resource_limit
+                                                    : o->schedule.streams);
+  else
+    opsched_attr_remove(func, OPSCHED_ATTR_RESOURCE_LIMIT);
 }
 
 static void write_summary(FILE *out, MlirOperation func, const function_figures *f,
@@ -225,7 +250,8 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
   plan_list l = {0};
   for (MlirRegion r = mlirOperationGetFirstRegion(func); !mlirRegionIsNull(r);
        r = mlirRegionGetNextInOperation(r))
-    collect_region(&l, r, o, 1);
+    collect_region(&l, r, o, 1,
+                   out->slots_only ? OPSCHED_PLAN_PLACEMENT : OPSCHED_PLAN_SCHEDULE);
 
   function_figures f;
   gather_figures(&l, &f);
@@ -247,11 +273,15 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
       const opsched_block_plan *p = &l.plans[i];
       if (!p->schedule)
         continue;
-      opsched_block_plan_apply(p, out->reorder);
+      if (!out->slots_only)
+        opsched_block_plan_apply(p, out->reorder);
+      opsched_block_plan_apply_slots(p);
       if (out->dot || out->table)
         write_reports(p, out, func);
     }
-    if (f.scheduled)
+    if (f.scheduled && out->slots_only)
+      write_arena_attrs(func, o, &f);
+    else if (f.scheduled)
       write_function_attrs(func, o, &f, out->reorder);
     if (out->summary)
       write_summary(out->summary, func, &f, out->reorder, o->schedule.streams);

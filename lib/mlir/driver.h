@@ -19,6 +19,7 @@ typedef struct opsched_function_report opsched_function_report;
 /* What a run over one function should produce besides attributes. */
 typedef struct opsched_run_outputs {
   int reorder;  /* 0: annotate ranks/critical only (op-dep-graph) */
+  int slots_only; /* op-buffer-slots: keep the IR's schedule, assign slots */
   FILE *dot;    /* nullable: Graphviz clusters, one per scheduled block */
   FILE *table;  /* nullable: the seed's plain table per scheduled block */
   FILE *summary; /* nullable: one line of figures per function */

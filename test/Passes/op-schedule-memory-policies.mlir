@@ -20,7 +20,7 @@
 // RUN: not opsched-opt --op-schedule='policy=lowest' %s 2>&1 | FileCheck %s --check-prefix=BADPOLICY
 
 // CP-LABEL: func.func @chains
-// CP-SAME: opsched.original_peak_memory = 1016 : i64, opsched.peak_memory = 1016 : i64
+// CP-SAME: opsched.original_peak_memory = 1016 : i64, {{.*}}opsched.peak_memory = 1016 : i64
 // CP: loc("q1")
 // CP: loc("q1view")
 // CP: opsched.live_bytes = 8 : i64{{.*}}loc("q2")
@@ -29,7 +29,7 @@
 // CP: opsched.live_bytes = 16 : i64{{.*}}loc("p")
 
 // MIN-LABEL: func.func @chains
-// MIN-SAME: opsched.original_peak_memory = 1016 : i64, opsched.peak_memory = 1008 : i64
+// MIN-SAME: opsched.original_peak_memory = 1016 : i64, {{.*}}opsched.peak_memory = 1008 : i64
 // MIN: loc("s")
 // MIN: loc("sview")
 // MIN: loc("p")
@@ -39,7 +39,7 @@
 
 // MET-NOT: warning
 // MET-LABEL: func.func @chains
-// MET-SAME: opsched.memory_limit = 1010 : i64, opsched.original_peak_memory = 1016 : i64, opsched.peak_memory = 1008 : i64
+// MET-SAME: opsched.memory_limit = 1010 : i64, {{.*}}opsched.original_peak_memory = 1016 : i64, {{.*}}opsched.peak_memory = 1008 : i64
 // MET: loc("s")
 
 // UNMET: warning: opsched: cannot meet max-memory = 1000 bytes: the lowest peak found is 1008 bytes

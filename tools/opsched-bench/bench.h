@@ -13,4 +13,7 @@ int bench_stg_mlir(int argc, char **argv);
 /* `memory`: peak memory of every memory policy and baseline. */
 int bench_memory(int argc, char **argv);
 
+/* `arena`: buffer assignment, arena / lower bound per packer, 1 and 4 streams. */
+int bench_arena(int argc, char **argv);
+
 #endif

@@ -19,6 +19,8 @@ static const bench_cmd commands[] = {
      "FILE.stg --streams P [--effort K] -o OUT.mlir  the graph as a module, and the core's makespan"},
     {"memory", bench_memory,
      "[--csv FILE] [--json FILE] [--seeds N]  peak memory of every policy and baseline"},
+    {"arena", bench_arena,
+     "[--csv FILE] [--seeds N] [--nodes N] [--big N] [--alignment A]  buffer offsets: arena / lower bound per packer"},
 };
 
 static int usage(FILE *out) {

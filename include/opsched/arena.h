@@ -1,0 +1,165 @@
+/* opsched/arena.h - buffer assignment: byte offsets of a block's buffers in
+ * one arena, race-free under a (multi-stream) schedule. Pure C.
+ *
+ * Input: a finalized graph, a schedule of it (opsched_schedule_run, any
+ * number of streams) and the block's buffers (memory.h). Every buffer with
+ * an allocating node and a size > 0 gets an offset, a multiple of
+ * `alignment`, and occupies [offset, offset + aligned size) where the
+ * aligned size is its size rounded up to the alignment.
+ *
+ * Ordering (docs/bench-arena.md, "Semantics"). Happens-before is the
+ * emitted synchronisation: op a happens before op b when a completes before
+ * b launches through stream order (ops of one stream in the schedule's
+ * sequential order) and the schedule's waits (opsched_schedule_waits),
+ * transitively. Dependency edges are implied by these for a schedule of this
+ * graph (checked). Buffer A is *ordered before* buffer B when A is not live
+ * until the end and its allocating op and every user happen before B's
+ * allocating op. Two buffers may overlap in memory only when one is ordered
+ * before the other: estimated times are never used for reuse, so a race is
+ * impossible whatever the real durations are. Zero-size buffers need no
+ * space (offset 0, aligned size 0); resident buffers get offset -1.
+ *
+ * Packers (each a deterministic greedy; the smallest arena wins, ties to
+ * the earlier packer in the enum): greedy by size with first fit (the
+ * brief of IREE's LayoutSlices), greedy by size with best fit (TFLite's
+ * simple_memory_arena + ArenaPlanner order), XLA's
+ * GlobalDecreasingSizeBestFitHeap in its spatial (size) and temporal
+ * (interval length) orders, and opsched's breadth order (buffers of the
+ * heaviest program points first) and opsched's sweep (below, also the
+ * fallback over the conflict cap; its layout is not compacted). Then a compaction pass drops every
+ * buffer of the winner to its lowest feasible offset, in offset order,
+ * while that lowers the arena. Buffers live until the end are stacked first
+ * at the bottom in allocation order (they form a clique), so every later
+ * buffer sits above the ones allocated before it.
+ *
+ * Lower bound: the largest weight of a set of buffers that pairwise may not
+ * share, found by two sweeps: over the sequential order (a buffer spans from
+ * its allocating op to its last user or the end) and over time (from its
+ * allocating op's start to its last end). On one stream the first sweep is
+ * exactly opsched_schedule_peak_memory.
+ *
+ * Cost: O((V + E + uses) * streams * log V) for happens-before, then
+ * O(B log B + C log C) per packer where C is the number of conflicting
+ * pairs. When C would exceed max(2^23, 32 B) pairs the packers do not run;
+ * instead "sweep-best-fit" simulates an allocator in allocation order (best
+ * fit, coalescing free list) where a buffer is released after the last op
+ * that does not happen after all its events: conservative, still race-free,
+ * O(B log B + B * free blocks), no conflict lists.
+ *
+ * Ownership: opsched_arena_assign() hands the caller an arena it frees with
+ * opsched_arena_destroy(). Array accessors borrow from it. No global state.
+ */
+#ifndef OPSCHED_ARENA_H
+#define OPSCHED_ARENA_H
+
+#include "opsched/graph.h"
+#include "opsched/memory.h"
+#include "opsched/schedule.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The packers, in tie-break order. */
+typedef enum opsched_arena_packer {
+  OPSCHED_ARENA_GREEDY_SIZE = 0, /* size desc, lowest offset that fits */
+  OPSCHED_ARENA_TFLITE,          /* size desc (ties earlier first), best gap */
+  OPSCHED_ARENA_XLA_SPATIAL,     /* size desc, best-fit free chunk */
+  OPSCHED_ARENA_XLA_TEMPORAL,    /* interval length desc, best-fit chunk */
+  OPSCHED_ARENA_BREADTH,         /* ours: heaviest program point first */
+  OPSCHED_ARENA_SWEEP_BEST_FIT,  /* ours: allocator simulation, see below */
+  OPSCHED_ARENA_PACKER_COUNT
+} opsched_arena_packer;
+
+/* Bit masks for opsched_arena_assign_with(): one bit per packer, plus the
+ * compaction pass over the winner. */
+#define OPSCHED_ARENA_PACKER_BIT(p) (1u << (unsigned)(p))
+#define OPSCHED_ARENA_ALL_PACKERS ((1u << OPSCHED_ARENA_PACKER_COUNT) - 1u)
+#define OPSCHED_ARENA_COMPACT (1u << 16)
+/* Only the sweep packer, as when over the conflict cap (below). */
+#define OPSCHED_ARENA_SWEEP (1u << 17)
+#define OPSCHED_ARENA_DEFAULT (OPSCHED_ARENA_ALL_PACKERS | OPSCHED_ARENA_COMPACT)
+
+/* The default alignment in bytes. */
+#define OPSCHED_ARENA_DEFAULT_ALIGNMENT 64
+
+/* A packer's name ("greedy-size", "tflite", "xla-spatial", "xla-temporal",
+ * "breadth", "sweep-best-fit"); "unknown" when out of range. Never NULL. */
+const char *opsched_arena_packer_name(opsched_arena_packer packer);
+
+typedef struct opsched_arena opsched_arena;
+
+/* Assigns offsets with every packer and compaction. `alignment` is a power
+ * of two, 0 meaning OPSCHED_ARENA_DEFAULT_ALIGNMENT. The schedule and the
+ * buffers must have as many nodes as the graph.
+ * Returns OPSCHED_ERR_INVALID on bad arguments, or when the schedule does
+ * not order the graph (an edge u->v where u does not happen before v, a
+ * wait on a later op) or a use of a buffer of size > 0 does not happen
+ * after its allocating op (opsched_schedule_run with options.buffers always
+ * orders them; without, the graph's edges must cover every use);
+ * OPSCHED_ERR_INFEASIBLE when the aligned sizes sum above INT64_MAX;
+ * OPSCHED_ERR_NOMEM. On success *out receives the arena. */
+opsched_status opsched_arena_assign(const opsched_graph *graph,
+                                    const opsched_schedule *schedule,
+                                    const opsched_buffers *buffers,
+                                    int64_t alignment, opsched_arena **out);
+
+/* As opsched_arena_assign() with a choice of packers: `packers` is a mask
+ * of OPSCHED_ARENA_PACKER_BIT(p) and optionally OPSCHED_ARENA_COMPACT; no
+ * packer bit means all. For benchmarks and tests. */
+opsched_status opsched_arena_assign_with(const opsched_graph *graph,
+                                         const opsched_schedule *schedule,
+                                         const opsched_buffers *buffers,
+                                         int64_t alignment, unsigned packers,
+                                         opsched_arena **out);
+
+/* Frees the arena; NULL is allowed. */
+void opsched_arena_destroy(opsched_arena *arena);
+
+/* Number of buffers (== opsched_buffers_count). */
+int32_t opsched_arena_num_buffers(const opsched_arena *arena);
+/* The alignment used. */
+int64_t opsched_arena_alignment(const opsched_arena *arena);
+
+/* Per buffer id: byte offset (multiple of the alignment; 0 for a zero-size
+ * buffer; -1 for a resident buffer or an out-of-range id). */
+int64_t opsched_arena_offset(const opsched_arena *arena, int32_t buffer);
+/* Per buffer id: size rounded up to the alignment (0 for zero-size and
+ * resident buffers, -1 out of range). */
+int64_t opsched_arena_aligned_size(const opsched_arena *arena, int32_t buffer);
+/* All offsets, indexed by buffer id (borrowed). */
+const int64_t *opsched_arena_offsets(const opsched_arena *arena);
+
+/* Bytes of the arena: max over buffers of offset + aligned size. */
+int64_t opsched_arena_size(const opsched_arena *arena);
+/* Lower bound on any race-free arena, in raw bytes (the heavier of the
+ * two sweeps above): the peak live bytes over conflicts. */
+int64_t opsched_arena_lower_bound(const opsched_arena *arena);
+/* The same with aligned sizes: arena >= aligned lower bound >= lower bound. */
+int64_t opsched_arena_aligned_lower_bound(const opsched_arena *arena);
+/* arena / lower bound - 1 (0 when the lower bound is 0). */
+double opsched_arena_fragmentation(const opsched_arena *arena);
+
+/* Name of the packer whose layout was kept, with "+compact" when the
+ * compaction pass lowered it (e.g. "xla-spatial+compact"), or
+ * "sweep-best-fit" (conflict cap) or "empty" (nothing to place). A static string. */
+const char *opsched_arena_winner(const opsched_arena *arena);
+/* Arena size a packer reached before compaction, -1 when it did not run. */
+int64_t opsched_arena_packer_size(const opsched_arena *arena,
+                                  opsched_arena_packer packer);
+/* Number of conflicting pairs (buffers of size > 0 that may not share),
+ * counting pairs with a buffer live until the end implicitly; over the
+ * conflict cap, only the pairs counted before the cap was hit. */
+int64_t opsched_arena_num_conflicts(const opsched_arena *arena);
+
+/* The ordering predicate: 1 when buffers a and b (ids) are both allocated
+ * by an op and one is ordered before the other, so they may overlap in
+ * memory; 0 otherwise (a == b, resident, out of range, or unordered).
+ * Independent of sizes. */
+int opsched_arena_may_share(const opsched_arena *arena, int32_t a, int32_t b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPSCHED_ARENA_H */

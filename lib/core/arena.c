@@ -1,0 +1,942 @@
+/* Buffer assignment into one arena under a multi-stream schedule (see
+ * include/opsched/arena.h and docs/bench-arena.md).
+ *
+ * Outline:
+ * 1. Vector clocks from the emitted synchronisation: per op, for every
+ *    stream, how many of its ops have completed when the op completes
+ *    (stream predecessor joined with the waited producers).
+ * 2. Per buffer and stream k a threshold thr[k]: the 1-based place on
+ *    stream k of the first op that launches after the allocating op and
+ *    every user of the buffer completed (binary search: clocks along a
+ *    stream only grow). A is ordered before B iff B's allocating op, on
+ *    stream k, sits at a place >= A.thr[k].
+ * 3. Conflicts by a sweep over the sequential order keeping, per stream k,
+ *    the buffers allocated so far whose thr[k] is not reached yet: a buffer
+ *    allocated on stream k conflicts exactly with that set (an earlier
+ *    buffer can never be ordered after a later one). Buffers live until the
+ *    end never retire; they are kept out of the sets and handled by
+ *    stacking them first, in allocation order, at the bottom.
+ * 4. Packers over the conflict lists; the smallest arena wins; compaction.
+ */
+#include "opsched/arena.h"
+
+#include "alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NEVER INT32_MAX
+
+struct opsched_arena {
+  int32_t nbuf, n, S;
+  int64_t alignment;
+  int64_t *offset, *asize;
+  int64_t size, lower_bound, aligned_lower_bound, conflicts;
+  int64_t packer_size[OPSCHED_ARENA_PACKER_COUNT];
+  const char *winner;
+  /* For the predicate. */
+  int32_t *owner;    /* per buffer, -1 resident */
+  uint8_t *forever;  /* per buffer */
+  int32_t *thr;      /* per buffer * S */
+  int32_t *stream;   /* per node */
+  int32_t *spos;     /* per node, 1-based place on its stream */
+};
+
+static const char *const packer_names[OPSCHED_ARENA_PACKER_COUNT] = {
+    "greedy-size", "tflite", "xla-spatial", "xla-temporal", "breadth",
+    "sweep-best-fit"};
+static const char *const compact_names[OPSCHED_ARENA_PACKER_COUNT] = {
+    "greedy-size+compact", "tflite+compact", "xla-spatial+compact",
+    "xla-temporal+compact", "breadth+compact", "sweep-best-fit"};
+
+const char *opsched_arena_packer_name(opsched_arena_packer p) {
+  if ((int)p < 0 || p >= OPSCHED_ARENA_PACKER_COUNT)
+    return "unknown";
+  return packer_names[p];
+}
+
+void opsched_arena_destroy(opsched_arena *a) {
+  if (!a)
+    return;
+  opsched_free(a->offset);
+  opsched_free(a->asize);
+  opsched_free(a->owner);
+  opsched_free(a->forever);
+  opsched_free(a->thr);
+  opsched_free(a->stream);
+  opsched_free(a->spos);
+  opsched_free(a);
+}
+
+/* ---- Happens-before --------------------------------------------------- */
+
+typedef struct hb_ctx {
+  int32_t n, S;
+  const int32_t *stream;
+  int32_t *spos;     /* n */
+  int32_t *seq;      /* n: position in the sequential order */
+  int32_t *comp;     /* n * S: completion clocks */
+  int64_t *so_off;   /* S + 1 */
+  int32_t *so_ops;   /* n: ops per stream in launch order */
+} hb_ctx;
+
+/* Ops of stream stream[b] completed, or of stream k, when b launches. */
+static int32_t start_clock(const hb_ctx *h, int32_t b, int32_t k) {
+  return k == h->stream[b] ? h->spos[b] - 1 : h->comp[(size_t)b * (size_t)h->S + (size_t)k];
+}
+
+/* a completes before b launches. */
+static int happens_before(const hb_ctx *h, int32_t a, int32_t b) {
+  return a != b && start_clock(h, b, h->stream[a]) >= h->spos[a];
+}
+
+/* Place on stream k of the first op launching after e completed. */
+static int32_t first_after(const hb_ctx *h, int32_t e, int32_t k) {
+  int32_t se = h->stream[e], pe = h->spos[e];
+  int64_t len = h->so_off[k + 1] - h->so_off[k];
+  if (k == se)
+    return pe + 1 <= len ? pe + 1 : NEVER;
+  const int32_t *ops = h->so_ops + h->so_off[k];
+  int64_t lo = 0, hi = len; /* first index with clock >= pe */
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (h->comp[(size_t)ops[mid] * (size_t)h->S + (size_t)se] >= pe)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo < len ? (int32_t)(lo + 1) : NEVER;
+}
+
+static void hb_free(hb_ctx *h) {
+  opsched_free(h->spos);
+  opsched_free(h->seq);
+  opsched_free(h->comp);
+  opsched_free(h->so_off);
+  opsched_free(h->so_ops);
+}
+
+static opsched_status hb_build(const opsched_graph *g, const opsched_schedule *s,
+                               hb_ctx *h) {
+  int32_t n = h->n, S = h->S;
+  const int32_t *order = opsched_schedule_order(s);
+  h->spos = opsched_alloc_array((size_t)n, sizeof *h->spos);
+  h->seq = opsched_alloc_array((size_t)n, sizeof *h->seq);
+  h->comp = opsched_alloc_array((size_t)n * (size_t)S, sizeof *h->comp);
+  h->so_off = opsched_alloc_array((size_t)S + 1, sizeof *h->so_off);
+  h->so_ops = opsched_alloc_array((size_t)n, sizeof *h->so_ops);
+  int32_t *last = opsched_alloc_array((size_t)S, sizeof *last);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!h->spos || !h->seq || !h->comp || !h->so_off || !h->so_ops || !last)
+    goto done;
+  st = OPSCHED_ERR_INVALID;
+  for (int32_t v = 0; v < n; v++)
+    h->seq[v] = -1;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = order[i];
+    if (v < 0 || v >= n || h->seq[v] >= 0 || h->stream[v] < 0 || h->stream[v] >= S)
+      goto done;
+    h->seq[v] = i;
+    h->so_off[h->stream[v] + 1]++;
+  }
+  for (int32_t k = 0; k < S; k++) {
+    h->so_off[k + 1] += h->so_off[k];
+    last[k] = -1;
+  }
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = order[i], k = h->stream[v], prev = last[k];
+    int32_t *row = h->comp + (size_t)v * (size_t)S;
+    if (prev >= 0)
+      memcpy(row, h->comp + (size_t)prev * (size_t)S, sizeof *row * (size_t)S);
+    h->spos[v] = prev >= 0 ? h->spos[prev] + 1 : 1;
+    h->so_ops[h->so_off[k] + h->spos[v] - 1] = v;
+    int32_t nw;
+    const int32_t *w = opsched_schedule_waits(s, v, &nw);
+    for (int32_t a = 0; a < nw; a++) {
+      int32_t u = w[a];
+      if (u < 0 || u >= n || h->seq[u] >= i)
+        goto done; /* a wait on an op not launched before: no order */
+      const int32_t *src = h->comp + (size_t)u * (size_t)S;
+      for (int32_t q = 0; q < S; q++)
+        if (src[q] > row[q])
+          row[q] = src[q];
+    }
+    row[k] = h->spos[v];
+    last[k] = v;
+  }
+  /* Every dependency must be implied by the synchronisation. */
+  for (int32_t v = 0; v < n; v++) {
+    int32_t np;
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    for (int32_t e = 0; e < np; e++)
+      if (!happens_before(h, pred[e], v))
+        goto done;
+  }
+  st = OPSCHED_OK;
+done:
+  opsched_free(last);
+  return st;
+}
+
+/* ---- Packing ---------------------------------------------------------- */
+
+/* Arena buffers are numbered 0..m-1 in allocation order (sequential position
+ * of the allocating op, then buffer id). */
+typedef struct pk {
+  int32_t m;
+  const int64_t *asz;   /* aligned size */
+  const uint8_t *fev;   /* live until the end */
+  const int64_t *floor; /* bytes of earlier forever buffers (stack) */
+  const int64_t *adj_off;
+  const int32_t *adj;
+  int64_t fev_top; /* total of forever buffers */
+  int64_t *off;    /* current layout, -1 = unplaced */
+  int64_t *scratch; /* 2 * max degree */
+} pk;
+
+static int cmp_pair(const void *pa, const void *pb) {
+  const int64_t *a = pa, *b = pb;
+  if (a[0] != b[0])
+    return a[0] < b[0] ? -1 : 1;
+  return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Lowest (first_fit) or best-fitting gap for x among its placed
+ * neighbours, at or above its floor. */
+static int64_t place(const pk *P, int32_t x, int first_fit) {
+  int64_t cnt = 0, size = P->asz[x];
+  for (int64_t e = P->adj_off[x]; e < P->adj_off[x + 1]; e++) {
+    int32_t y = P->adj[e];
+    if (P->off[y] >= 0) {
+      P->scratch[2 * cnt] = P->off[y];
+      P->scratch[2 * cnt + 1] = P->off[y] + P->asz[y];
+      cnt++;
+    }
+  }
+  qsort(P->scratch, (size_t)cnt, 2 * sizeof *P->scratch, cmp_pair);
+  int64_t cur = P->floor[x], best = -1, best_gap = 0;
+  for (int64_t i = 0; i < cnt; i++) {
+    int64_t lo = P->scratch[2 * i], hi = P->scratch[2 * i + 1];
+    if (hi <= cur)
+      continue;
+    if (lo >= cur && lo - cur >= size) {
+      if (first_fit)
+        return cur;
+      if (best < 0 || lo - cur < best_gap) {
+        best = cur;
+        best_gap = lo - cur;
+      }
+    }
+    if (hi > cur)
+      cur = hi;
+  }
+  return best >= 0 ? best : cur;
+}
+
+static int64_t layout_top(const pk *P) {
+  int64_t top = P->fev_top;
+  for (int32_t i = 0; i < P->m; i++)
+    if (!P->fev[i] && P->off[i] + P->asz[i] > top)
+      top = P->off[i] + P->asz[i];
+  return top;
+}
+
+/* Places the non-forever buffers in `perm` order (forever ones are fixed). */
+static int64_t run_packer(const pk *P, const int32_t *perm, int32_t count,
+                          int first_fit) {
+  for (int32_t i = 0; i < P->m; i++)
+    if (!P->fev[i])
+      P->off[i] = -1;
+  for (int32_t i = 0; i < count; i++)
+    P->off[perm[i]] = place(P, perm[i], first_fit);
+  return layout_top(P);
+}
+
+typedef struct sort_key {
+  int64_t k1, k2;
+  int32_t id;
+} sort_key;
+
+static int cmp_key(const void *pa, const void *pb) {
+  const sort_key *a = pa, *b = pb;
+  if (a->k1 != b->k1)
+    return a->k1 < b->k1 ? -1 : 1;
+  if (a->k2 != b->k2)
+    return a->k2 < b->k2 ? -1 : 1;
+  return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Drops every buffer, in offset order, to its lowest feasible offset. */
+static void compact(const pk *P, int32_t *perm, int32_t count, sort_key *keys) {
+  for (int pass = 0; pass < 4; pass++) {
+    for (int32_t i = 0; i < count; i++) {
+      keys[i].k1 = P->off[perm[i]];
+      keys[i].k2 = 0;
+      keys[i].id = perm[i];
+    }
+    qsort(keys, (size_t)count, sizeof *keys, cmp_key);
+    int moved = 0;
+    for (int32_t i = 0; i < count; i++) {
+      int32_t x = keys[i].id;
+      int64_t old = P->off[x];
+      P->off[x] = -1;
+      int64_t now = place(P, x, 1);
+      P->off[x] = now < old ? now : old;
+      moved |= now < old;
+      perm[i] = x;
+    }
+    if (!moved)
+      break;
+  }
+}
+
+/* Fallback when the conflict lists would be too large: an allocator
+ * simulation in allocation order with best fit over a coalescing free list.
+ * Buffer x is freed after sequential position rel[x] (conservative: every
+ * op after it happens after all of x's events), so no conflict list is
+ * needed. O(B log B + B * free blocks). Returns the arena or -1 (OOM). */
+static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
+                              const int32_t *alloc_off, const int32_t *rel,
+                              int64_t *off) {
+  int64_t *rel_off = opsched_alloc_array((size_t)n + 2, sizeof *rel_off);
+  int32_t *rel_ids = opsched_alloc_array((size_t)m, sizeof *rel_ids);
+  int64_t *fo = opsched_alloc_array((size_t)m + 1, sizeof *fo); /* free blocks */
+  int64_t *fs = opsched_alloc_array((size_t)m + 1, sizeof *fs);
+  int64_t top = -1, nf = 0;
+  if (!rel_off || !rel_ids || !fo || !fs)
+    goto done;
+  for (int32_t x = 0; x < m; x++)
+    if (rel[x] < n)
+      rel_off[rel[x] + 2]++;
+  for (int32_t p = 0; p <= n; p++)
+    rel_off[p + 1] += rel_off[p];
+  for (int32_t x = 0; x < m; x++)
+    if (rel[x] < n)
+      rel_ids[rel_off[rel[x] + 1]++] = x;
+  top = 0;
+  for (int32_t p = 0; p < n; p++) {
+    if (p > 0)
+      for (int64_t e = rel_off[p - 1]; e < rel_off[p]; e++) {
+        int32_t x = rel_ids[e];
+        int64_t lo = 0, hi = nf; /* insert (off[x], asz[x]) sorted, coalesce */
+        while (lo < hi) {
+          int64_t mid = (lo + hi) / 2;
+          if (fo[mid] < off[x])
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+        memmove(fo + lo + 1, fo + lo, sizeof *fo * (size_t)(nf - lo));
+        memmove(fs + lo + 1, fs + lo, sizeof *fs * (size_t)(nf - lo));
+        fo[lo] = off[x];
+        fs[lo] = asz[x];
+        nf++;
+        if (lo + 1 < nf && fo[lo] + fs[lo] == fo[lo + 1]) {
+          fs[lo] += fs[lo + 1];
+          memmove(fo + lo + 1, fo + lo + 2, sizeof *fo * (size_t)(nf - lo - 2));
+          memmove(fs + lo + 1, fs + lo + 2, sizeof *fs * (size_t)(nf - lo - 2));
+          nf--;
+        }
+        if (lo > 0 && fo[lo - 1] + fs[lo - 1] == fo[lo]) {
+          fs[lo - 1] += fs[lo];
+          memmove(fo + lo, fo + lo + 1, sizeof *fo * (size_t)(nf - lo - 1));
+          memmove(fs + lo, fs + lo + 1, sizeof *fs * (size_t)(nf - lo - 1));
+          nf--;
+        }
+      }
+    for (int32_t x = alloc_off[p]; x < alloc_off[p + 1]; x++) {
+      int64_t best = -1;
+      for (int64_t f = 0; f < nf; f++)
+        if (fs[f] >= asz[x] && (best < 0 || fs[f] < fs[best]))
+          best = f;
+      if (best < 0 && nf > 0 && fo[nf - 1] + fs[nf - 1] == top) {
+        best = nf - 1; /* grow the last free block at the top */
+        top = fo[best] + asz[x];
+        fs[best] = asz[x];
+      }
+      if (best < 0) {
+        off[x] = top;
+        top += asz[x];
+        continue;
+      }
+      off[x] = fo[best];
+      fo[best] += asz[x];
+      fs[best] -= asz[x];
+      if (fs[best] == 0) {
+        memmove(fo + best, fo + best + 1, sizeof *fo * (size_t)(nf - best - 1));
+        memmove(fs + best, fs + best + 1, sizeof *fs * (size_t)(nf - best - 1));
+        nf--;
+      }
+    }
+  }
+done:
+  opsched_free(rel_off);
+  opsched_free(rel_ids);
+  opsched_free(fo);
+  opsched_free(fs);
+  return top;
+}
+
+/* ---- Assignment ------------------------------------------------------- */
+
+opsched_status opsched_arena_assign(const opsched_graph *g,
+                                    const opsched_schedule *s,
+                                    const opsched_buffers *b, int64_t alignment,
+                                    opsched_arena **out) {
+  return opsched_arena_assign_with(g, s, b, alignment, OPSCHED_ARENA_DEFAULT, out);
+}
+
+static int cmp_event(const void *pa, const void *pb) {
+  const int64_t *a = pa, *b = pb;
+  if (a[0] != b[0])
+    return a[0] < b[0] ? -1 : 1;
+  return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+opsched_status opsched_arena_assign_with(const opsched_graph *g,
+                                         const opsched_schedule *s,
+                                         const opsched_buffers *b,
+                                         int64_t alignment, unsigned packers,
+                                         opsched_arena **out) {
+  if (!g || !s || !b || !out || !opsched_graph_is_finalized(g))
+    return OPSCHED_ERR_INVALID;
+  if (alignment == 0)
+    alignment = OPSCHED_ARENA_DEFAULT_ALIGNMENT;
+  if (alignment < 0 || (alignment & (alignment - 1)) != 0)
+    return OPSCHED_ERR_INVALID;
+  int32_t n = opsched_graph_num_nodes(g);
+  if (opsched_schedule_num_nodes(s) != n || opsched_buffers_num_nodes(b) != n)
+    return OPSCHED_ERR_INVALID;
+  if (!(packers & OPSCHED_ARENA_ALL_PACKERS))
+    packers |= OPSCHED_ARENA_ALL_PACKERS;
+  int32_t S = opsched_schedule_stream_count(s), nb = opsched_buffers_count(b);
+  if (S < 1)
+    S = 1;
+
+  opsched_arena *A = opsched_alloc_array(1, sizeof *A);
+  if (!A)
+    return OPSCHED_ERR_NOMEM;
+  A->nbuf = nb;
+  A->n = n;
+  A->S = S;
+  A->alignment = alignment;
+  A->winner = "empty";
+  for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++)
+    A->packer_size[p] = -1;
+  A->offset = opsched_alloc_array((size_t)nb, sizeof *A->offset);
+  A->asize = opsched_alloc_array((size_t)nb, sizeof *A->asize);
+  A->owner = opsched_alloc_array((size_t)nb, sizeof *A->owner);
+  A->forever = opsched_alloc_array((size_t)nb, sizeof *A->forever);
+  A->thr = opsched_alloc_array((size_t)nb * (size_t)S, sizeof *A->thr);
+  A->stream = opsched_alloc_array((size_t)n, sizeof *A->stream);
+  hb_ctx h;
+  memset(&h, 0, sizeof h);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  /* Scratch, freed at the end. */
+  int32_t *lastseq = NULL, *ab = NULL, *alloc_off = NULL;
+  int64_t *lastend = NULL, *diff = NULL, *adiff = NULL, *events = NULL;
+  int32_t *act = NULL, *actn = NULL, *where = NULL, *perm = NULL;
+  int64_t *bk_off = NULL, *adj_off = NULL, *floor_ = NULL, *off = NULL;
+  int64_t *best_off = NULL, *scratch = NULL, *fill = NULL, *asz = NULL;
+  int64_t *breadth = NULL, *tree = NULL, *sw_off = NULL;
+  int32_t *bk = NULL, *adj = NULL;
+  uint8_t *fev = NULL;
+  sort_key *keys = NULL;
+  if (!A->offset || !A->asize || !A->owner || !A->forever || !A->thr || !A->stream)
+    goto fail;
+  const int32_t *sstream = opsched_schedule_streams(s);
+  for (int32_t v = 0; v < n; v++)
+    A->stream[v] = sstream[v];
+  h.n = n;
+  h.S = S;
+  h.stream = A->stream;
+  if ((st = hb_build(g, s, &h)) != OPSCHED_OK)
+    goto fail;
+  st = OPSCHED_ERR_NOMEM;
+  A->spos = h.spos;
+  h.spos = NULL;
+  hb_ctx hv = h; /* view with spos */
+  hv.spos = A->spos;
+
+  /* Per buffer: owner, flags, last sequential position / end time, and
+   * thresholds. */
+  const int64_t *ends = opsched_schedule_ends(s);
+  const int64_t *starts = opsched_schedule_starts(s);
+  lastseq = opsched_alloc_array((size_t)nb, sizeof *lastseq);
+  lastend = opsched_alloc_array((size_t)nb, sizeof *lastend);
+  if (!lastseq || !lastend)
+    goto fail;
+  int64_t total = 0; /* aligned bytes of arena buffers */
+  int32_t m = 0;
+  for (int32_t i = 0; i < nb; i++) {
+    int32_t o = opsched_buffers_allocating_node(b, i);
+    int64_t sz = opsched_buffers_size(b, i);
+    A->owner[i] = o;
+    A->forever[i] = (uint8_t)(o >= 0 && opsched_buffers_live_until_end(b, i));
+    A->offset[i] = o < 0 ? -1 : 0;
+    A->asize[i] = 0;
+    if (o < 0)
+      continue;
+    lastseq[i] = h.seq[o];
+    lastend[i] = ends[o];
+    for (int32_t k = 0; k < S; k++)
+      A->thr[(size_t)i * (size_t)S + (size_t)k] =
+          A->forever[i] ? NEVER : first_after(&hv, o, k);
+    if (sz > 0) {
+      if (sz > INT64_MAX - (alignment - 1)) {
+        st = OPSCHED_ERR_INFEASIBLE;
+        goto fail;
+      }
+      A->asize[i] = (sz + alignment - 1) & ~(alignment - 1);
+      if (total > INT64_MAX - A->asize[i]) {
+        st = OPSCHED_ERR_INFEASIBLE;
+        goto fail;
+      }
+      total += A->asize[i];
+      m++;
+    }
+  }
+  int64_t nuses = opsched_buffers_num_uses(b);
+  for (int64_t e = 0; e < nuses; e++) {
+    int32_t i, u;
+    opsched_buffers_use(b, e, &i, &u);
+    int32_t o = A->owner[i];
+    if (o < 0 || u == o)
+      continue;
+    if (A->asize[i] > 0 && !happens_before(&hv, o, u)) {
+      st = OPSCHED_ERR_INVALID;
+      goto fail;
+    }
+    if (h.seq[u] > lastseq[i])
+      lastseq[i] = h.seq[u];
+    if (ends[u] > lastend[i])
+      lastend[i] = ends[u];
+    if (!A->forever[i])
+      for (int32_t k = 0; k < S; k++) {
+        int32_t *t = &A->thr[(size_t)i * (size_t)S + (size_t)k];
+        if (*t != NEVER) {
+          int32_t f = first_after(&hv, u, k);
+          if (f > *t)
+            *t = f;
+        }
+      }
+  }
+
+  /* Arena buffers in allocation order: local numbering. */
+  alloc_off = opsched_alloc_array((size_t)n + 1, sizeof *alloc_off);
+  ab = opsched_alloc_array((size_t)m, sizeof *ab);
+  if (!alloc_off || !ab)
+    goto fail;
+  for (int32_t i = 0; i < nb; i++)
+    if (A->asize[i] > 0)
+      alloc_off[h.seq[A->owner[i]] + 1]++;
+  for (int32_t p = 0; p < n; p++)
+    alloc_off[p + 1] += alloc_off[p];
+  for (int32_t i = 0; i < nb; i++)
+    if (A->asize[i] > 0)
+      ab[alloc_off[h.seq[A->owner[i]]]++] = i;
+  for (int32_t p = n; p > 0; p--)
+    alloc_off[p] = alloc_off[p - 1];
+  alloc_off[0] = 0;
+
+  /* Lower bounds: sweep over the sequential order, and over time. */
+  diff = opsched_alloc_array((size_t)n + 1, sizeof *diff);
+  adiff = opsched_alloc_array((size_t)n + 1, sizeof *adiff);
+  events = opsched_alloc_array((size_t)m * 2, 3 * sizeof *events);
+  if (!diff || !adiff || !events)
+    goto fail;
+  int64_t nev = 0;
+  for (int32_t x = 0; x < m; x++) {
+    int32_t i = ab[x];
+    int64_t raw = opsched_buffers_size(b, i);
+    diff[h.seq[A->owner[i]]] += raw;
+    adiff[h.seq[A->owner[i]]] += A->asize[i];
+    if (!A->forever[i]) {
+      diff[lastseq[i] + 1] -= raw;
+      adiff[lastseq[i] + 1] -= A->asize[i];
+    }
+    int64_t t0 = starts[A->owner[i]];
+    if (A->forever[i] || lastend[i] > t0) {
+      events[3 * nev] = t0;
+      events[3 * nev + 1] = 1; /* alloc after frees at one instant */
+      events[3 * nev + 2] = x;
+      nev++;
+      if (!A->forever[i]) {
+        events[3 * nev] = lastend[i];
+        events[3 * nev + 1] = 0;
+        events[3 * nev + 2] = x;
+        nev++;
+      }
+    }
+  }
+  {
+    int64_t live = 0, alive = 0;
+    for (int32_t p = 0; p < n; p++) {
+      live += diff[p];
+      alive += adiff[p];
+      diff[p] = alive; /* reused: aligned live bytes at position p */
+      if (live > A->lower_bound)
+        A->lower_bound = live;
+      if (alive > A->aligned_lower_bound)
+        A->aligned_lower_bound = alive;
+    }
+    qsort(events, (size_t)nev, 3 * sizeof *events, cmp_event);
+    live = alive = 0;
+    for (int64_t e = 0; e < nev; e++) {
+      int32_t i = ab[events[3 * e + 2]];
+      int64_t sign = events[3 * e + 1] ? 1 : -1;
+      live += sign * opsched_buffers_size(b, i);
+      alive += sign * A->asize[i];
+      if (live > A->lower_bound)
+        A->lower_bound = live;
+      if (alive > A->aligned_lower_bound)
+        A->aligned_lower_bound = alive;
+    }
+  }
+
+  /* Retirement buckets: (stream k, place t) -> buffers whose thr[k] == t. */
+  bk_off = opsched_alloc_array((size_t)n + 1, sizeof *bk_off);
+  fev = opsched_alloc_array((size_t)m, sizeof *fev);
+  asz = opsched_alloc_array((size_t)m, sizeof *asz);
+  if (!bk_off || !fev || !asz)
+    goto fail;
+  for (int32_t x = 0; x < m; x++) {
+    int32_t i = ab[x];
+    fev[x] = A->forever[i];
+    asz[x] = A->asize[i];
+    if (fev[x])
+      continue;
+    for (int32_t k = 0; k < S; k++) {
+      int32_t t = A->thr[(size_t)i * (size_t)S + (size_t)k];
+      if (t != NEVER)
+        bk_off[h.so_off[k] + t]++;
+    }
+  }
+  for (int32_t p = 0; p < n; p++)
+    bk_off[p + 1] += bk_off[p];
+  bk = opsched_alloc_array((size_t)bk_off[n], sizeof *bk);
+  fill = opsched_alloc_array((size_t)(n > m ? n : m), sizeof *fill);
+  act = opsched_alloc_array((size_t)m * (size_t)S, sizeof *act);
+  actn = opsched_alloc_array((size_t)S, sizeof *actn);
+  where = opsched_alloc_array((size_t)m * (size_t)S, sizeof *where);
+  adj_off = opsched_alloc_array((size_t)m + 1, sizeof *adj_off);
+  if (!bk || !fill || !act || !actn || !where || !adj_off)
+    goto fail;
+  for (int32_t x = 0; x < m; x++) {
+    if (fev[x])
+      continue;
+    int32_t i = ab[x];
+    for (int32_t k = 0; k < S; k++) {
+      int32_t t = A->thr[(size_t)i * (size_t)S + (size_t)k];
+      if (t != NEVER) {
+        int64_t key = h.so_off[k] + t - 1;
+        bk[bk_off[key] + fill[key]++] = x;
+      }
+    }
+  }
+  /* Two sweeps: count degrees (and check the cap), then fill. */
+  const int32_t *order = opsched_schedule_order(s);
+  int64_t cap = (int64_t)m * 32 > ((int64_t)1 << 23) ? (int64_t)m * 32 : ((int64_t)1 << 23);
+  int64_t pairs = 0;
+  int capped = 0;
+  for (int pass = 0; pass < 2 && !capped; pass++) {
+    for (int32_t k = 0; k < S; k++)
+      actn[k] = 0;
+    if (pass == 1) {
+      for (int32_t x = 0; x < m; x++)
+        adj_off[x + 1] += adj_off[x];
+      adj = opsched_alloc_array((size_t)adj_off[m], sizeof *adj);
+      if (!adj)
+        goto fail;
+      for (int32_t x = 0; x < m; x++)
+        fill[x] = adj_off[x];
+    }
+    for (int32_t p = 0; p < n; p++) {
+      int32_t v = order[p], k = A->stream[v];
+      int64_t key = h.so_off[k] + A->spos[v] - 1;
+      for (int64_t e = bk_off[key]; e < bk_off[key + 1]; e++) {
+        int32_t x = bk[e];
+        int32_t q = where[(size_t)x * (size_t)S + (size_t)k];
+        int32_t *set = act + (size_t)k * (size_t)m;
+        int32_t y = set[--actn[k]];
+        set[q] = y;
+        where[(size_t)y * (size_t)S + (size_t)k] = q;
+      }
+      for (int32_t x = alloc_off[p]; x < alloc_off[p + 1]; x++) {
+        const int32_t *set = act + (size_t)k * (size_t)m;
+        if (pass == 0) {
+          if (pairs + actn[k] > cap || (packers & OPSCHED_ARENA_SWEEP)) {
+            capped = 1; /* over the cap: stop counting */
+            break;
+          }
+          adj_off[x + 1] += actn[k];
+          for (int32_t a = 0; a < actn[k]; a++)
+            adj_off[set[a] + 1]++;
+          pairs += actn[k];
+        } else {
+          for (int32_t a = 0; a < actn[k]; a++) {
+            int32_t y = set[a];
+            adj[fill[x]++] = y;
+            adj[fill[y]++] = x;
+          }
+        }
+        if (!fev[x])
+          for (int32_t j = 0; j < S; j++) {
+            int32_t *sj = act + (size_t)j * (size_t)m;
+            where[(size_t)x * (size_t)S + (size_t)j] = actn[j];
+            sj[actn[j]++] = x;
+          }
+      }
+      if (capped)
+        break;
+    }
+    if (pass == 0 && (pairs > cap || (packers & OPSCHED_ARENA_SWEEP)))
+      capped = 1;
+  }
+
+  /* Forever stack and floors; conflict count incl. implicit pairs. */
+  floor_ = opsched_alloc_array((size_t)m, sizeof *floor_);
+  off = opsched_alloc_array((size_t)m, sizeof *off);
+  best_off = opsched_alloc_array((size_t)m, sizeof *best_off);
+  perm = opsched_alloc_array((size_t)m, sizeof *perm);
+  keys = opsched_alloc_array((size_t)m, sizeof *keys);
+  if (!floor_ || !off || !best_off || !perm || !keys)
+    goto fail;
+  int64_t fsum = 0, fcount = 0;
+  A->conflicts = pairs;
+  for (int32_t x = 0; x < m; x++) {
+    floor_[x] = fsum;
+    if (fev[x]) {
+      off[x] = fsum;
+      A->conflicts += fcount; /* with every earlier forever buffer */
+      fsum += asz[x];
+      fcount++;
+    } else {
+      A->conflicts += fcount;
+    }
+  }
+  int64_t best = -1;
+  /* Release points for the sweep packer: the last sequential position of
+   * an op that does not happen after all of the buffer's events. */
+  int32_t *rel = opsched_alloc_array((size_t)m, sizeof *rel);
+  sw_off = opsched_alloc_array((size_t)m, sizeof *sw_off);
+  if (!rel || !sw_off) {
+    opsched_free(rel);
+    goto fail;
+  }
+  for (int32_t x = 0; x < m; x++) {
+    int32_t i = ab[x], r = lastseq[i];
+    for (int32_t k = 0; k < S && !fev[x]; k++) {
+      int32_t t = A->thr[(size_t)i * (size_t)S + (size_t)k];
+      int64_t len = h.so_off[k + 1] - h.so_off[k];
+      int64_t place = t == NEVER ? len : t - 1;
+      if (place > 0) {
+        int32_t q = h.seq[h.so_ops[h.so_off[k] + place - 1]];
+        if (q > r)
+          r = q;
+      }
+    }
+    rel[x] = fev[x] ? n : r;
+  }
+  int64_t sweep_top = -2;
+  if (capped || (packers & OPSCHED_ARENA_PACKER_BIT(OPSCHED_ARENA_SWEEP_BEST_FIT)))
+    sweep_top = sweep_best_fit(m, n, asz, alloc_off, rel, sw_off);
+  opsched_free(rel);
+  if (sweep_top == -1)
+    goto fail;
+  if (sweep_top >= 0 && m > 0)
+    A->packer_size[OPSCHED_ARENA_SWEEP_BEST_FIT] = sweep_top;
+  if (capped) {
+    best = sweep_top;
+    memcpy(best_off, sw_off, sizeof *sw_off * (size_t)m);
+    A->winner = packer_names[OPSCHED_ARENA_SWEEP_BEST_FIT];
+  } else if (m > 0) {
+    int64_t maxdeg = 0;
+    for (int32_t x = 0; x < m; x++)
+      if (adj_off[x + 1] - adj_off[x] > maxdeg)
+        maxdeg = adj_off[x + 1] - adj_off[x];
+    scratch = opsched_alloc_array((size_t)maxdeg * 2 + 2, sizeof *scratch);
+    breadth = opsched_alloc_array((size_t)m, sizeof *breadth);
+    /* Range maximum of the aligned live bytes (diff) over positions. */
+    int32_t size = 1;
+    while (size < n)
+      size *= 2;
+    tree = opsched_alloc_array((size_t)size * 2, sizeof *tree);
+    if (!scratch || !breadth || !tree)
+      goto fail;
+    for (int32_t p = 0; p < n; p++)
+      tree[size + p] = diff[p];
+    for (int32_t p = size - 1; p > 0; p--)
+      tree[p] = tree[2 * p] > tree[2 * p + 1] ? tree[2 * p] : tree[2 * p + 1];
+    for (int32_t x = 0; x < m; x++) {
+      int32_t i = ab[x];
+      int64_t lo = h.seq[A->owner[i]] + size, hi = lastseq[i] + size + 1, mx = 0;
+      for (; lo < hi; lo /= 2, hi /= 2) {
+        if (lo & 1) {
+          if (tree[lo] > mx)
+            mx = tree[lo];
+          lo++;
+        }
+        if (hi & 1) {
+          hi--;
+          if (tree[hi] > mx)
+            mx = tree[hi];
+        }
+      }
+      breadth[x] = mx;
+    }
+    pk P = {m, asz, fev, floor_, adj_off, adj, fsum, off, scratch};
+    int winner = -1;
+    for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++) {
+      if (!(packers & OPSCHED_ARENA_PACKER_BIT(p)))
+        continue;
+      if (p == OPSCHED_ARENA_SWEEP_BEST_FIT) {
+        if (best < 0 || sweep_top < best) {
+          best = sweep_top;
+          winner = p;
+          memcpy(best_off, sw_off, sizeof *sw_off * (size_t)m);
+        }
+        continue;
+      }
+      int32_t cnt = 0;
+      for (int32_t x = 0; x < m; x++) {
+        if (fev[x])
+          continue;
+        int32_t i = ab[x];
+        int64_t len = lastseq[i] - h.seq[A->owner[i]];
+        sort_key *kk = &keys[cnt++];
+        kk->id = x;
+        kk->k2 = 0;
+        switch (p) {
+        case OPSCHED_ARENA_GREEDY_SIZE:
+        case OPSCHED_ARENA_TFLITE:
+          kk->k1 = -asz[x];
+          break;
+        case OPSCHED_ARENA_XLA_SPATIAL:
+          kk->k1 = -asz[x];
+          kk->k2 = -len;
+          break;
+        case OPSCHED_ARENA_XLA_TEMPORAL:
+          kk->k1 = -len;
+          kk->k2 = -asz[x];
+          break;
+        default:
+          kk->k1 = -breadth[x];
+          kk->k2 = -asz[x];
+          break;
+        }
+      }
+      qsort(keys, (size_t)cnt, sizeof *keys, cmp_key);
+      for (int32_t c = 0; c < cnt; c++)
+        perm[c] = keys[c].id;
+      int64_t top = run_packer(&P, perm, cnt, p == OPSCHED_ARENA_GREEDY_SIZE);
+      A->packer_size[p] = top;
+      if (best < 0 || top < best) {
+        best = top;
+        winner = p;
+        memcpy(best_off, off, sizeof *off * (size_t)m);
+      }
+    }
+    A->winner = packer_names[winner];
+    /* Compaction assumes the stacked results, which the sweep does not use. */
+    if ((packers & OPSCHED_ARENA_COMPACT) && winner != OPSCHED_ARENA_SWEEP_BEST_FIT) {
+      memcpy(off, best_off, sizeof *off * (size_t)m);
+      int32_t cnt = 0;
+      for (int32_t x = 0; x < m; x++)
+        if (!fev[x])
+          perm[cnt++] = x;
+      compact(&P, perm, cnt, keys);
+      int64_t top = layout_top(&P);
+      if (top < best) {
+        best = top;
+        A->winner = compact_names[winner];
+        memcpy(best_off, off, sizeof *off * (size_t)m);
+      }
+    }
+  }
+  A->size = best > 0 ? best : 0;
+  for (int32_t x = 0; x < m; x++)
+    A->offset[ab[x]] = best_off[x];
+  st = OPSCHED_OK;
+  *out = A;
+  A = NULL;
+fail:
+  opsched_arena_destroy(A);
+  hb_free(&h);
+  opsched_free(lastseq);
+  opsched_free(lastend);
+  opsched_free(ab);
+  opsched_free(alloc_off);
+  opsched_free(diff);
+  opsched_free(adiff);
+  opsched_free(events);
+  opsched_free(act);
+  opsched_free(actn);
+  opsched_free(where);
+  opsched_free(perm);
+  opsched_free(bk_off);
+  opsched_free(bk);
+  opsched_free(fill);
+  opsched_free(adj_off);
+  opsched_free(adj);
+  opsched_free(floor_);
+  opsched_free(off);
+  opsched_free(best_off);
+  opsched_free(scratch);
+  opsched_free(asz);
+  opsched_free(fev);
+  opsched_free(keys);
+  opsched_free(breadth);
+  opsched_free(tree);
+  opsched_free(sw_off);
+  return st;
+}
+
+/* ---- Accessors -------------------------------------------------------- */
+
+int32_t opsched_arena_num_buffers(const opsched_arena *a) { return a->nbuf; }
+int64_t opsched_arena_alignment(const opsched_arena *a) { return a->alignment; }
+int64_t opsched_arena_size(const opsched_arena *a) { return a->size; }
+int64_t opsched_arena_lower_bound(const opsched_arena *a) { return a->lower_bound; }
+int64_t opsched_arena_aligned_lower_bound(const opsched_arena *a) {
+  return a->aligned_lower_bound;
+}
+int64_t opsched_arena_num_conflicts(const opsched_arena *a) { return a->conflicts; }
+const char *opsched_arena_winner(const opsched_arena *a) { return a->winner; }
+const int64_t *opsched_arena_offsets(const opsched_arena *a) { return a->offset; }
+
+int64_t opsched_arena_offset(const opsched_arena *a, int32_t i) {
+  return i >= 0 && i < a->nbuf ? a->offset[i] : -1;
+}
+
+int64_t opsched_arena_aligned_size(const opsched_arena *a, int32_t i) {
+  return i >= 0 && i < a->nbuf ? a->asize[i] : -1;
+}
+
+double opsched_arena_fragmentation(const opsched_arena *a) {
+  if (a->lower_bound <= 0)
+    return 0.0;
+  return (double)a->size / (double)a->lower_bound - 1.0;
+}
+
+int64_t opsched_arena_packer_size(const opsched_arena *a, opsched_arena_packer p) {
+  if ((int)p < 0 || p >= OPSCHED_ARENA_PACKER_COUNT)
+    return -1;
+  return a->packer_size[p];
+}
+
+/* x ordered before y: every event of x completes before y's allocating op
+ * launches. */
+static int ordered_before(const opsched_arena *a, int32_t x, int32_t y) {
+  if (a->forever[x])
+    return 0;
+  int32_t o = a->owner[y], k = a->stream[o];
+  return a->spos[o] >= a->thr[(size_t)x * (size_t)a->S + (size_t)k];
+}
+
+int opsched_arena_may_share(const opsched_arena *a, int32_t x, int32_t y) {
+  if (x < 0 || y < 0 || x >= a->nbuf || y >= a->nbuf || x == y ||
+      a->owner[x] < 0 || a->owner[y] < 0)
+    return 0;
+  return ordered_before(a, x, y) || ordered_before(a, y, x);
+}

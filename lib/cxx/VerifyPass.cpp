@@ -1,0 +1,63 @@
+//===- VerifyPass.cpp - op-schedule-verify: the independent checker -------===//
+//
+// A thin pass over lib/verify (C): on a function it checks that function; on
+// anything else it checks every function inside, one after the other so the
+// diagnostics come in module order. Nothing is modified.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsched/Passes.h"
+
+#include "verify.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+namespace {
+
+struct OpScheduleVerifyPass : public PassWrapper<OpScheduleVerifyPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpScheduleVerifyPass)
+  StringRef getArgument() const override { return "op-schedule-verify"; }
+  StringRef getDescription() const override {
+    return "Check an annotated module's schedule, streams, waits, buffers and limits "
+           "independently of the scheduler";
+  }
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    SmallVector<Operation *> funcs;
+    if (isa<FunctionOpInterface>(root)) {
+      funcs.push_back(root);
+    } else {
+      root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (op != root && isa<FunctionOpInterface>(op)) {
+          funcs.push_back(op);
+          return WalkResult::skip();
+        }
+        return WalkResult::advance();
+      });
+    }
+    int64_t errors = 0;
+    for (Operation *func : funcs)
+      errors += opsched_verify_function(wrap(func));
+    if (errors)
+      signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> opsched::createOpScheduleVerifyPass() {
+  return std::make_unique<OpScheduleVerifyPass>();
+}
+
+void opsched::registerVerifyPass() {
+  static std::once_flag once;
+  std::call_once(once, [] { PassRegistration<OpScheduleVerifyPass>(); });
+}

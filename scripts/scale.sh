@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Scale benchmark (docs/benchmarks-scale.md): for functions of 10k, 100k and
+# 1M ops (tools/opsched-gen/opsched-gen.py), stock mlir-opt parse+print vs
+# opsched-opt --op-schedule='streams=4 max-memory=...', wall time and peak
+# RSS from /usr/bin/time -v. Not part of the test command except --smoke
+# (10k ops, one run each, checks that the pass succeeds and the output parses).
+# Usage: scripts/scale.sh [--smoke] [SIZES...]   (default sizes 10000 100000 1000000)
+# Env: OPSCHED_BUILD_DIR (default build/), SCALE_OPTIONS (the pass options).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${OPSCHED_BUILD_DIR:-$root/build}"
+opt=/usr/lib/llvm-22/bin/mlir-opt
+sched="$build/bin/opsched-opt"
+options="${SCALE_OPTIONS:-streams=4 max-memory=64MiB}"
+gen="$root/tools/opsched-gen/opsched-gen.py"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+measure() { # label cmd... -> prints "seconds kbytes"
+  /usr/bin/time -v "$@" -o /dev/null 2>"$work/time" >/dev/null || { cat "$work/time"; exit 1; }
+  local s m
+  s=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); t=0; for(i=1;i<=n;i++) t=t*60+a[i]; print t}' "$work/time")
+  m=$(awk -F': ' '/Maximum resident/ {print $2}' "$work/time")
+  echo "$s $m"
+}
+
+if [ "${1:-}" = "--smoke" ]; then
+  python3 "$gen" dag 10000 > "$work/in.mlir"
+  "$sched" --op-schedule="$options" "$work/in.mlir" -o "$work/out.mlir"
+  "$opt" "$work/out.mlir" -o /dev/null
+  echo "scale smoke: 10k ops scheduled"
+  exit 0
+fi
+sizes=("$@")
+[ ${#sizes[@]} -eq 0 ] && sizes=(10000 100000 1000000)
+printf '| input | ops | mlir-opt parse+print s | MB | opsched-opt s | MB | added s | added / parse+print | extra bytes/op |\n'
+printf '|---|---|---|---|---|---|---|---|---|\n'
+for kind in dag blocks; do
+  for n in "${sizes[@]}"; do
+    python3 "$gen" "$kind" "$n" > "$work/in.mlir"
+    read -r bs bm < <(measure "$opt" "$work/in.mlir")
+    read -r ss sm < <(measure "$sched" --op-schedule="$options" "$work/in.mlir")
+    awk -v k="$kind" -v n="$n" -v bs="$bs" -v bm="$bm" -v ss="$ss" -v sm="$sm" 'BEGIN {
+      printf "| %s | %d | %.2f | %.0f | %.2f | %.0f | %.2f | %.2fx | %.0f |\n",
+        k, n, bs, bm/1024, ss, sm/1024, ss-bs, (ss-bs)/bs, (sm-bm)*1024/n }'
+  done
+done

@@ -1,0 +1,360 @@
+/* Unit tests of the buffer assignment (include/opsched/arena.h): exact
+ * layouts of hand-built schedules, and a property test over random blocks
+ * with an independent happens-before checker (DFS over stream order, waits
+ * and edges, no vector clocks). */
+#include "check.h"
+#include "random_block.h"
+
+#include "opsched/arena.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static opsched_schedule *run_cap(const opsched_graph *g,
+                                 const opsched_buffers *b, int streams,
+                                 int capacity) {
+  opsched_schedule_options o;
+  opsched_schedule_options_init(&o);
+  o.streams = streams;
+  o.resource_limit = capacity > streams ? capacity : streams;
+  o.buffers = b;
+  opsched_schedule *s = NULL;
+  if (opsched_schedule_run(g, &o, &s) != OPSCHED_OK)
+    return NULL;
+  return s;
+}
+
+static opsched_schedule *run(const opsched_graph *g, const opsched_buffers *b,
+                             int streams) {
+  return run_cap(g, b, streams, streams);
+}
+
+/* Chain 0 -> 1 -> 2 -> 3 on one stream: A (by 0, read by 1), B (by 1, read
+ * by 2), C (by 2, read by 3): C reuses A's bytes, B cannot. */
+static void test_chain_reuse(void) {
+  opsched_graph *g = opsched_graph_create(4);
+  for (int i = 0; i < 4; i++)
+    opsched_graph_add_node(g, 1, 1);
+  for (int i = 0; i < 3; i++)
+    opsched_graph_add_edge(g, i, i + 1);
+  CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
+  opsched_buffers *b = opsched_buffers_create(4);
+  int32_t A = opsched_buffers_add(b, 100, 0, 0);
+  int32_t B = opsched_buffers_add(b, 100, 1, 0);
+  int32_t C = opsched_buffers_add(b, 100, 2, 0);
+  opsched_buffers_add_use(b, A, 1);
+  opsched_buffers_add_use(b, B, 2);
+  opsched_buffers_add_use(b, C, 3);
+  opsched_schedule *s = run(g, b, 1);
+  CHECK(s != NULL);
+  opsched_arena *a = NULL;
+  CHECK(opsched_arena_assign(g, s, b, 0, &a) == OPSCHED_OK);
+  CHECK_EQ_I64(opsched_arena_alignment(a), 64);
+  CHECK_EQ_I64(opsched_arena_offset(a, A), 0);
+  CHECK_EQ_I64(opsched_arena_offset(a, B), 128);
+  CHECK_EQ_I64(opsched_arena_offset(a, C), 0);
+  CHECK_EQ_I64(opsched_arena_aligned_size(a, B), 128);
+  CHECK_EQ_I64(opsched_arena_size(a), 256);
+  CHECK_EQ_I64(opsched_arena_lower_bound(a), 200);
+  CHECK_EQ_I64(opsched_arena_lower_bound(a), opsched_schedule_peak_memory(s));
+  CHECK_EQ_I64(opsched_arena_aligned_lower_bound(a), 256);
+  CHECK(opsched_arena_may_share(a, A, C));
+  CHECK(opsched_arena_may_share(a, C, A));
+  CHECK(!opsched_arena_may_share(a, A, B));
+  CHECK(!opsched_arena_may_share(a, B, C));
+  CHECK(!opsched_arena_may_share(a, A, A));
+  CHECK_EQ_I64(opsched_arena_num_conflicts(a), 2);
+  CHECK(opsched_arena_fragmentation(a) > 0.27 && opsched_arena_fragmentation(a) < 0.29);
+  opsched_arena_destroy(a);
+  /* Alignment 1: exact sizes. */
+  CHECK(opsched_arena_assign(g, s, b, 1, &a) == OPSCHED_OK);
+  CHECK_EQ_I64(opsched_arena_offset(a, B), 100);
+  CHECK_EQ_I64(opsched_arena_size(a), 200);
+  CHECK(opsched_arena_fragmentation(a) == 0.0);
+  opsched_arena_destroy(a);
+  /* Bad alignments. */
+  a = NULL;
+  CHECK(opsched_arena_assign(g, s, b, 48, &a) == OPSCHED_ERR_INVALID);
+  CHECK(opsched_arena_assign(g, s, b, -64, &a) == OPSCHED_ERR_INVALID);
+  CHECK(a == NULL);
+  opsched_schedule_destroy(s);
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
+/* Two streams: op 0 (cost 5) writes A on one stream; ops 1 and 3 (cost 3
+ * each) run on the other and op 2 (after them, at t = 6) writes B there. Without a path
+ * from 0 to 2 A and B may not share even though A's op ends at 5; with the
+ * edge 0 -> 2 (a wait) they may. */
+static void test_two_streams(int with_edge) {
+  opsched_graph *g = opsched_graph_create(4);
+  opsched_graph_add_node(g, 5, 1);
+  opsched_graph_add_node(g, 3, 1);
+  opsched_graph_add_node(g, 1, 1);
+  opsched_graph_add_node(g, 3, 1);
+  opsched_graph_add_edge(g, 1, 3);
+  opsched_graph_add_edge(g, 3, 2);
+  opsched_graph_add_edge(g, 1, 2); /* keeps op 2 on the stream of 1 and 3 */
+  if (with_edge)
+    opsched_graph_add_edge(g, 0, 2);
+  CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
+  opsched_buffers *b = opsched_buffers_create(4);
+  int32_t A = opsched_buffers_add(b, 64, 0, 0);
+  int32_t B = opsched_buffers_add(b, 64, 2, 0);
+  int32_t R = opsched_buffers_add(b, 1000, -1, 0); /* resident */
+  opsched_buffers_add_use(b, R, 0);
+  opsched_schedule *s = run(g, b, 2);
+  CHECK(s != NULL);
+  const int32_t *str = opsched_schedule_streams(s);
+  CHECK_EQ_I64(opsched_schedule_ends(s)[0], 5);
+  CHECK_EQ_I64(opsched_schedule_starts(s)[2], 6);
+  CHECK(str[0] != str[2]);
+  int32_t nw;
+  opsched_schedule_waits(s, 2, &nw);
+  CHECK_EQ_I64(nw, with_edge ? 1 : 0);
+  opsched_arena *a = NULL;
+  CHECK(opsched_arena_assign(g, s, b, 64, &a) == OPSCHED_OK);
+  CHECK_EQ_I64(opsched_arena_offset(a, R), -1);
+  CHECK_EQ_I64(opsched_arena_aligned_size(a, R), 0);
+  CHECK_EQ_I64(opsched_arena_offset(a, A), 0);
+  CHECK_EQ_I64(opsched_arena_offset(a, B), with_edge ? 0 : 64);
+  CHECK_EQ_I64(opsched_arena_size(a), with_edge ? 64 : 128);
+  CHECK_EQ_I64(opsched_arena_may_share(a, A, B), with_edge);
+  CHECK(!opsched_arena_may_share(a, A, R));
+  CHECK_EQ_I64(opsched_arena_lower_bound(a), 64);
+  opsched_arena_destroy(a);
+  opsched_schedule_destroy(s);
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
+/* Results are never reused; zero-size buffers take no space; sizes round
+ * up to the alignment. */
+static void test_forever_zero_align(void) {
+  opsched_graph *g = opsched_graph_create(4);
+  for (int i = 0; i < 4; i++)
+    opsched_graph_add_node(g, 1, 1);
+  for (int i = 0; i < 3; i++)
+    opsched_graph_add_edge(g, i, i + 1);
+  CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
+  opsched_buffers *b = opsched_buffers_create(4);
+  int32_t F = opsched_buffers_add(b, 10, 0, 1); /* result, read by 1 */
+  int32_t Z = opsched_buffers_add(b, 0, 0, 0);
+  int32_t X = opsched_buffers_add(b, 33, 1, 0); /* read by 2 */
+  int32_t Y = opsched_buffers_add(b, 17, 3, 0); /* after X: reuses X */
+  opsched_buffers_add_use(b, F, 1);
+  opsched_buffers_add_use(b, Z, 1);
+  opsched_buffers_add_use(b, X, 2);
+  CHECK_EQ_I64(opsched_buffers_size(b, X), 33);
+  CHECK_EQ_I64(opsched_buffers_allocating_node(b, Y), 3);
+  CHECK_EQ_I64(opsched_buffers_live_until_end(b, F), 1);
+  CHECK_EQ_I64(opsched_buffers_num_uses(b), 3);
+  int32_t ub, un;
+  CHECK(opsched_buffers_use(b, 2, &ub, &un) == OPSCHED_OK && ub == X && un == 2);
+  CHECK(opsched_buffers_use(b, 3, &ub, &un) == OPSCHED_ERR_INVALID);
+  opsched_schedule *s = run(g, b, 1);
+  opsched_arena *a = NULL;
+  CHECK(opsched_arena_assign(g, s, b, 16, &a) == OPSCHED_OK);
+  CHECK_EQ_I64(opsched_arena_offset(a, F), 0);
+  CHECK_EQ_I64(opsched_arena_aligned_size(a, F), 16);
+  CHECK_EQ_I64(opsched_arena_offset(a, Z), 0);
+  CHECK_EQ_I64(opsched_arena_aligned_size(a, Z), 0);
+  CHECK_EQ_I64(opsched_arena_offset(a, X), 16);
+  CHECK_EQ_I64(opsched_arena_aligned_size(a, X), 48);
+  CHECK_EQ_I64(opsched_arena_offset(a, Y), 16);
+  CHECK_EQ_I64(opsched_arena_size(a), 64);
+  CHECK(!opsched_arena_may_share(a, F, Y));
+  CHECK(opsched_arena_may_share(a, X, Y));
+  CHECK(opsched_arena_may_share(a, Z, Y));
+  CHECK_EQ_I64(opsched_arena_lower_bound(a), 43);
+  CHECK_EQ_I64(opsched_arena_lower_bound(a), opsched_schedule_peak_memory(s));
+  opsched_arena_destroy(a);
+  opsched_schedule_destroy(s);
+  /* A schedule that does not order a use after its allocation: a schedule
+   * without the buffers, where op 3 reads a buffer written by op 2 but there
+   * is no edge between them would be rejected; here the chain orders all. */
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
+/* A use the schedule does not order after the allocation is rejected. */
+static void test_unordered_use(void) {
+  opsched_graph *g = opsched_graph_create(2);
+  opsched_graph_add_node(g, 1, 1);
+  opsched_graph_add_node(g, 1, 1);
+  CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
+  opsched_buffers *b = opsched_buffers_create(2);
+  int32_t A = opsched_buffers_add(b, 8, 1, 0);
+  opsched_buffers_add_use(b, A, 0);
+  opsched_schedule_options o;
+  opsched_schedule_options_init(&o);
+  o.streams = 2;
+  opsched_schedule *s = NULL;
+  CHECK(opsched_schedule_run(g, &o, &s) == OPSCHED_OK);
+  opsched_arena *a = NULL;
+  CHECK(opsched_arena_assign(g, s, b, 8, &a) == OPSCHED_ERR_INVALID);
+  opsched_schedule_destroy(s);
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
+/* ---- Property test ---------------------------------------------------- */
+
+/* reach[a][b]: a completes before b launches, by DFS over stream order,
+ * waits and edges. */
+static void checker_reach(const random_block *k, const opsched_schedule *s,
+                          uint8_t reach[RB_MAXN][RB_MAXN]) {
+  int n = k->n;
+  uint8_t adj[RB_MAXN][RB_MAXN];
+  memset(adj, 0, sizeof adj);
+  const int32_t *order = opsched_schedule_order(s);
+  const int32_t *str = opsched_schedule_streams(s);
+  for (int i = 0; i < n; i++) {
+    int v = order[i];
+    for (int j = i + 1; j < n; j++)
+      if (str[order[j]] == str[v]) {
+        adj[v][order[j]] = 1;
+        break;
+      }
+    int32_t nw;
+    const int32_t *w = opsched_schedule_waits(s, v, &nw);
+    for (int a = 0; a < nw; a++)
+      adj[w[a]][v] = 1;
+    int32_t ns;
+    const int32_t *succ = opsched_graph_succs(k->g, v, &ns);
+    for (int a = 0; a < ns; a++)
+      adj[v][succ[a]] = 1;
+  }
+  for (int src = 0; src < n; src++) {
+    int stack[RB_MAXN * RB_MAXN], sp = 0;
+    memset(reach[src], 0, sizeof reach[src]);
+    stack[sp++] = src;
+    while (sp) {
+      int u = stack[--sp];
+      for (int v = 0; v < n; v++)
+        if (adj[u][v] && !reach[src][v]) {
+          reach[src][v] = 1;
+          stack[sp++] = v;
+        }
+    }
+  }
+}
+
+/* Every event of buffer x completes before buffer y's allocating op. */
+static int checker_before(const random_block *k, uint8_t reach[RB_MAXN][RB_MAXN],
+                          int x, int y) {
+  if (k->forever[x])
+    return 0;
+  int o = k->owner[y];
+  if (!reach[k->owner[x]][o])
+    return 0;
+  for (int u = 0; u < k->nusers[x]; u++)
+    if (!reach[k->users[x][u]][o])
+      return 0;
+  return 1;
+}
+
+static void test_property(int blocks) {
+  static const int64_t aligns[] = {1, 8, 64};
+  int64_t layouts = 0, shared = 0, shared3 = 0;
+  for (int i = 0; i < blocks; i++) {
+    random_block k;
+    random_block_make((uint64_t)i * 7919u + 13u, RB_MAXN, &k);
+    for (int streams = 1; streams <= 4; streams++) {
+      opsched_schedule *s = run_cap(k.g, k.b, streams, k.max_demand);
+      if (!s) {
+        CHECK(s != NULL);
+        continue;
+      }
+      uint8_t reach[RB_MAXN][RB_MAXN];
+      checker_reach(&k, s, reach);
+      int64_t align = aligns[(i + streams) % 3];
+      opsched_arena *a = NULL, *a2 = NULL;
+      opsched_status st = opsched_arena_assign(k.g, s, k.b, align, &a);
+      CHECK(st == OPSCHED_OK);
+      if (st != OPSCHED_OK) {
+        opsched_schedule_destroy(s);
+        continue;
+      }
+      layouts++;
+      /* a2: the same call (determinism); a3: the capped fallback. */
+      CHECK(opsched_arena_assign(k.g, s, k.b, align, &a2) == OPSCHED_OK);
+      opsched_arena *a3 = NULL;
+      CHECK(opsched_arena_assign_with(k.g, s, k.b, align, OPSCHED_ARENA_SWEEP, &a3) ==
+            OPSCHED_OK);
+      int64_t size = opsched_arena_size(a);
+      CHECK_EQ_I64(opsched_arena_size(a2), size);
+      CHECK(!strcmp(opsched_arena_winner(a), opsched_arena_winner(a2)));
+      CHECK(size >= opsched_arena_aligned_lower_bound(a));
+      CHECK(opsched_arena_aligned_lower_bound(a) >= opsched_arena_lower_bound(a));
+      /* On one stream the bound is the schedule's peak. (On several, the
+       * schedule's peak in time also counts zero-length lifetimes of
+       * zero-duration ops together, which the bound's time sweep skips.) */
+      if (streams == 1)
+        CHECK_EQ_I64(opsched_arena_lower_bound(a), opsched_schedule_peak_memory(s));
+      else if (k.positive)
+        CHECK(opsched_arena_lower_bound(a) >= opsched_schedule_peak_memory(s));
+      for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++) {
+        int64_t ps = opsched_arena_packer_size(a, (opsched_arena_packer)p);
+        CHECK(ps >= size || (ps == -1 && size == 0));
+      }
+      int errors = 0;
+      for (int x = 0; x < k.nb; x++) {
+        int64_t off = opsched_arena_offset(a, x), sz = opsched_arena_aligned_size(a, x);
+        CHECK_EQ_I64(opsched_arena_offset(a2, x), off);
+        if (k.owner[x] < 0) {
+          errors += off != -1;
+          continue;
+        }
+        errors += off < 0 || off % align != 0 || sz % align != 0 ||
+                  sz < k.size[x] || sz >= k.size[x] + align + (k.size[x] == 0) ||
+                  off + sz > size;
+        /* The schedule orders every use after the allocation. */
+        for (int u = 0; u < k.nusers[x]; u++)
+          errors += !reach[k.owner[x]][k.users[x][u]];
+        for (int y = 0; y < k.nb; y++) {
+          if (y == x || k.owner[y] < 0)
+            continue;
+          int ordered = checker_before(&k, reach, x, y) || checker_before(&k, reach, y, x);
+          errors += opsched_arena_may_share(a, x, y) != ordered;
+          int64_t oy = opsched_arena_offset(a, y), sy = opsched_arena_aligned_size(a, y);
+          int overlap = sz > 0 && sy > 0 && off < oy + sy && oy < off + sz;
+          if (overlap) {
+            errors += !ordered;
+            shared++;
+          }
+          int64_t ox3 = opsched_arena_offset(a3, x), oy3 = opsched_arena_offset(a3, y);
+          if (sz > 0 && sy > 0 && ox3 < oy3 + sy && oy3 < ox3 + sz) {
+            errors += !ordered;
+            shared3++;
+          }
+        }
+      }
+      CHECK_EQ_I64(errors, 0);
+      if (errors)
+        fprintf(stderr, "  block %d streams %d align %lld\n", i, streams, (long long)align);
+      opsched_arena_destroy(a);
+      opsched_arena_destroy(a2);
+      CHECK(opsched_arena_size(a3) >= size); /* the sweep is one of the packers */
+      CHECK(opsched_arena_size(a3) >= opsched_arena_aligned_lower_bound(a3));
+      opsched_arena_destroy(a3);
+      opsched_schedule_destroy(s);
+    }
+    random_block_free(&k);
+  }
+  printf("property: %lld layouts, %lld overlapping ordered pairs (%lld by the "
+         "sweep fallback)\n", (long long)layouts, (long long)shared, (long long)shared3);
+  CHECK(shared > 0);
+  CHECK(shared3 > 0);
+}
+
+int main(void) {
+  (void)random_blocks_plain_hash; /* shared header; not needed here */
+  test_chain_reuse();
+  test_two_streams(0);
+  test_two_streams(1);
+  test_forever_zero_align();
+  test_unordered_use();
+  test_property(3000);
+  return check_report("test_arena");
+}
