@@ -35,8 +35,8 @@ typedef struct OpschedFigures {
                            when not computed */
   int64_t peakMemory;   /* bytes live at the peak of the chosen order
                            (opsched.peak_memory); -1 when not computed */
-  int64_t arenaBytes;   /* size of the buffer arena; -1 when not computed
-                           (this version) */
+  int64_t arenaBytes;   /* bytes of the buffer arena (opsched.arena_size);
+                           -1 when slots were not assigned */
   int64_t reserved[8];  /* set to 0; later versions put new figures here */
 } OpschedFigures;
 

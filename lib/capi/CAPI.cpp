@@ -266,8 +266,8 @@ MlirLogicalResult opschedScheduleFunction(MlirOperation func, MlirStringRef opti
     // The driver writes opsched.peak_memory when it has a memory model of
     // the body, and removes a stale one otherwise.
     all.peakMemory = getI64(op, "opsched.peak_memory").value_or(-1);
-    // TODO(lead): the arena of the buffer plan, once the driver computes one.
-    all.arenaBytes = -1;
+    // opsched.arena_size exists when buffer slots were assigned.
+    all.arenaBytes = getI64(op, "opsched.arena_size").value_or(-1);
     size_t n = figures->structSize < sizeof all ? figures->structSize : sizeof all;
     memcpy(figures, &all, n);
   }
