@@ -10,6 +10,9 @@ int bench_stg(int argc, char **argv);
 /* `stg-mlir`: one STG graph as an MLIR module, plus the core's makespan. */
 int bench_stg_mlir(int argc, char **argv);
 
+/* `random-mlir`: random valid modules of tensor ops (property tests). */
+int bench_random_mlir(int argc, char **argv);
+
 /* `memory`: peak memory of every memory policy and baseline. */
 int bench_memory(int argc, char **argv);
 

@@ -17,6 +17,8 @@ static const bench_cmd commands[] = {
      "multi-stream scheduling vs STG optima"},
     {"stg-mlir", bench_stg_mlir,
      "FILE.stg --streams P [--effort K] -o OUT.mlir  the graph as a module, and the core's makespan"},
+    {"random-mlir", bench_random_mlir,
+     "[--seed S] [--functions N] [--ops N] [-o FILE]  random valid modules for property tests"},
     {"memory", bench_memory,
      "[--csv FILE] [--json FILE] [--seeds N]  peak memory of every policy and baseline"},
     {"arena", bench_arena,
