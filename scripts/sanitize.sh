@@ -31,10 +31,12 @@ unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "== valgrind memcheck"
 vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+vgdir="$(mktemp -d)"   # test_report writes its report files into the cwd
 for t in "$build"/bin/test_*; do
   case "$(basename "$t")" in test_capi) continue ;; esac
-  "${vg[@]}" "$t" >/dev/null
+  (cd "$vgdir" && "${vg[@]}" "$t" >/dev/null)
 done
+rm -rf "$vgdir"
 "${vg[@]}" "$build/bin/opsched-opt" --op-schedule='streams=2 policy=min-memory max-memory=4KiB' \
   "$root/examples/models/inception_block.mlir" -o /dev/null
 "${vg[@]}" "$build/bin/opsched-opt" --op-schedule='cost-model=unit streams=4 effort=1' \

@@ -367,6 +367,14 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
   if (o->buffer_slots && p->bufs.buffers) {
     st = opsched_arena_assign(p->graph, p->schedule, p->bufs.buffers, o->alignment,
                               &p->arena);
+    if (st == OPSCHED_ERR_INFEASIBLE) {
+      /* Saturated (overflowing) sizes cannot get 64-bit offsets: the block
+       * keeps its schedule and figures, without slots. */
+      emit(p->ops[0], OPSCHED_SEVERITY_WARNING,
+           "opsched: buffer sizes overflow 64-bit arena offsets; no slots assigned in "
+           "this block");
+      st = OPSCHED_OK;
+    }
     if (st != OPSCHED_OK) {
       char msg[200];
       snprintf(msg, sizeof msg, "opsched: cannot assign buffer slots in this block: %s",

@@ -139,6 +139,12 @@ typedef struct function_figures {
   int limit_met;
 } function_figures;
 
+/* Sums of per-block figures saturate at INT64_MAX like the figures
+ * themselves (tensor sizes that overflow 64-bit byte counts). */
+static int64_t figure_add(int64_t a, int64_t b) {
+  return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 static void gather_figures(const plan_list *l, function_figures *f) {
   memset(f, 0, sizeof *f);
   f->peak = f->original_peak = f->resident = f->arena = -1;
@@ -153,15 +159,16 @@ static void gather_figures(const plan_list *l, function_figures *f) {
     for (int32_t k = 0; bb->buffers && k < bb->num_buffers; k++)
       if (bb->buffer_node[k] >= 0) {
         f->buffers++;
-        f->buffer_bytes += bb->buffer_bytes[k];
+        f->buffer_bytes = figure_add(f->buffer_bytes, bb->buffer_bytes[k]);
       }
     if (!l->top_level[i])
       continue;
     f->scheduled = 1;
-    f->makespan += opsched_schedule_makespan(s);
-    f->critical_path += opsched_schedule_critical_path(s);
-    f->work += opsched_schedule_total_work(s);
-    f->lower_bound += opsched_schedule_lower_bound(s);
+    f->makespan = figure_add(f->makespan, opsched_schedule_makespan(s));
+    f->critical_path =
+        figure_add(f->critical_path, opsched_schedule_critical_path(s));
+    f->work = figure_add(f->work, opsched_schedule_total_work(s));
+    f->lower_bound = figure_add(f->lower_bound, opsched_schedule_lower_bound(s));
     f->waits_before += opsched_schedule_num_waits_unreduced(s);
     f->waits_after += opsched_schedule_num_waits(s);
     /* Blocks of a CFG run one at a time: the function's peak is the largest

@@ -4,8 +4,8 @@
 // body is left untouched.
 // RUN: opsched-opt --op-schedule='cost-model=unit' --mlir-print-debuginfo --mlir-print-local-scope %s | FileCheck %s
 // CHECK-LABEL: func.func @cap
-// CHECK: opsched.rank = 3 : i64, opsched.start = 2 : i64{{.*}}loc("w")
-// CHECK: opsched.rank = 2 : i64, opsched.start = 3 : i64{{.*}}loc("k")
+// CHECK: opsched.rank = 3 : i64{{.*}}opsched.start = 2 : i64{{.*}}loc("w")
+// CHECK: opsched.rank = 2 : i64{{.*}}opsched.start = 3 : i64{{.*}}loc("k")
 // CHECK: scf.for
 // CHECK-NOT: opsched.start
 // CHECK: scf.yield

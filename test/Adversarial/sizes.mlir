@@ -1,14 +1,26 @@
 // Zero-sized tensors (0 bytes, but each op still pays its launch) and sizes
 // whose byte counts overflow int64 (a warning per op; sizes, costs, ranks,
 // times and peaks saturate at INT64_MAX instead of wrapping).
-// RUN: opsched-opt --op-schedule='streams=2' %s 2>&1 | FileCheck %s
-// CHECK-COUNT-7: warning: opsched: tensor size overflows 64-bit byte counts; counted as the largest size
+// The schedule and its figures (buffer slots off):
+// RUN: opsched-opt --op-schedule='streams=2 buffer-slots=false' %s 2>&1 | FileCheck %s
+// With buffer slots (the default) buffers whose size saturates cannot get
+// 64-bit offsets: those blocks keep their schedule and figures, without
+// slots, with a warning; other blocks get slots as usual.
+// RUN: opsched-opt --op-schedule='streams=2' %s 2>&1 | FileCheck %s --check-prefix=SLOTS
+// SLOTS: warning: opsched: buffer sizes overflow 64-bit arena offsets; no slots assigned in this block
+// SLOTS-LABEL: func.func @zero
+// SLOTS-SAME: opsched.arena_size = 0 : i64
+// SLOTS: opsched.slot
+// SLOTS-LABEL: func.func @huge
+// SLOTS-NOT: opsched.slot
+// SLOTS-LABEL: func.func @hugemm
+// CHECK-COUNT-12: warning: opsched: tensor size overflows 64-bit byte counts; counted as the largest size
 // CHECK-LABEL: func.func @zero
-// CHECK-SAME: opsched.critical_path = 10000 : i64, opsched.lower_bound = 10000 : i64, opsched.makespan = 10000 : i64, opsched.original_peak_memory = 0 : i64, opsched.peak_memory = 0 : i64, opsched.resident_bytes = 0 : i64
+// CHECK-SAME: opsched.critical_path = 10000 : i64{{.*}}opsched.lower_bound = 10000 : i64{{.*}}opsched.makespan = 10000 : i64{{.*}}opsched.original_peak_memory = 0 : i64{{.*}}opsched.peak_memory = 0 : i64{{.*}}opsched.resident_bytes = 0 : i64
 // CHECK-LABEL: func.func @huge
-// CHECK-SAME: opsched.original_peak_memory = 9223372036854775807 : i64, opsched.peak_memory = 9223372036854775807 : i64, opsched.resident_bytes = 9223372036854775807 : i64
+// CHECK-SAME: opsched.original_peak_memory = 9223372036854775807 : i64{{.*}}opsched.peak_memory = 9223372036854775807 : i64{{.*}}opsched.resident_bytes = 9223372036854775807 : i64
 // CHECK-LABEL: func.func @hugemm
-// CHECK-SAME: opsched.critical_path = 9223372036854775807 : i64, opsched.lower_bound = 9223372036854775807 : i64, opsched.makespan = 9223372036854775807 : i64
+// CHECK-SAME: opsched.critical_path = 9223372036854775807 : i64{{.*}}opsched.lower_bound = 9223372036854775807 : i64{{.*}}opsched.makespan = 9223372036854775807 : i64
 // CHECK: linalg.matmul
 // CHECK-SAME: opsched.start = 0 : i64
 // CHECK: linalg.matmul
@@ -32,4 +44,22 @@ func.func @hugemm(%a: tensor<3037000500x3037000500xf32>) -> tensor<3037000500x30
   %0 = linalg.matmul ins(%a, %a : tensor<3037000500x3037000500xf32>, tensor<3037000500x3037000500xf32>) outs(%e : tensor<3037000500x3037000500xf32>) -> tensor<3037000500x3037000500xf32>
   %1 = linalg.matmul ins(%0, %a : tensor<3037000500x3037000500xf32>, tensor<3037000500x3037000500xf32>) outs(%e : tensor<3037000500x3037000500xf32>) -> tensor<3037000500x3037000500xf32>
   return %1 : tensor<3037000500x3037000500xf32>
+}
+// Two blocks whose makespans each saturate: the function's sums (makespan,
+// critical path, lower bound, allocated bytes) saturate too. Regression: UBSan
+// reported signed overflow in lib/mlir/driver.c gather_figures.
+// CHECK-LABEL: func.func @hugecfg
+// CHECK-SAME: opsched.critical_path = 9223372036854775807 : i64
+// CHECK-SAME: opsched.makespan = 9223372036854775807 : i64
+func.func @hugecfg(%c: i1, %a: tensor<3037000500x3037000500xf32>) -> tensor<3037000500x3037000500xf32> {
+  %e = tensor.empty() : tensor<3037000500x3037000500xf32>
+  %0 = linalg.matmul ins(%a, %a : tensor<3037000500x3037000500xf32>, tensor<3037000500x3037000500xf32>) outs(%e : tensor<3037000500x3037000500xf32>) -> tensor<3037000500x3037000500xf32>
+  %1 = linalg.matmul ins(%a, %a : tensor<3037000500x3037000500xf32>, tensor<3037000500x3037000500xf32>) outs(%e : tensor<3037000500x3037000500xf32>) -> tensor<3037000500x3037000500xf32>
+  cf.cond_br %c, ^bb1, ^bb2(%0 : tensor<3037000500x3037000500xf32>)
+^bb1:
+  %2 = linalg.matmul ins(%1, %a : tensor<3037000500x3037000500xf32>, tensor<3037000500x3037000500xf32>) outs(%e : tensor<3037000500x3037000500xf32>) -> tensor<3037000500x3037000500xf32>
+  %3 = linalg.matmul ins(%2, %a : tensor<3037000500x3037000500xf32>, tensor<3037000500x3037000500xf32>) outs(%e : tensor<3037000500x3037000500xf32>) -> tensor<3037000500x3037000500xf32>
+  cf.br ^bb2(%3 : tensor<3037000500x3037000500xf32>)
+^bb2(%r: tensor<3037000500x3037000500xf32>):
+  return %r : tensor<3037000500x3037000500xf32>
 }
