@@ -256,6 +256,61 @@ static acc128 alloc_of(const mem_model *m, int32_t v) {
  * runs and no ready op fits, the ready op with the smallest allocation
  * starts anyway (ties by priority, then id), so the schedule always
  * completes; the caller measures whether the limit held. */
+/* Ready ops ordered by (allocation, priority, id), with lazy deletion:
+ * entries of ops that already started are dropped when they reach the top.
+ * It tells the gated scheduler at once whether any ready op can fit and
+ * which allocates least, instead of scanning the whole ready set at every
+ * event (quadratic on wide blocks under a tight limit). */
+typedef struct alloc_heap {
+  int32_t *ids;
+  int32_t size;
+  const acc128 *alloc;
+  const int64_t *prio;
+} alloc_heap;
+
+static int ah_less(const alloc_heap *h, int32_t a, int32_t b) {
+  if (acc_less(&h->alloc[a], &h->alloc[b]))
+    return 1;
+  if (acc_less(&h->alloc[b], &h->alloc[a]))
+    return 0;
+  if (h->prio[a] != h->prio[b])
+    return h->prio[a] < h->prio[b];
+  return a < b;
+}
+
+static void ah_push(alloc_heap *h, int32_t v) {
+  int32_t i = h->size++;
+  while (i > 0 && ah_less(h, v, h->ids[(i - 1) / 2])) {
+    h->ids[i] = h->ids[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h->ids[i] = v;
+}
+
+static void ah_pop(alloc_heap *h) {
+  int32_t last = h->ids[--h->size], i = 0, n = h->size;
+  for (;;) {
+    int32_t c = 2 * i + 1;
+    if (c >= n)
+      break;
+    if (c + 1 < n && ah_less(h, h->ids[c + 1], h->ids[c]))
+      c++;
+    if (!ah_less(h, h->ids[c], last))
+      break;
+    h->ids[i] = h->ids[c];
+    i = c;
+  }
+  if (n > 0)
+    h->ids[i] = last;
+}
+
+/* The ready op that allocates least (ties by priority), or -1. */
+static int32_t ah_top(alloc_heap *h, const uint8_t *started) {
+  while (h->size > 0 && started[h->ids[0]])
+    ah_pop(h);
+  return h->size > 0 ? h->ids[0] : -1;
+}
+
 static opsched_status gated_list_schedule(const opsched_graph *g,
                                           const mem_model *m, int64_t limit,
                                           const int64_t *prio_in, int in_order,
@@ -269,10 +324,16 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
   int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
   uint8_t *busy = opsched_alloc_array((size_t)streams, sizeof *busy);
+  uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
+  acc128 *allocs = opsched_alloc_array((size_t)n, sizeof *allocs);
+  int32_t *by_alloc_ids = opsched_alloc_array((size_t)n, sizeof *by_alloc_ids);
   if (!prio || !ready_ids || !run_ids || !aside || !missing || !remaining ||
-      !busy)
+      !busy || !started || !allocs || !by_alloc_ids)
     goto done;
   memcpy(prio, prio_in, sizeof *prio * (size_t)n);
+  for (int32_t v = 0; v < n; v++)
+    allocs[v] = alloc_of(m, v);
+  alloc_heap by_alloc = {by_alloc_ids, 0, allocs, prio};
   for (int32_t v = 0; v < n; v++)
     opsched_graph_preds(g, v, &missing[v]);
   for (int32_t k = 0; k < m->nb; k++)
@@ -281,8 +342,10 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   opsched_heap_init(&ready, ready_ids, prio);
   opsched_heap_init(&running, run_ids, s->end);
   for (int32_t v = 0; v < n; v++)
-    if (missing[v] == 0)
+    if (missing[v] == 0) {
       opsched_heap_push(&ready, v);
+      ah_push(&by_alloc, v);
+    }
 
   const acc128 lim = {(uint64_t)limit, 0};
   acc128 live = {0, 0}, pend = {0, 0};
@@ -290,8 +353,22 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   int32_t free_cap = cap, free_streams = streams, done_count = 0;
   while (done_count < n) {
     int32_t naside = 0;
-    while (ready.size > 0 && free_streams > 0 && free_cap > 0) {
+    /* Nothing can fit when even the smallest allocation does not. */
+    int none_fits = 0;
+    if (!in_order) {
+      int32_t least = ah_top(&by_alloc, started);
+      if (least >= 0) {
+        acc128 need = allocs[least];
+        acc_addacc(&need, &live);
+        none_fits = acc_less(&lim, &need);
+      }
+    }
+    while (!none_fits && ready.size > 0 && free_streams > 0 && free_cap > 0) {
       int32_t v = ready.ids[0];
+      if (started[v]) { /* a stale entry of an op started by the fallback */
+        opsched_heap_pop(&ready);
+        continue;
+      }
       if (in_order && prio[v] != next)
         break;
       int zero = opsched_graph_cost(g, v) == 0;
@@ -308,6 +385,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
         continue;
       }
       acc_addacc(&live, &a);
+      started[v] = 1;
       start_op(g, s, busy, &running, v, now, &free_cap, &free_streams);
       next++;
     }
@@ -318,22 +396,22 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
         st = OPSCHED_ERR_STATE; /* unreachable on a DAG */
         goto done;
       }
-      /* Nothing runs and nothing fits: the smallest allocation starts. */
+      /* Nothing runs and nothing fits: the smallest allocation starts
+       * (ties by priority). */
       int32_t pick = -1;
       acc128 best = {0, 0};
       naside = 0;
-      while (ready.size > 0) {
-        int32_t v = opsched_heap_pop(&ready);
-        acc128 a = alloc_of(m, v);
-        if (in_order ? prio[v] == next
-                     : pick < 0 || acc_less(&a, &best)) {
-          if (pick >= 0)
-            aside[naside++] = pick;
-          pick = v;
-          best = a;
-        } else {
-          aside[naside++] = v;
-        }
+      if (!in_order) {
+        /* Its entry in the ready heap goes stale (lazy deletion). */
+        pick = ah_top(&by_alloc, started);
+        if (pick >= 0)
+          best = allocs[pick];
+      }
+      if (in_order && ready.size > 0 && prio[ready.ids[0]] == next) {
+        /* Issued strictly in order: every op before `next` has started, so
+         * the one due is the ready heap's top. */
+        pick = opsched_heap_pop(&ready);
+        best = allocs[pick];
       }
       for (int32_t i = 0; i < naside; i++)
         opsched_heap_push(&ready, aside[i]);
@@ -342,6 +420,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
         goto done;
       }
       acc_addacc(&live, &best);
+      started[pick] = 1;
       start_op(g, s, busy, &running, pick, now, &free_cap, &free_streams);
       next++;
     }
@@ -373,8 +452,10 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       int32_t ns;
       const int32_t *succ = opsched_graph_succs(g, u, &ns);
       for (int32_t k = 0; k < ns; k++)
-        if (--missing[succ[k]] == 0)
+        if (--missing[succ[k]] == 0) {
           opsched_heap_push(&ready, succ[k]);
+          ah_push(&by_alloc, succ[k]);
+        }
     }
   }
   st = OPSCHED_OK;
@@ -386,6 +467,9 @@ done:
   opsched_free(missing);
   opsched_free(remaining);
   opsched_free(busy);
+  opsched_free(started);
+  opsched_free(allocs);
+  opsched_free(by_alloc_ids);
   return st;
 }
 

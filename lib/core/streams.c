@@ -200,12 +200,17 @@ static void list_from_times(int32_t n, const int64_t *st, const int64_t *en,
 /* ---------------------------------------------------------------------- */
 /* HEFT placement.                                                         */
 
+/* Insertion scans the resource profile, which is quadratic on wide blocks
+ * whose profile stays saturated; above this size the list schedule (O((V+E)
+ * log V)) is kept alone. docs/streams.md. */
+enum { HEFT_MAX_NODES = 20000 };
+
 opsched_status opsched_streams_heft(const opsched_graph *g,
                                     const opsched_schedule_options *o,
                                     opsched_schedule *s, int *improved) {
   *improved = 0;
   int32_t n = s->n;
-  if (n == 0 || !times_fit(s))
+  if (n == 0 || n > HEFT_MAX_NODES || !times_fit(s))
     return OPSCHED_OK;
   opsched_status st = OPSCHED_ERR_NOMEM;
   sgs c;
