@@ -262,6 +262,14 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
 
   function_figures f;
   gather_figures(&l, &f);
+  if (!l.failed && out->reorder && o->memory_policy == OPSCHED_MEMORY_EXACT)
+    for (size_t i = 0; i < l.count; i++)
+      if (l.plans[i].schedule && l.plans[i].bufs.buffers &&
+          !opsched_schedule_memory_exact_proven(l.plans[i].schedule)) {
+        opschedMlirEmit(mlirOperationGetLocation(l.plans[i].ops[0]), OPSCHED_SEVERITY_REMARK,
+                        "opsched: the exact search stopped at its budget: this block's "
+                        "order is the lowest peak found, not a proven optimum");
+      }
   if (!l.failed && out->reorder && !f.limit_met && o->max_memory > 0) {
     char msg[256];
     snprintf(msg, sizeof msg,

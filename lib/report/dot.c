@@ -27,13 +27,20 @@ void opsched_dot_cluster(FILE *out, int cluster_id, const char *title,
   fprintf(out, "  subgraph cluster_%d {\n    label=\"", cluster_id);
   put_escaped(out, title);
   fprintf(out, " (critical path %" PRId64 ")\";\n", opsched_schedule_critical_path(s));
+  /* With several streams, each node is filled with its stream's colour. */
+  static const char *const palette[] = {"#dbe9f6", "#fde2c8", "#d9f0d3", "#e8dcf0",
+                                        "#fbe3ee", "#e0e0e0", "#fff3c4", "#d4f1f1"};
+  int multi = opsched_schedule_stream_count(s) > 1;
+  const int32_t *stream = opsched_schedule_streams(s);
   for (int32_t i = 0; i < n; i++) {
     int32_t v = order[i];
     fprintf(out, "    n%d_%d [label=\"%d: ", cluster_id, v, i);
     put_escaped(out, labels[v]);
-    fprintf(out, "\\ncost %" PRId64 " rank %" PRId64 "\"%s];\n",
-            opsched_graph_cost(g, v), rank[v],
-            critical[v] ? ", color=red, penwidth=2" : "");
+    fprintf(out, "\\ncost %" PRId64 " rank %" PRId64, opsched_graph_cost(g, v), rank[v]);
+    if (multi)
+      fprintf(out, " stream %d\", style=filled, fillcolor=\"%s", (int)stream[v],
+              palette[stream[v] % (int32_t)(sizeof palette / sizeof palette[0])]);
+    fprintf(out, "\"%s];\n", critical[v] ? ", color=red, penwidth=2" : "");
   }
   for (int32_t u = 0; u < n; u++) {
     int32_t ns;

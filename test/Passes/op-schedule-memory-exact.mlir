@@ -13,6 +13,12 @@
 // RUN: opsched-opt --op-schedule='policy=inductor-dfs' %s | FileCheck %s --check-prefix=GREEDY
 // RUN: opsched-opt --op-schedule='policy=program-order' %s | FileCheck %s --check-prefix=GREEDY
 
+// Past its state budget, exact says so (a remark) and keeps the best found.
+// RUN: opsched-bench random-mlir --seed 5 --functions 1 --ops 300 -o %t.big.mlir
+// RUN: opsched-opt --op-schedule='policy=exact' %t.big.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
+// BUDGET: remark: opsched: the exact search stopped at its budget: this block's order is the lowest peak found, not a proven optimum
+// EXACT-NOT: remark
+
 // EXACT-LABEL: func.func @xla
 // EXACT-SAME: opsched.original_peak_memory = 24 : i64, {{.*}}opsched.peak_memory = 20 : i64
 // EXACT: loc("A")

@@ -7,6 +7,12 @@
 // The demo's own FIFO queue (program order) gives the same schedule.
 // RUN: opsched-opt --op-schedule='cost-model=unit streams=2 priority=program-order table=-' %opsched_src/examples/models/seed_demo.mlir -o /dev/null | FileCheck %s --check-prefix=TABLE
 
+// The Graphviz view of op-schedule colours nodes by stream.
+// RUN: opsched-opt --op-schedule='cost-model=unit streams=2 dot=%t.dot' %opsched_src/examples/models/seed_demo.mlir -o /dev/null
+// RUN: FileCheck %s --check-prefix=DOT < %t.dot
+// DOT: n0_0 [label="0: a\ncost 1 rank 4 stream 0", style=filled, fillcolor="#dbe9f6", color=red, penwidth=2];
+// DOT: n0_2 [label="2: c\ncost 1 rank 3 stream 1", style=filled, fillcolor="#fde2c8", color=red, penwidth=2];
+
 // TABLE:      a 0 1
 // TABLE-NEXT: b 1 2
 // TABLE-NEXT: c 1 2
