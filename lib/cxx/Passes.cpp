@@ -8,6 +8,8 @@
 
 #include "opsched/Passes.h"
 
+#include "Functions.h"
+
 #include "PassConfig.h"
 #include "driver.h"
 #include "opsched/report.h"
@@ -99,18 +101,7 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
 
   void runOnOperation() override {
     Operation *root = this->getOperation();
-    SmallVector<Operation *> funcs;
-    if (isa<FunctionOpInterface>(root)) {
-      funcs.push_back(root);
-    } else {
-      root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-        if (op != root && isa<FunctionOpInterface>(op)) {
-          funcs.push_back(op);
-          return WalkResult::skip();
-        }
-        return WalkResult::advance();
-      });
-    }
+    SmallVector<Operation *> funcs = opsched::collectFunctions(root);
     bool wantDot = !dot.empty(), wantTable = !tablePath().empty(),
          wantSummary = !summaryPath().empty(), wantTrace = !tracePath().empty(),
          wantReport = !reportPath().empty();

@@ -8,6 +8,8 @@
 
 #include "opsched/Passes.h"
 
+#include "Functions.h"
+
 #include "verify.h"
 
 #include "mlir/CAPI/IR.h"
@@ -30,18 +32,7 @@ struct OpScheduleVerifyPass : public PassWrapper<OpScheduleVerifyPass, Operation
 
   void runOnOperation() override {
     Operation *root = getOperation();
-    SmallVector<Operation *> funcs;
-    if (isa<FunctionOpInterface>(root)) {
-      funcs.push_back(root);
-    } else {
-      root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-        if (op != root && isa<FunctionOpInterface>(op)) {
-          funcs.push_back(op);
-          return WalkResult::skip();
-        }
-        return WalkResult::advance();
-      });
-    }
+    SmallVector<Operation *> funcs = opsched::collectFunctions(root);
     int64_t errors = 0;
     for (Operation *func : funcs)
       errors += opsched_verify_function(wrap(func));
