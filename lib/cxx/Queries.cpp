@@ -9,6 +9,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -46,6 +47,18 @@ int64_t opschedMlirOpTiedOperand(MlirOperation op, int64_t resultIndex) {
     return -1;
   OpOperand *tied = dps.getTiedOpOperand(unwrap(op)->getOpResult(resultIndex));
   return tied ? static_cast<int64_t>(tied->getOperandNumber()) : -1;
+}
+
+void opschedMlirUpdateDiscardableAttrs(MlirOperation op, const MlirNamedAttribute *set,
+                                       intptr_t nset, const MlirStringRef *remove,
+                                       intptr_t nremove) {
+  Operation *o = unwrap(op);
+  NamedAttrList attrs(o->getDiscardableAttrDictionary());
+  for (intptr_t i = 0; i < nremove; i++)
+    attrs.erase(StringRef(remove[i].data, remove[i].length));
+  for (intptr_t i = 0; i < nset; i++)
+    attrs.set(unwrap(set[i].name), unwrap(set[i].attribute));
+  o->setDiscardableAttrs(attrs.getDictionary(o->getContext()));
 }
 
 void opschedMlirEmit(MlirLocation loc, opsched_severity severity,

@@ -41,6 +41,26 @@
 #define OPSCHED_ATTR_FRAGMENTATION "opsched.fragmentation" /* f64 */
 #define OPSCHED_ATTR_RESOURCE_LIMIT "opsched.resource_limit" /* i64 */
 
+/* An op's attribute changes, applied in one dictionary update: through the
+ * C API each change alone rebuilds and re-uniques the op's dictionary. */
+enum { OPSCHED_ATTR_BATCH_MAX = 16 };
+typedef struct opsched_attr_batch {
+  MlirOperation op;
+  MlirContext ctx;
+  intptr_t nset, nremove;
+  MlirNamedAttribute set[OPSCHED_ATTR_BATCH_MAX];
+  MlirStringRef remove[OPSCHED_ATTR_BATCH_MAX];
+} opsched_attr_batch;
+
+void opsched_batch_begin(opsched_attr_batch *b, MlirOperation op);
+void opsched_batch_i64(opsched_attr_batch *b, const char *name, int64_t value);
+void opsched_batch_i64_array(opsched_attr_batch *b, const char *name,
+                             const int64_t *values, intptr_t count);
+/* A unit attribute when `present`, else removes it. */
+void opsched_batch_unit(opsched_attr_batch *b, const char *name, int present);
+void opsched_batch_remove(opsched_attr_batch *b, const char *name);
+void opsched_batch_commit(opsched_attr_batch *b);
+
 void opsched_attr_set_i64(MlirOperation op, const char *name, int64_t value);
 void opsched_attr_set_f64(MlirOperation op, const char *name, double value);
 void opsched_attr_set_i64_array(MlirOperation op, const char *name,

@@ -413,151 +413,158 @@ void opsched_block_plan_release(opsched_block_plan *p) {
   memset(p, 0, sizeof *p);
 }
 
-/* Stream placement and the waits a runtime needs, by position in the new
- * order (opsched.id). Written only with several streams; stale ones from an
- * earlier run with several streams are removed. */
-static void apply_streams(const opsched_block_plan *p) {
-  const opsched_schedule *s = p->schedule;
-  const int32_t *order = opsched_schedule_order(s);
-  int multi = opsched_schedule_stream_count(s) > 1;
-  int32_t *position = malloc(sizeof *position * (size_t)p->n);
-  int64_t *ids = malloc(sizeof *ids * (size_t)p->n);
-  if (!position || !ids)
-    multi = 0; /* out of memory: the sequential order alone stays valid */
-  for (int32_t i = 0; multi && i < p->n; i++)
-    position[order[i]] = i;
-  for (int32_t v = 0; v < p->n; v++) {
-    MlirOperation op = p->ops[v];
-    if (!multi) {
-      opsched_attr_remove(op, OPSCHED_ATTR_ID);
-      opsched_attr_remove(op, OPSCHED_ATTR_STREAM);
-      opsched_attr_remove(op, OPSCHED_ATTR_WAITS);
-      continue;
-    }
-    opsched_attr_set_i64(op, OPSCHED_ATTR_ID, position[v]);
-    opsched_attr_set_i64(op, OPSCHED_ATTR_STREAM, opsched_schedule_streams(s)[v]);
-    int32_t nw;
-    const int32_t *waits = opsched_schedule_waits(s, v, &nw);
-    for (int32_t k = 0; k < nw; k++)
-      ids[k] = position[waits[k]];
-    /* Sorted ids read best in FileCheck and in a runtime. */
-    for (int32_t k = 1; k < nw; k++)
-      for (int32_t j = k; j > 0 && ids[j - 1] > ids[j]; j--) {
-        int64_t t = ids[j];
-        ids[j] = ids[j - 1];
-        ids[j - 1] = t;
-      }
-    if (nw > 0)
-      opsched_attr_set_i64_array(op, OPSCHED_ATTR_WAITS, ids, nw);
-    else
-      opsched_attr_remove(op, OPSCHED_ATTR_WAITS);
-  }
-  free(position);
-  free(ids);
-}
-
-void opsched_block_plan_apply(const opsched_block_plan *p, int reorder) {
-  const opsched_schedule *s = p->schedule;
-  const int64_t *rank = opsched_schedule_ranks(s);
-  const uint8_t *critical = opsched_schedule_critical(s);
-  for (int32_t v = 0; v < p->n; v++) {
-    MlirOperation op = p->ops[v];
-    opsched_attr_set_i64(op, OPSCHED_ATTR_RANK, rank[v]);
-    opsched_attr_set_unit(op, OPSCHED_ATTR_CRITICAL, critical[v]);
-    if (reorder) {
-      opsched_attr_set_i64(op, OPSCHED_ATTR_START, opsched_schedule_starts(s)[v]);
-      opsched_attr_set_i64(op, OPSCHED_ATTR_END, opsched_schedule_ends(s)[v]);
-    }
-  }
-  if (!reorder)
-    return;
-  const int64_t *live = opsched_schedule_live_after(s);
-  for (int32_t v = 0; v < p->n; v++) {
-    if (live)
-      opsched_attr_set_i64(p->ops[v], OPSCHED_ATTR_LIVE_BYTES, live[v]);
-    else
-      opsched_attr_remove(p->ops[v], OPSCHED_ATTR_LIVE_BYTES);
-  }
-  apply_streams(p);
-  const int32_t *order = opsched_schedule_order(s);
-  /* Chain each op after the previous one, starting at the block's front; the
-   * terminator (never moved) ends up last. */
-  MlirOperation first = mlirBlockGetFirstOperation(p->block);
-  if (!mlirOperationEqual(first, p->ops[order[0]]))
-    mlirOperationMoveBefore(p->ops[order[0]], first);
-  for (int32_t i = 1; i < p->n; i++) {
-    /* Moving an op next to itself corrupts the op list: skip those. */
-    MlirOperation prev = p->ops[order[i - 1]];
-    if (!mlirOperationEqual(mlirOperationGetNextInBlock(prev), p->ops[order[i]]))
-      mlirOperationMoveAfter(p->ops[order[i]], prev);
-  }
-}
-
-void opsched_block_plan_apply_slots(const opsched_block_plan *p) {
+/* The model's values of each op: value indices grouped by op (counting
+ * sort on value_op). *first has n + 1 entries; NULL on out of memory. */
+static int32_t *values_by_op(const opsched_block_plan *p, int32_t **first) {
   const opsched_block_buffers *bb = &p->bufs;
-  if (!p->arena)
-    return;
-  /* The model's values grouped by op (counting sort on value_op). */
-  int32_t *first = calloc((size_t)p->n + 1, sizeof *first);
+  *first = calloc((size_t)p->n + 2, sizeof **first);
   int32_t *by_op = malloc(sizeof *by_op * (size_t)(bb->num_values + 1));
+  int32_t *fill = calloc((size_t)p->n + 1, sizeof *fill);
+  if (!*first || !by_op || !fill) {
+    free(*first);
+    free(by_op);
+    free(fill);
+    *first = NULL;
+    return NULL;
+  }
+  int32_t *f = *first;
+  for (int32_t i = 0; i < bb->num_values; i++)
+    if (bb->value_op[i] >= 0)
+      f[bb->value_op[i] + 1]++;
+  for (int32_t v = 0; v < p->n; v++)
+    f[v + 1] += f[v];
+  for (int32_t i = 0; i < bb->num_values; i++) {
+    int32_t v = bb->value_op[i];
+    if (v >= 0)
+      by_op[f[v] + fill[v]++] = i;
+  }
+  free(fill);
+  return by_op;
+}
+
+/* Slot, offset and size per result of op v (arrays of its result count). */
+static int slot_arrays(const opsched_block_plan *p, int32_t v, const int32_t *first,
+                       const int32_t *by_op, int64_t *slot, int64_t *offset,
+                       int64_t *size, int32_t nr) {
+  const opsched_block_buffers *bb = &p->bufs;
+  for (int32_t r = 0; r < nr; r++)
+    slot[r] = offset[r] = size[r] = -1;
+  int any = 0;
+  for (int32_t j = first[v]; j < first[v + 1]; j++) {
+    int32_t i = by_op[j];
+    int32_t buf = bb->value_buffer[i], r = bb->value_result[i];
+    if (r < 0 || r >= nr || bb->buffer_node[buf] < 0)
+      continue; /* resident buffers get no slot */
+    slot[r] = buf;
+    if (bb->value_owns[i]) {
+      int dyn = bb->op_dynamic[v] && bb->buffer_bytes[buf] == 0;
+      offset[r] = dyn ? -2 : opsched_arena_offset(p->arena, buf);
+      size[r] = bb->buffer_bytes[buf];
+    }
+    any = 1;
+  }
+  return any;
+}
+
+/* Ids of the ops op v waits on (positions in the new order), sorted. */
+static int32_t wait_ids(const opsched_schedule *s, int32_t v, const int32_t *position,
+                        int64_t *ids) {
+  int32_t nw;
+  const int32_t *waits = opsched_schedule_waits(s, v, &nw);
+  for (int32_t k = 0; k < nw; k++)
+    ids[k] = position[waits[k]];
+  for (int32_t k = 1; k < nw; k++) /* sorted ids read best */
+    for (int32_t j = k; j > 0 && ids[j - 1] > ids[j]; j--) {
+      int64_t t = ids[j];
+      ids[j] = ids[j - 1];
+      ids[j - 1] = t;
+    }
+  return nw;
+}
+
+void opsched_block_plan_apply(const opsched_block_plan *p, int flags) {
+  const opsched_schedule *s = p->schedule;
+  int reorder = flags & OPSCHED_APPLY_SCHEDULE, ranks = flags & OPSCHED_APPLY_RANKS;
+  int slots = (flags & OPSCHED_APPLY_SLOTS) && p->arena;
+  int multi = reorder && opsched_schedule_stream_count(s) > 1;
+  const int64_t *live = opsched_schedule_live_after(s);
+  const int32_t *order = opsched_schedule_order(s);
   int32_t max_results = 0;
   for (int32_t v = 0; v < p->n; v++)
     if ((int32_t)mlirOperationGetNumResults(p->ops[v]) > max_results)
       max_results = (int32_t)mlirOperationGetNumResults(p->ops[v]);
-  int64_t *slot = malloc(sizeof *slot * (size_t)(max_results + 1));
-  int64_t *offset = malloc(sizeof *offset * (size_t)(max_results + 1));
-  int64_t *size = malloc(sizeof *size * (size_t)(max_results + 1));
-  if (!first || !by_op || !slot || !offset || !size)
-    goto done;
-  for (int32_t i = 0; i < bb->num_values; i++)
-    if (bb->value_op[i] >= 0)
-      first[bb->value_op[i] + 1]++;
-  for (int32_t v = 0; v < p->n; v++)
-    first[v + 1] += first[v];
-  {
-    int32_t *fill = calloc((size_t)p->n + 1, sizeof *fill);
-    if (!fill)
-      goto done;
-    for (int32_t i = 0; i < bb->num_values; i++) {
-      int32_t v = bb->value_op[i];
-      if (v >= 0)
-        by_op[first[v] + fill[v]++] = i;
-    }
-    free(fill);
-  }
+  int32_t *position = malloc(sizeof *position * (size_t)(p->n + 1));
+  int64_t *ids = malloc(sizeof *ids * (size_t)(p->n + 1));
+  int64_t *arrays = malloc(sizeof *arrays * 3 * (size_t)(max_results + 1));
+  int32_t *first = NULL, *by_op = slots ? values_by_op(p, &first) : NULL;
+  if (!position || !ids || !arrays || (slots && !by_op))
+    goto done; /* out of memory: the IR keeps its original form */
+  for (int32_t i = 0; i < p->n; i++)
+    position[order[i]] = i;
+  int64_t *slot = arrays, *offset = arrays + max_results + 1,
+          *size = arrays + 2 * (max_results + 1);
   for (int32_t v = 0; v < p->n; v++) {
-    MlirOperation op = p->ops[v];
-    int32_t nr = (int32_t)mlirOperationGetNumResults(op);
-    for (int32_t r = 0; r < nr; r++)
-      slot[r] = offset[r] = size[r] = -1;
-    int any = 0;
-    for (int32_t j = first[v]; j < first[v + 1]; j++) {
-      int32_t i = by_op[j];
-      int32_t buf = bb->value_buffer[i], r = bb->value_result[i];
-      if (r < 0 || r >= nr || bb->buffer_node[buf] < 0)
-        continue; /* resident buffers get no slot */
-      slot[r] = buf;
-      if (bb->value_owns[i]) {
-        int dyn = bb->op_dynamic[v] && bb->buffer_bytes[buf] == 0;
-        offset[r] = dyn ? -2 : opsched_arena_offset(p->arena, buf);
-        size[r] = bb->buffer_bytes[buf];
-      }
-      any = 1;
+    /* One dictionary update per op, whatever the number of attributes. */
+    opsched_attr_batch b;
+    opsched_batch_begin(&b, p->ops[v]);
+    if (ranks) {
+      opsched_batch_i64(&b, OPSCHED_ATTR_RANK, opsched_schedule_ranks(s)[v]);
+      opsched_batch_unit(&b, OPSCHED_ATTR_CRITICAL, opsched_schedule_critical(s)[v]);
     }
-    if (any) {
-      opsched_attr_set_i64_array(op, OPSCHED_ATTR_SLOT, slot, nr);
-      opsched_attr_set_i64_array(op, OPSCHED_ATTR_OFFSET, offset, nr);
-      opsched_attr_set_i64_array(op, OPSCHED_ATTR_SIZE, size, nr);
-    } else {
-      opsched_attr_remove(op, OPSCHED_ATTR_SLOT);
-      opsched_attr_remove(op, OPSCHED_ATTR_OFFSET);
-      opsched_attr_remove(op, OPSCHED_ATTR_SIZE);
+    if (reorder) {
+      opsched_batch_i64(&b, OPSCHED_ATTR_START, opsched_schedule_starts(s)[v]);
+      opsched_batch_i64(&b, OPSCHED_ATTR_END, opsched_schedule_ends(s)[v]);
+      if (live)
+        opsched_batch_i64(&b, OPSCHED_ATTR_LIVE_BYTES, live[v]);
+      else
+        opsched_batch_remove(&b, OPSCHED_ATTR_LIVE_BYTES);
+      /* Streams: placement and the waits a runtime needs, by position in the
+       * new order; stale ones of an earlier multi-stream run go. */
+      if (multi) {
+        opsched_batch_i64(&b, OPSCHED_ATTR_ID, position[v]);
+        opsched_batch_i64(&b, OPSCHED_ATTR_STREAM, opsched_schedule_streams(s)[v]);
+        int32_t nw = wait_ids(s, v, position, ids);
+        if (nw > 0)
+          opsched_batch_i64_array(&b, OPSCHED_ATTR_WAITS, ids, nw);
+        else
+          opsched_batch_remove(&b, OPSCHED_ATTR_WAITS);
+      } else {
+        opsched_batch_remove(&b, OPSCHED_ATTR_ID);
+        opsched_batch_remove(&b, OPSCHED_ATTR_STREAM);
+        opsched_batch_remove(&b, OPSCHED_ATTR_WAITS);
+      }
+    }
+    if (flags & OPSCHED_APPLY_SLOTS) {
+      int32_t nr = (int32_t)mlirOperationGetNumResults(p->ops[v]);
+      if (slots && slot_arrays(p, v, first, by_op, slot, offset, size, nr)) {
+        opsched_batch_i64_array(&b, OPSCHED_ATTR_SLOT, slot, nr);
+        opsched_batch_i64_array(&b, OPSCHED_ATTR_OFFSET, offset, nr);
+        opsched_batch_i64_array(&b, OPSCHED_ATTR_SIZE, size, nr);
+      } else {
+        opsched_batch_remove(&b, OPSCHED_ATTR_SLOT);
+        opsched_batch_remove(&b, OPSCHED_ATTR_OFFSET);
+        opsched_batch_remove(&b, OPSCHED_ATTR_SIZE);
+      }
+    }
+    opsched_batch_commit(&b);
+  }
+  if (reorder) {
+    /* Chain each op after the previous one, starting at the block's front;
+     * the terminator (never moved) ends up last. */
+    MlirOperation front = mlirBlockGetFirstOperation(p->block);
+    if (!mlirOperationEqual(front, p->ops[order[0]]))
+      mlirOperationMoveBefore(p->ops[order[0]], front);
+    for (int32_t i = 1; i < p->n; i++) {
+      /* Moving an op next to itself corrupts the op list: skip those. */
+      MlirOperation prev = p->ops[order[i - 1]];
+      if (!mlirOperationEqual(mlirOperationGetNextInBlock(prev), p->ops[order[i]]))
+        mlirOperationMoveAfter(p->ops[order[i]], prev);
     }
   }
 done:
+  free(position);
+  free(ids);
+  free(arrays);
   free(first);
   free(by_op);
-  free(slot);
-  free(offset);
-  free(size);
 }

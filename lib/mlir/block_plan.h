@@ -46,11 +46,15 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *plan, MlirBlock
 
 void opsched_block_plan_release(opsched_block_plan *plan);
 
-/* Writes per-op attributes (rank, critical; with `reorder` also start, end,
- * live bytes, streams and the new order). */
-void opsched_block_plan_apply(const opsched_block_plan *plan, int reorder);
+/* What opsched_block_plan_apply writes. */
+enum {
+  OPSCHED_APPLY_RANKS = 1,    /* rank, critical */
+  OPSCHED_APPLY_SCHEDULE = 2, /* start, end, live bytes, streams, and the new order */
+  OPSCHED_APPLY_SLOTS = 4     /* slot, offset, size per result (or removes them) */
+};
 
-/* Writes the per-result slot, offset and size attributes of the arena. */
-void opsched_block_plan_apply_slots(const opsched_block_plan *plan);
+/* Writes the plan back: the attributes `flags` select, each op's in one
+ * dictionary update, and with OPSCHED_APPLY_SCHEDULE the new order. */
+void opsched_block_plan_apply(const opsched_block_plan *plan, int flags);
 
 #endif

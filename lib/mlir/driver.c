@@ -288,9 +288,10 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
       const opsched_block_plan *p = &l.plans[i];
       if (!p->schedule)
         continue;
-      if (!out->slots_only)
-        opsched_block_plan_apply(p, out->reorder);
-      opsched_block_plan_apply_slots(p);
+      opsched_block_plan_apply(
+          p, out->slots_only ? OPSCHED_APPLY_SLOTS
+                             : OPSCHED_APPLY_RANKS | OPSCHED_APPLY_SLOTS |
+                                   (out->reorder ? OPSCHED_APPLY_SCHEDULE : 0));
       if (out->dot || out->table)
         write_reports(p, out, func);
     }

@@ -32,6 +32,13 @@ int64_t opschedMlirOpEffects(MlirOperation op, opsched_effect *out, int64_t cap)
  * `result_index` (the init it writes in place), or -1. */
 int64_t opschedMlirOpTiedOperand(MlirOperation op, int64_t result_index);
 
+/* Removes the discardable attributes named in `remove` and sets those in
+ * `set`, in one dictionary update (the C API rebuilds the dictionary at
+ * every single change). */
+void opschedMlirUpdateDiscardableAttrs(MlirOperation op, const MlirNamedAttribute *set,
+                                       intptr_t nset, const MlirStringRef *remove,
+                                       intptr_t nremove);
+
 typedef enum opsched_severity {
   OPSCHED_SEVERITY_ERROR,
   OPSCHED_SEVERITY_WARNING,
