@@ -854,6 +854,48 @@ opsched_status opsched_arena_assign_with(const opsched_graph *g,
       }
     }
   }
+  if (!capped && m > 0 && (packers & OPSCHED_ARENA_COMPACT) &&
+      A->winner != packer_names[OPSCHED_ARENA_SWEEP_BEST_FIT]) {
+    /* Iterated greedy: the buffers that reach the top of the best layout so
+     * far go first in the next best-fit pass (then by size), cumulatively,
+     * for a few rounds; a round is kept only when the arena shrinks. */
+    uint8_t *promoted = opsched_alloc_array((size_t)m, sizeof *promoted);
+    pk P = {m, asz, fev, floor_, adj_off, adj, 0, off, scratch};
+    for (int32_t x = 0; x < m; x++)
+      if (fev[x])
+        P.fev_top += asz[x];
+    for (int round = 0; promoted && scratch && round < 12; round++) {
+      int any = 0;
+      for (int32_t x = 0; x < m; x++)
+        if (!fev[x] && best_off[x] + asz[x] == best && !promoted[x])
+          promoted[x] = 1, any = 1;
+      if (!any)
+        break;
+      int32_t cnt = 0;
+      for (int32_t x = 0; x < m; x++) {
+        if (fev[x])
+          continue;
+        keys[cnt].k1 = promoted[x] ? 0 : 1;
+        keys[cnt].k2 = -asz[x];
+        keys[cnt].id = x;
+        cnt++;
+      }
+      qsort(keys, (size_t)cnt, sizeof *keys, cmp_key);
+      for (int32_t c = 0; c < cnt; c++)
+        perm[c] = keys[c].id;
+      for (int32_t x = 0; x < m; x++)
+        off[x] = fev[x] ? floor_[x] : -1;
+      run_packer(&P, perm, cnt, 0);
+      compact(&P, perm, cnt, keys);
+      int64_t top = layout_top(&P);
+      if (top < best) {
+        best = top;
+        A->winner = "iterated-best-fit";
+        memcpy(best_off, off, sizeof *off * (size_t)m);
+      }
+    }
+    opsched_free(promoted);
+  }
   A->size = best > 0 ? best : 0;
   for (int32_t x = 0; x < m; x++)
     A->offset[ab[x]] = best_off[x];
