@@ -38,6 +38,18 @@ static int utf8_len(const unsigned char *s) {
 
 static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
 
+/* Copies the UTF-8 sequence at `s` (a lead byte >= 0x80), or the
+ * replacement character for an invalid one; returns what follows it. */
+static const unsigned char *copy_utf8(FILE *out, const unsigned char *s) {
+  int len = utf8_len(s);
+  if (len == 0) {
+    fputs(replacement, out);
+    return s + 1;
+  }
+  fwrite(s, 1, (size_t)len, out);
+  return s + len;
+}
+
 void opsched_rep_json_str(FILE *out, const char *str, int html_safe) {
   if (!str)
     return;
@@ -45,14 +57,7 @@ void opsched_rep_json_str(FILE *out, const char *str, int html_safe) {
   while (*s) {
     unsigned c = *s;
     if (c >= 0x80) {
-      int len = utf8_len(s);
-      if (len == 0) {
-        fputs(replacement, out);
-        s++;
-      } else {
-        fwrite(s, 1, (size_t)len, out);
-        s += len;
-      }
+      s = copy_utf8(out, s);
       continue;
     }
     switch (c) {
@@ -84,14 +89,7 @@ void opsched_rep_html_str(FILE *out, const char *str) {
   while (*s) {
     unsigned c = *s;
     if (c >= 0x80) {
-      int len = utf8_len(s);
-      if (len == 0) {
-        fputs(replacement, out);
-        s++;
-      } else {
-        fwrite(s, 1, (size_t)len, out);
-        s += len;
-      }
+      s = copy_utf8(out, s);
       continue;
     }
     switch (c) {
