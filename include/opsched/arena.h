@@ -28,7 +28,11 @@
  * heaviest program points first) and opsched's sweep (below, also the
  * fallback over the conflict cap; its layout is not compacted). Then a compaction pass drops every
  * buffer of the winner to its lowest feasible offset, in offset order,
- * while that lowers the arena. Buffers live until the end are stacked first
+ * while that lowers the arena. Then, while the arena is above the aligned
+ * lower bound, an iterated best fit (the buffers that reach the top go
+ * first, up to 12 rounds) and perturbed best fit (sizes with deterministic
+ * noise, up to 16 rounds, fewer on blocks with many conflicts), each kept
+ * only when it lowers the arena. Buffers live until the end are stacked first
  * at the bottom in allocation order (they form a clique), so every later
  * buffer sits above the ones allocated before it.
  *
@@ -79,6 +83,14 @@ typedef enum opsched_arena_packer {
 /* Only the sweep packer, as when over the conflict cap (below). */
 #define OPSCHED_ARENA_SWEEP (1u << 17)
 #define OPSCHED_ARENA_DEFAULT (OPSCHED_ARENA_ALL_PACKERS | OPSCHED_ARENA_COMPACT)
+/* Reuse along the timeline (several streams only): when the strict layout
+ * is above the lower bound, pack again letting buffer A share with a later
+ * buffer B also when every event of A ends, on the schedule's clock, no
+ * later than B's allocating op starts and comes before it in the sequential
+ * order; keep that layout when its arena is smaller. It is race-free only
+ * once the syncs it lists (opsched_arena_syncs) are added to the schedule
+ * with opsched_schedule_add_syncs(), which changes no time. */
+#define OPSCHED_ARENA_SYNC_REUSE (1u << 18)
 
 /* The default alignment in bytes. */
 #define OPSCHED_ARENA_DEFAULT_ALIGNMENT 64
@@ -112,6 +124,13 @@ opsched_status opsched_arena_assign_with(const opsched_graph *graph,
                                          const opsched_buffers *buffers,
                                          int64_t alignment, unsigned packers,
                                          opsched_arena **out);
+
+/* The syncs the layout needs (OPSCHED_ARENA_SYNC_REUSE): pairs
+ * from[i] -> (*to)[i] of node ids, sorted by (to, from), for
+ * opsched_schedule_add_syncs(). *count is 0 when the strict layout was
+ * kept. Borrowed. */
+const int32_t *opsched_arena_syncs(const opsched_arena *arena, int64_t *count,
+                                   const int32_t **to);
 
 /* Frees the arena; NULL is allowed. */
 void opsched_arena_destroy(opsched_arena *arena);

@@ -32,6 +32,7 @@ typedef struct opsched_options {
   int strict_memory; /* an unmet max-memory is an error, not a warning */
   int buffer_slots;  /* assign arena slots and offsets after scheduling */
   int64_t alignment; /* of every arena offset, a power of two */
+  int sync_reuse;    /* the packer may add waits along the timeline to share memory */
 } opsched_options;
 
 /* Defaults: roofline on "generic", critical path, 1 stream, no limit. */

@@ -179,6 +179,20 @@ int64_t opsched_schedule_num_waits_unreduced(const opsched_schedule *schedule);
 /* Number of waits after reduction (sum of opsched_schedule_waits counts). */
 int64_t opsched_schedule_num_waits(const opsched_schedule *schedule);
 
+/* Adds synchronisation edges from[i] -> to[i] (node ids) that are not
+ * dependencies, such as the orderings the buffer packer needs to let two
+ * buffers share memory (opsched_arena_syncs). Each `from` must come before
+ * its `to` in the sequential order and end no later than it starts, so no
+ * time, stream or makespan changes; the waits are recomputed over the
+ * dependencies, the current waits and the new syncs, and stay transitively
+ * reduced (a sync already implied adds no wait); the unreduced count still
+ * counts dependencies only. Returns OPSCHED_ERR_INVALID (the
+ * schedule unchanged) when an edge breaks that rule, OPSCHED_ERR_NOMEM. */
+opsched_status opsched_schedule_add_syncs(opsched_schedule *schedule,
+                                          const opsched_graph *graph,
+                                          const int32_t *from, const int32_t *to,
+                                          int64_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -40,6 +40,14 @@ struct opsched_arena {
   int32_t *thr;      /* per buffer * S */
   int32_t *stream;   /* per node */
   int32_t *spos;     /* per node, 1-based place on its stream */
+  /* Kept from the strict run for the timeline run's syncs (internal). */
+  int32_t m;         /* arena buffers */
+  int32_t *ab;       /* local number (allocation order) -> buffer id */
+  int64_t *adj_off;  /* conflict lists in local numbers */
+  int32_t *adj;
+  /* Syncs the layout needs (timeline run kept), pairs from -> to. */
+  int32_t *sync_from, *sync_to;
+  int64_t nsync;
 };
 
 static const char *const packer_names[OPSCHED_ARENA_PACKER_COUNT] = {
@@ -65,6 +73,11 @@ void opsched_arena_destroy(opsched_arena *a) {
   opsched_free(a->thr);
   opsched_free(a->stream);
   opsched_free(a->spos);
+  opsched_free(a->ab);
+  opsched_free(a->adj_off);
+  opsched_free(a->adj);
+  opsched_free(a->sync_from);
+  opsched_free(a->sync_to);
   opsched_free(a);
 }
 
@@ -393,22 +406,16 @@ static int cmp_event(const void *pa, const void *pb) {
   return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-opsched_status opsched_arena_assign_with(const opsched_graph *g,
-                                         const opsched_schedule *s,
-                                         const opsched_buffers *b,
-                                         int64_t alignment, unsigned packers,
-                                         opsched_arena **out) {
-  if (!g || !s || !b || !out || !opsched_graph_is_finalized(g))
-    return OPSCHED_ERR_INVALID;
-  if (alignment == 0)
-    alignment = OPSCHED_ARENA_DEFAULT_ALIGNMENT;
-  if (alignment < 0 || (alignment & (alignment - 1)) != 0)
-    return OPSCHED_ERR_INVALID;
+/* One packing run. `timeline`: buffer A may also share with a later B when
+ * every event of A ends, on the estimated clock, no later than B's
+ * allocating op starts and comes before it in the sequential order (the
+ * syncs that make it safe are derived by the caller). `keep`: keep the
+ * conflict lists in the arena. */
+static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *s,
+                                const opsched_buffers *b, int64_t alignment,
+                                unsigned packers, int timeline, int keep,
+                                opsched_arena **out) {
   int32_t n = opsched_graph_num_nodes(g);
-  if (opsched_schedule_num_nodes(s) != n || opsched_buffers_num_nodes(b) != n)
-    return OPSCHED_ERR_INVALID;
-  if (!(packers & OPSCHED_ARENA_ALL_PACKERS))
-    packers |= OPSCHED_ARENA_ALL_PACKERS;
   int32_t S = opsched_schedule_stream_count(s), nb = opsched_buffers_count(b);
   if (S < 1)
     S = 1;
@@ -521,6 +528,28 @@ opsched_status opsched_arena_assign_with(const opsched_graph *g,
         }
       }
   }
+
+  if (timeline)
+    for (int32_t i = 0; i < nb; i++) {
+      if (A->owner[i] < 0 || A->forever[i])
+        continue;
+      for (int32_t k = 0; k < S; k++) {
+        /* First place on stream k starting after the last event ends and
+         * placed after it in the order: both grow along a stream. */
+        const int32_t *ops = h.so_ops + h.so_off[k];
+        int64_t lo = 0, hi = h.so_off[k + 1] - h.so_off[k], len = hi;
+        while (lo < hi) {
+          int64_t mid = lo + (hi - lo) / 2;
+          if (starts[ops[mid]] >= lastend[i] && h.seq[ops[mid]] > lastseq[i])
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+        int32_t *t = &A->thr[(size_t)i * (size_t)S + (size_t)k];
+        if (lo < len && lo + 1 < *t)
+          *t = (int32_t)(lo + 1);
+      }
+    }
 
   /* Arena buffers in allocation order: local numbering. */
   alloc_off = opsched_alloc_array((size_t)n + 1, sizeof *alloc_off);
@@ -864,7 +893,8 @@ opsched_status opsched_arena_assign_with(const opsched_graph *g,
     for (int32_t x = 0; x < m; x++)
       if (fev[x])
         P.fev_top += asz[x];
-    for (int round = 0; promoted && scratch && round < 12; round++) {
+    for (int round = 0; promoted && scratch && round < 12 && best > A->aligned_lower_bound;
+         round++) {
       int any = 0;
       for (int32_t x = 0; x < m; x++)
         if (!fev[x] && best_off[x] + asz[x] == best && !promoted[x])
@@ -894,11 +924,62 @@ opsched_status opsched_arena_assign_with(const opsched_graph *g,
         memcpy(best_off, off, sizeof *off * (size_t)m);
       }
     }
+    /* Perturbed rounds: best fit in size order with deterministic noise on
+     * the sizes, the top-reaching buffers of the best layout promoted as
+     * above. Up to 16 rounds (what the corpus needs), fewer when the block
+     * has more than 2^16 conflict entries: all rounds together visit at most
+     * about 2^20 conflict entries (times the compaction passes). */
+    int64_t work = adj_off[m] + m;
+    int32_t rounds = (int32_t)(((int64_t)1 << 20) / (work > 0 ? work : 1));
+    if (rounds > 16)
+      rounds = 16;
+    uint64_t rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)m;
+    for (int32_t round = 0; promoted && scratch && round < rounds &&
+                            best > A->aligned_lower_bound; round++) {
+      for (int32_t x = 0; x < m; x++)
+        if (!fev[x] && best_off[x] + asz[x] == best)
+          promoted[x] = 1;
+      int32_t cnt = 0;
+      for (int32_t x = 0; x < m; x++) {
+        if (fev[x])
+          continue;
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        int64_t noise = 768 + (int64_t)(rng % 513); /* 0.75 .. 1.25 */
+        keys[cnt].k1 = promoted[x] ? 0 : 1;
+        keys[cnt].k2 = -(asz[x] / 64) * noise;
+        keys[cnt].id = x;
+        cnt++;
+      }
+      qsort(keys, (size_t)cnt, sizeof *keys, cmp_key);
+      for (int32_t c = 0; c < cnt; c++)
+        perm[c] = keys[c].id;
+      for (int32_t x = 0; x < m; x++)
+        off[x] = fev[x] ? floor_[x] : -1;
+      run_packer(&P, perm, cnt, 0);
+      compact(&P, perm, cnt, keys);
+      int64_t top = layout_top(&P);
+      if (top < best) {
+        best = top;
+        A->winner = "perturbed-best-fit";
+        memcpy(best_off, off, sizeof *off * (size_t)m);
+      }
+    }
     opsched_free(promoted);
   }
   A->size = best > 0 ? best : 0;
   for (int32_t x = 0; x < m; x++)
     A->offset[ab[x]] = best_off[x];
+  A->m = m;
+  if (keep && !capped) {
+    A->ab = ab;
+    A->adj_off = adj_off;
+    A->adj = adj;
+    ab = NULL;
+    adj_off = NULL;
+    adj = NULL;
+  }
   st = OPSCHED_OK;
   *out = A;
   A = NULL;
@@ -932,6 +1013,157 @@ fail:
   opsched_free(tree);
   opsched_free(sw_off);
   return st;
+}
+
+static int cmp_sync(const void *pa, const void *pb) {
+  const int32_t *a = pa, *b = pb;
+  if (a[1] != b[1])
+    return (a[1] > b[1]) - (a[1] < b[1]);
+  return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* The syncs that make T's layout race-free: for every pair that the strict
+ * run says may not share (its conflict lists) but that overlaps in T's
+ * memory, the last event of the earlier buffer on each other stream ->
+ * the later buffer's allocating op. Sorted by (to, from), deduplicated. */
+static opsched_status derive_syncs(const opsched_arena *strict, opsched_arena *T,
+                                   const opsched_buffers *b) {
+  int32_t m = strict->m, S = T->S, nb = T->nbuf;
+  int32_t *last = opsched_alloc_array((size_t)nb * (size_t)S, sizeof *last);
+  int64_t cap = 64, used = 0;
+  int32_t *pairs = opsched_alloc_array((size_t)cap * 2, sizeof *pairs);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!last || !pairs)
+    goto done;
+  for (size_t i = 0; i < (size_t)nb * (size_t)S; i++)
+    last[i] = -1;
+  /* Last event (allocation or use) of each buffer on each stream. */
+  for (int32_t i = 0; i < nb; i++) {
+    int32_t o = T->owner[i];
+    if (o >= 0)
+      last[(size_t)i * (size_t)S + (size_t)T->stream[o]] = o;
+  }
+  int64_t nuses = opsched_buffers_num_uses(b);
+  for (int64_t e = 0; e < nuses; e++) {
+    int32_t i, u;
+    opsched_buffers_use(b, e, &i, &u);
+    if (T->owner[i] < 0)
+      continue;
+    int32_t *l = &last[(size_t)i * (size_t)S + (size_t)T->stream[u]];
+    if (*l < 0 || T->spos[u] > T->spos[*l])
+      *l = u;
+  }
+  for (int32_t x = 0; x < m; x++) {
+    int32_t bx = strict->ab[x], vx = T->owner[bx];
+    int64_t ox = T->offset[bx], ex = ox + T->asize[bx];
+    for (int64_t e = strict->adj_off[x]; e < strict->adj_off[x + 1]; e++) {
+      int32_t y = strict->adj[e];
+      if (y > x)
+        continue; /* each pair once, from the later buffer x */
+      int32_t by = strict->ab[y];
+      int64_t oy = T->offset[by], ey = oy + T->asize[by];
+      if (oy >= ex || ox >= ey)
+        continue; /* disjoint in memory */
+      for (int32_t k = 0; k < S; k++) {
+        int32_t u = last[(size_t)by * (size_t)S + (size_t)k];
+        if (u < 0 || k == T->stream[vx])
+          continue;
+        if (used == cap) {
+          int32_t *p = opsched_realloc_array(pairs, (size_t)cap * 4, sizeof *p);
+          if (!p)
+            goto done;
+          pairs = p;
+          cap *= 2;
+        }
+        pairs[2 * used] = u;
+        pairs[2 * used + 1] = vx;
+        used++;
+      }
+    }
+  }
+  qsort(pairs, (size_t)used, 2 * sizeof *pairs, cmp_sync);
+  int64_t kept = 0;
+  for (int64_t e = 0; e < used; e++)
+    if (kept == 0 || pairs[2 * e] != pairs[2 * kept - 2] ||
+        pairs[2 * e + 1] != pairs[2 * kept - 1]) {
+      pairs[2 * kept] = pairs[2 * e];
+      pairs[2 * kept + 1] = pairs[2 * e + 1];
+      kept++;
+    }
+  T->sync_from = opsched_alloc_array((size_t)kept, sizeof *T->sync_from);
+  T->sync_to = opsched_alloc_array((size_t)kept, sizeof *T->sync_to);
+  if (!T->sync_from || !T->sync_to)
+    goto done;
+  for (int64_t e = 0; e < kept; e++) {
+    T->sync_from[e] = pairs[2 * e];
+    T->sync_to[e] = pairs[2 * e + 1];
+  }
+  T->nsync = kept;
+  st = OPSCHED_OK;
+done:
+  opsched_free(last);
+  opsched_free(pairs);
+  return st;
+}
+
+opsched_status opsched_arena_assign_with(const opsched_graph *g,
+                                         const opsched_schedule *s,
+                                         const opsched_buffers *b,
+                                         int64_t alignment, unsigned packers,
+                                         opsched_arena **out) {
+  if (!g || !s || !b || !out || !opsched_graph_is_finalized(g))
+    return OPSCHED_ERR_INVALID;
+  if (alignment == 0)
+    alignment = OPSCHED_ARENA_DEFAULT_ALIGNMENT;
+  if (alignment < 0 || (alignment & (alignment - 1)) != 0)
+    return OPSCHED_ERR_INVALID;
+  int32_t n = opsched_graph_num_nodes(g);
+  if (opsched_schedule_num_nodes(s) != n || opsched_buffers_num_nodes(b) != n)
+    return OPSCHED_ERR_INVALID;
+  if (!(packers & OPSCHED_ARENA_ALL_PACKERS))
+    packers |= OPSCHED_ARENA_ALL_PACKERS;
+  int timeline = (packers & OPSCHED_ARENA_SYNC_REUSE) && opsched_schedule_stream_count(s) > 1;
+  opsched_arena *A = NULL, *T = NULL;
+  opsched_status st = arena_run(g, s, b, alignment, packers, 0, timeline, &A);
+  /* Waits cost synchronisation: try the timeline only when the strict
+   * layout is more than 1% above the lower bound, and keep it only when it
+   * is at least 1% smaller. */
+  if (st != OPSCHED_OK || !timeline || !A->adj ||
+      A->size - A->size / 100 <= A->aligned_lower_bound) {
+    *out = A;
+    return st;
+  }
+  st = arena_run(g, s, b, alignment, packers, 1, 0, &T);
+  int better = st == OPSCHED_OK && T->size <= A->size - A->size / 100;
+  if (better)
+    st = derive_syncs(A, T, b);
+  if (st != OPSCHED_OK || !better) {
+    opsched_arena_destroy(T);
+    T = NULL;
+  }
+  if (st == OPSCHED_ERR_NOMEM) {
+    opsched_arena_destroy(A);
+    return st;
+  }
+  if (T) {
+    opsched_arena_destroy(A);
+    A = T;
+  }
+  opsched_free(A->ab);
+  opsched_free(A->adj_off);
+  opsched_free(A->adj);
+  A->ab = NULL;
+  A->adj_off = NULL;
+  A->adj = NULL;
+  *out = A;
+  return OPSCHED_OK;
+}
+
+const int32_t *opsched_arena_syncs(const opsched_arena *arena, int64_t *count,
+                                   const int32_t **to) {
+  *count = arena->nsync;
+  *to = arena->sync_to;
+  return arena->sync_from;
 }
 
 /* ---- Accessors -------------------------------------------------------- */

@@ -15,6 +15,7 @@ void opsched_options_init(opsched_options *o) {
   o->memory_policy = OPSCHED_MEMORY_CRITICAL_PATH;
   o->buffer_slots = 1;
   o->alignment = 64;
+  o->sync_reuse = 1;
 }
 
 

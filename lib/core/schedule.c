@@ -50,6 +50,8 @@ void opsched_schedule_destroy(opsched_schedule *s) {
   opsched_free(s->critical);
   opsched_free(s->wait_off);
   opsched_free(s->wait_ids);
+  opsched_free(s->sync_off);
+  opsched_free(s->sync_ids);
   opsched_free(s->live_after);
   opsched_free(s);
 }
@@ -818,6 +820,87 @@ const int32_t *opsched_schedule_waits(const opsched_schedule *s, int32_t node,
                                       int32_t *count) {
   *count = (int32_t)(s->wait_off[node + 1] - s->wait_off[node]);
   return s->wait_ids + s->wait_off[node];
+}
+
+static int cmp_i32(const void *pa, const void *pb) {
+  int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+  return (a > b) - (a < b);
+}
+
+opsched_status opsched_schedule_add_syncs(opsched_schedule *s, const opsched_graph *g,
+                                          const int32_t *from, const int32_t *to,
+                                          int64_t count) {
+  if (!s || !g || count < 0 || (count > 0 && (!from || !to)) ||
+      opsched_graph_num_nodes(g) != s->n)
+    return OPSCHED_ERR_INVALID;
+  if (count == 0)
+    return OPSCHED_OK;
+  int32_t n = s->n;
+  int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
+  int64_t *off = opsched_alloc_array((size_t)n + 1, sizeof *off);
+  int64_t *fill = opsched_alloc_array((size_t)n, sizeof *fill);
+  int32_t *ids =
+      opsched_alloc_array((size_t)(s->num_syncs + s->num_waits + count), sizeof *ids);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!pos || !off || !fill || !ids)
+    goto fail;
+  for (int32_t i = 0; i < n; i++)
+    pos[s->order[i]] = i;
+  st = OPSCHED_ERR_INVALID;
+  /* Only along the timeline: earlier in the order and ended by the start,
+   * so the waits delay nothing and cannot form a cycle. */
+  for (int64_t e = 0; e < count; e++) {
+    int32_t u = from[e], v = to[e];
+    if (u < 0 || u >= n || v < 0 || v >= n || pos[u] >= pos[v] || s->end[u] > s->start[v])
+      goto fail;
+    off[v + 1]++;
+  }
+  /* The current waits join the syncs: they may carry orderings the graph
+   * passed here lacks (the buffers' data dependencies of opsched_schedule_run). */
+  for (int32_t v = 0; v < n; v++) {
+    if (s->sync_off)
+      off[v + 1] += s->sync_off[v + 1] - s->sync_off[v];
+    off[v + 1] += s->wait_off[v + 1] - s->wait_off[v];
+  }
+  for (int32_t v = 0; v < n; v++)
+    off[v + 1] += off[v];
+  for (int32_t v = 0; v < n; v++) {
+    fill[v] = off[v];
+    if (s->sync_off)
+      for (int64_t e = s->sync_off[v]; e < s->sync_off[v + 1]; e++)
+        ids[fill[v]++] = s->sync_ids[e];
+    for (int64_t e = s->wait_off[v]; e < s->wait_off[v + 1]; e++)
+      ids[fill[v]++] = s->wait_ids[e];
+  }
+  for (int64_t e = 0; e < count; e++)
+    ids[fill[to[e]]++] = from[e];
+  /* Sort and drop duplicates per node, compacting in place. */
+  int64_t used = 0;
+  for (int32_t v = 0; v < n; v++) {
+    int64_t lo = off[v], hi = off[v + 1];
+    qsort(ids + lo, (size_t)(hi - lo), sizeof *ids, cmp_i32);
+    off[v] = used;
+    for (int64_t e = lo; e < hi; e++)
+      if (e == lo || ids[e] != ids[e - 1])
+        ids[used++] = ids[e];
+  }
+  off[n] = used;
+  opsched_free(s->sync_off);
+  opsched_free(s->sync_ids);
+  s->sync_off = off;
+  s->sync_ids = ids;
+  s->num_syncs = used;
+  off = NULL;
+  ids = NULL;
+  int64_t unreduced = s->num_waits_unreduced; /* dependencies only */
+  st = opsched_streams_waits(g, s);
+  s->num_waits_unreduced = unreduced;
+fail:
+  opsched_free(pos);
+  opsched_free(off);
+  opsched_free(fill);
+  opsched_free(ids);
+  return st;
 }
 
 double opsched_schedule_speedup(const opsched_schedule *s) {

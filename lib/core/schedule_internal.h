@@ -21,6 +21,11 @@ struct opsched_schedule {
   int64_t *wait_off; /* n + 1 entries */
   int32_t *wait_ids; /* producer ids, sorted per node */
   int64_t num_waits, num_waits_unreduced;
+  /* Synchronisation edges that are not dependencies (opsched_schedule_add_syncs),
+   * CSR of predecessors by node id; NULL when none. */
+  int64_t *sync_off; /* n + 1 entries */
+  int32_t *sync_ids;
+  int64_t num_syncs;
   /* Memory figures (options.buffers); peaks -1 and live_after NULL without. */
   int64_t peak_memory, original_peak_memory, resident_bytes;
   int64_t *live_after;

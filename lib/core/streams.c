@@ -529,6 +529,10 @@ opsched_status opsched_streams_waits(const opsched_graph *g,
       cross += s->stream[pred[k]] != s->stream[v];
   }
   s->num_waits_unreduced = cross;
+  if (s->sync_off)
+    for (int32_t v = 0; v < n; v++)
+      for (int64_t e = s->sync_off[v]; e < s->sync_off[v + 1]; e++)
+        cross += s->stream[s->sync_ids[e]] != s->stream[v];
   opsched_status st = OPSCHED_ERR_NOMEM;
   /* clock[v*S + k]: how many ops of stream k are known complete when v
    * completes (its vector clock); pos[v]: v's 1-based place on its stream. */
@@ -555,8 +559,11 @@ opsched_status opsched_streams_waits(const opsched_graph *g,
     /* Per other stream only the latest producer can matter: it completes
      * after every earlier op of its stream. */
     const int32_t *pred = opsched_graph_preds(g, v, &np);
-    for (int32_t e = 0; e < np; e++) {
-      int32_t u = pred[e], su = s->stream[u];
+    /* Dependencies, then the syncs added for buffer reuse. */
+    int64_t ns = s->sync_off ? s->sync_off[v + 1] - s->sync_off[v] : 0;
+    for (int64_t e = 0; e < np + ns; e++) {
+      int32_t u = e < np ? pred[e] : s->sync_ids[s->sync_off[v] + e - np];
+      int32_t su = s->stream[u];
       if (su == k)
         continue;
       if (latest[su] < 0)

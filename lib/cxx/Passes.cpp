@@ -260,6 +260,12 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
       *this, "buffer-slots",
       llvm::cl::desc("Assign arena slots and offsets to buffers after scheduling"),
       llvm::cl::init(true)};
+  Option<bool> syncReuse{
+      *this, "sync-reuse",
+      llvm::cl::desc("On several streams, let two buffers share memory when the schedule's "
+                     "timeline orders them, adding the waits that make it race-free (no op "
+                     "is delayed); only when that shrinks the arena"),
+      llvm::cl::init(true)};
   Option<bool> strictMemory{
       *this, "strict-memory",
       llvm::cl::desc("An unmet max-memory is an error instead of a warning"),
@@ -285,7 +291,8 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
            opsched_options_set_max_memory(&config, maxMemory.c_str(), err, n) ||
            opsched_options_set_policy(&config, policy.c_str(), err, n) ||
            opsched_options_set_alignment(&config, alignment, err, n) ||
-           (config.strict_memory = strictMemory, config.buffer_slots = bufferSlots, 0);
+           (config.strict_memory = strictMemory, config.buffer_slots = bufferSlots,
+            config.sync_reuse = syncReuse, 0);
   }
   bool reorders() const override { return true; }
   std::string tablePath() const override { return table; }

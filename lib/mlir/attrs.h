@@ -32,6 +32,7 @@
 #define OPSCHED_ATTR_STREAMS "opsched.streams"             /* i64 */
 #define OPSCHED_ATTR_WAITS_BEFORE "opsched.waits_before"   /* i64 */
 #define OPSCHED_ATTR_WAITS_AFTER "opsched.waits_after"     /* i64 */
+#define OPSCHED_ATTR_REUSE_WAITS "opsched.reuse_waits"     /* i64, when > 0 */
 #define OPSCHED_ATTR_PEAK_MEMORY "opsched.peak_memory"     /* i64 bytes */
 #define OPSCHED_ATTR_ORIGINAL_PEAK "opsched.original_peak_memory" /* i64 bytes */
 #define OPSCHED_ATTR_RESIDENT "opsched.resident_bytes"     /* i64 bytes */

@@ -225,6 +225,65 @@ static int32_t read_placement(const opsched_block_plan *p, int64_t *start, int64
   return streams;
 }
 
+/* The IR's opsched.waits (ids from opsched.id) as syncs of the placed
+ * schedule: they are part of the emitted synchronisation, so buffers they
+ * order may share memory. Ops without ids or waits add nothing. Returns
+ * OPSCHED_ERR_INVALID when a wait names an unknown id or does not follow
+ * the timeline (opsched_schedule_add_syncs). */
+static opsched_status syncs_from_ir(opsched_block_plan *p) {
+  int32_t n = p->n, *node_of = malloc(sizeof *node_of * (size_t)n);
+  int32_t *from = NULL, *to = NULL;
+  int64_t count = 0, cap = 0;
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!node_of)
+    goto done;
+  for (int32_t v = 0; v < n; v++)
+    node_of[v] = -1;
+  for (int32_t v = 0; v < n; v++) {
+    MlirAttribute id = mlirOperationGetDiscardableAttributeByName(
+        p->ops[v], mlirStringRefCreateFromCString(OPSCHED_ATTR_ID));
+    if (!mlirAttributeIsNull(id) && mlirAttributeIsAInteger(id)) {
+      int64_t k = mlirIntegerAttrGetValueInt(id);
+      if (k >= 0 && k < n)
+        node_of[k] = v;
+    }
+  }
+  st = OPSCHED_ERR_INVALID;
+  for (int32_t v = 0; v < n; v++) {
+    MlirAttribute w = mlirOperationGetDiscardableAttributeByName(
+        p->ops[v], mlirStringRefCreateFromCString(OPSCHED_ATTR_WAITS));
+    if (mlirAttributeIsNull(w) || !mlirAttributeIsADenseI64Array(w))
+      continue;
+    for (intptr_t i = 0, m = mlirDenseArrayGetNumElements(w); i < m; i++) {
+      int64_t k = mlirDenseI64ArrayGetElement(w, i);
+      if (k < 0 || k >= n || node_of[k] < 0)
+        goto done;
+      if (count == cap) {
+        cap = cap ? 2 * cap : 64;
+        int32_t *f = realloc(from, sizeof *f * (size_t)cap);
+        if (f)
+          from = f;
+        int32_t *t = realloc(to, sizeof *t * (size_t)cap);
+        if (t)
+          to = t;
+        if (!f || !t) {
+          st = OPSCHED_ERR_NOMEM;
+          goto done;
+        }
+      }
+      from[count] = node_of[k];
+      to[count] = v;
+      count++;
+    }
+  }
+  st = opsched_schedule_add_syncs(p->schedule, p->graph, from, to, count);
+done:
+  free(node_of);
+  free(from);
+  free(to);
+  return st;
+}
+
 static opsched_status schedule_from_ir(opsched_block_plan *p) {
   int64_t *start = malloc(sizeof *start * (size_t)p->n);
   int64_t *end = malloc(sizeof *end * (size_t)p->n);
@@ -350,6 +409,14 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
            "stream overlap); run op-schedule-verify for details");
       goto done;
     }
+    if (st == OPSCHED_OK && opsched_schedule_stream_count(p->schedule) > 1 &&
+        (st = syncs_from_ir(p)) == OPSCHED_ERR_INVALID) {
+      emit(p->ops[0], OPSCHED_SEVERITY_ERROR,
+           "opsched: the block's opsched.waits do not follow its schedule (an unknown "
+           "opsched.id, or a wait on an op that does not end before the waiting op "
+           "starts); run op-schedule-verify for details");
+      goto done;
+    }
   } else {
     opsched_schedule_options so = o->schedule;
     so.buffers = p->bufs.buffers;
@@ -365,8 +432,21 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     goto done;
   }
   if (o->buffer_slots && p->bufs.buffers) {
-    st = opsched_arena_assign(p->graph, p->schedule, p->bufs.buffers, o->alignment,
-                              &p->arena);
+    /* Timeline reuse adds waits, so only where this pass writes them. */
+    unsigned packers = OPSCHED_ARENA_DEFAULT;
+    if (o->sync_reuse && source != OPSCHED_PLAN_PLACEMENT)
+      packers |= OPSCHED_ARENA_SYNC_REUSE;
+    st = opsched_arena_assign_with(p->graph, p->schedule, p->bufs.buffers, o->alignment,
+                                   packers, &p->arena);
+    if (st == OPSCHED_OK) {
+      int64_t nsync;
+      const int32_t *to;
+      const int32_t *from = opsched_arena_syncs(p->arena, &nsync, &to);
+      int64_t before = opsched_schedule_num_waits(p->schedule);
+      if (nsync > 0)
+        st = opsched_schedule_add_syncs(p->schedule, p->graph, from, to, nsync);
+      p->reuse_waits = opsched_schedule_num_waits(p->schedule) - before;
+    }
     if (st == OPSCHED_ERR_INFEASIBLE) {
       /* Saturated (overflowing) sizes cannot get 64-bit offsets: the block
        * keeps its schedule and figures, without slots. */

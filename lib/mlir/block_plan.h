@@ -23,6 +23,7 @@ typedef struct opsched_block_plan {
   opsched_schedule *schedule;
   opsched_block_buffers bufs; /* the memory model (bufs.buffers may be NULL) */
   opsched_arena *arena;       /* slots and offsets; NULL when not assigned */
+  int64_t reuse_waits;        /* waits added so buffers can share memory */
 } opsched_block_plan;
 
 /* Where a plan's schedule comes from. */

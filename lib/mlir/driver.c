@@ -132,7 +132,7 @@ static void write_memory_attrs(MlirOperation func, const opsched_options *o,
 typedef struct function_figures {
   int scheduled;
   int64_t ops, blocks, makespan, critical_path, work, lower_bound;
-  int64_t waits_before, waits_after;
+  int64_t waits_before, waits_after, reuse_waits;
   int64_t peak, original_peak, resident; /* -1: no buffers anywhere */
   int64_t buffers, buffer_bytes; /* allocations the model predicts (all blocks) */
   int64_t arena;                 /* largest arena of the body's blocks, -1 none */
@@ -171,6 +171,7 @@ static void gather_figures(const plan_list *l, function_figures *f) {
     f->lower_bound = figure_add(f->lower_bound, opsched_schedule_lower_bound(s));
     f->waits_before += opsched_schedule_num_waits_unreduced(s);
     f->waits_after += opsched_schedule_num_waits(s);
+    f->reuse_waits += l->plans[i].reuse_waits;
     /* Blocks of a CFG run one at a time: the function's peak is the largest
      * block peak. */
     if (opsched_schedule_peak_memory(s) > f->peak)
@@ -214,6 +215,10 @@ static void write_function_attrs(MlirOperation func, const opsched_options *o,
   opsched_attr_set_i64(func, OPSCHED_ATTR_STREAMS, o->schedule.streams);
   opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_BEFORE, f->waits_before);
   opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_AFTER, f->waits_after);
+  if (f->reuse_waits > 0)
+    opsched_attr_set_i64(func, OPSCHED_ATTR_REUSE_WAITS, f->reuse_waits);
+  else
+    opsched_attr_remove(func, OPSCHED_ATTR_REUSE_WAITS);
   write_memory_attrs(func, o, f->peak, f->original_peak, f->resident);
   write_arena_attrs(func, o, f);
   if (o->schedule.streams > 1)

@@ -1,9 +1,12 @@
 // Buffer slots and arena offsets (op-schedule runs the assignment; the
 // op-buffer-slots pass does it alone under the schedule the IR carries).
 // Every buffer below is 16 x f32 = 64 bytes.
-// RUN: opsched-opt --op-schedule='streams=2' --mlir-print-debuginfo --mlir-print-local-scope %s | FileCheck %s
-// The standalone pass reads op-schedule's placement back: same slots.
-// RUN: opsched-opt --op-schedule='streams=2 buffer-slots=false' --mlir-print-debuginfo %s | opsched-opt --op-buffer-slots --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s
+// RUN: opsched-opt --op-schedule='streams=2' --mlir-print-debuginfo --mlir-print-local-scope %s | FileCheck %s --check-prefixes=CHECK,SYNC
+// RUN: opsched-opt --op-schedule='streams=2 sync-reuse=false' --mlir-print-debuginfo --mlir-print-local-scope %s | FileCheck %s --check-prefixes=CHECK,STRICT
+// The standalone pass reads op-schedule's placement and waits back: same
+// slots (with no arena, op-schedule adds no reuse waits: the strict layout).
+// RUN: opsched-opt --op-schedule='streams=2 buffer-slots=false' --mlir-print-debuginfo %s | opsched-opt --op-buffer-slots --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,STRICT
+// RUN: opsched-opt --op-schedule='streams=2' --mlir-print-debuginfo %s | opsched-opt --op-buffer-slots --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefixes=CHECK,SYNC
 // On unscheduled IR it takes the IR order on one stream.
 // RUN: opsched-opt --op-buffer-slots --mlir-print-debuginfo --mlir-print-local-scope %s | FileCheck %s --check-prefix=IRORDER
 // RUN: not opsched-opt --op-schedule='alignment=48' %s 2>&1 | FileCheck %s --check-prefix=ALIGN
@@ -28,10 +31,23 @@
 // Two streams, no synchronisation between A's last reader A2 (stream 0,
 // ends at 2) and B (stream 1, starts at 5): B may not reuse A's memory even
 // though their times never overlap. No reuse at all: 4 x 64 bytes.
-// CHECK-LABEL: func.func @unordered
-// CHECK-SAME: opsched.arena_size = 256 : i64
-// CHECK: opsched.offset = array<i64: 128>{{.*}}opsched.start = 0 : i64, opsched.stream = 0 : i64} {{.*}}loc("A")
-// CHECK: opsched.offset = array<i64: 64>{{.*}}opsched.start = 5 : i64, opsched.stream = 1 : i64} {{.*}}loc("B")
+// STRICT-LABEL: func.func @unordered
+// STRICT-NOT: opsched.reuse_waits
+// STRICT-SAME: opsched.arena_size = 256 : i64
+// STRICT-SAME: opsched.waits_after = 0 : i64
+// STRICT: opsched.offset = array<i64: 128>{{.*}}opsched.start = 0 : i64, opsched.stream = 0 : i64} {{.*}}loc("A")
+// STRICT: opsched.offset = array<i64: 64>{{.*}}opsched.start = 5 : i64, opsched.stream = 1 : i64} {{.*}}loc("B")
+// With sync-reuse (the default) the packer orders them itself: A2 ends
+// (2) before B starts (5) and comes first, so B waits on A2 (id 2) and
+// takes A's memory; one wait added, 3 x 64 bytes, no time changed.
+// SYNC-LABEL: func.func @unordered
+// SYNC-SAME: opsched.arena_size = 192 : i64
+// SYNC-SAME: opsched.makespan = 6 : i64
+// SYNC-SAME: opsched.reuse_waits = 1 : i64
+// SYNC-SAME: opsched.waits_after = 1 : i64
+// SYNC: opsched.offset = array<i64: [[A:[0-9]+]]>{{.*}}opsched.start = 0 : i64, opsched.stream = 0 : i64} {{.*}}loc("A")
+// SYNC: opsched.id = 2 : i64{{.*}}opsched.stream = 0 : i64} {{.*}}loc("A2")
+// SYNC: opsched.offset = array<i64: [[A]]>{{.*}}opsched.start = 5 : i64, opsched.stream = 1 : i64, opsched.waits = array<i64: 2>} {{.*}}loc("B")
 
 // The same once a wait orders them: B (stream 1) waits on A2 (id 2), so
 // every use of A happens before B and B takes A's memory (offset 64).

@@ -122,7 +122,38 @@ static void test_two_streams(int with_edge) {
   CHECK_EQ_I64(opsched_arena_may_share(a, A, B), with_edge);
   CHECK(!opsched_arena_may_share(a, A, R));
   CHECK_EQ_I64(opsched_arena_lower_bound(a), 64);
+  int64_t nsync = -1;
+  const int32_t *to = NULL;
+  opsched_arena_syncs(a, &nsync, &to);
+  CHECK_EQ_I64(nsync, 0);
   opsched_arena_destroy(a);
+  /* Timeline reuse: A's op ends at 5 before B's starts at 6, so with the
+   * sync 0 -> 2 (one new wait, no time changed) B takes A's bytes. */
+  CHECK(opsched_arena_assign_with(g, s, b, 64, OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_SYNC_REUSE,
+                                  &a) == OPSCHED_OK);
+  CHECK_EQ_I64(opsched_arena_offset(a, B), 0);
+  CHECK_EQ_I64(opsched_arena_size(a), 64);
+  const int32_t *from = opsched_arena_syncs(a, &nsync, &to);
+  CHECK_EQ_I64(nsync, with_edge ? 0 : 1);
+  if (!with_edge && nsync == 1) {
+    CHECK_EQ_I64(from[0], 0);
+    CHECK_EQ_I64(to[0], 2);
+  }
+  int64_t makespan = opsched_schedule_makespan(s);
+  CHECK(opsched_schedule_add_syncs(s, g, from, to, nsync) == OPSCHED_OK);
+  opsched_schedule_waits(s, 2, &nw);
+  CHECK_EQ_I64(nw, 1);
+  CHECK_EQ_I64(opsched_schedule_makespan(s), makespan);
+  opsched_arena_destroy(a);
+  /* Now the strict packer sees the order too. */
+  CHECK(opsched_arena_assign(g, s, b, 64, &a) == OPSCHED_OK);
+  CHECK_EQ_I64(opsched_arena_size(a), 64);
+  CHECK(opsched_arena_may_share(a, A, B));
+  opsched_arena_destroy(a);
+  /* Syncs against the timeline or the order are refused. */
+  int32_t bad_from[] = {2, 1}, bad_to[] = {0, 0};
+  CHECK(opsched_schedule_add_syncs(s, g, bad_from, bad_to, 1) == OPSCHED_ERR_INVALID);
+  CHECK(opsched_schedule_add_syncs(s, g, bad_from + 1, bad_to + 1, 1) == OPSCHED_ERR_INVALID);
   opsched_schedule_destroy(s);
   opsched_buffers_destroy(b);
   opsched_graph_destroy(g);
@@ -256,7 +287,7 @@ static int checker_before(const random_block *k, uint8_t reach[RB_MAXN][RB_MAXN]
 
 static void test_property(int blocks) {
   static const int64_t aligns[] = {1, 8, 64};
-  int64_t layouts = 0, shared = 0, shared3 = 0;
+  int64_t layouts = 0, shared = 0, shared3 = 0, synced = 0;
   for (int i = 0; i < blocks; i++) {
     random_block k;
     random_block_make((uint64_t)i * 7919u + 13u, RB_MAXN, &k);
@@ -333,6 +364,42 @@ static void test_property(int blocks) {
       CHECK_EQ_I64(errors, 0);
       if (errors)
         fprintf(stderr, "  block %d streams %d align %lld\n", i, streams, (long long)align);
+      /* Timeline reuse on a fresh copy of the schedule: once its syncs are
+       * added, no time changes and every overlapping pair is ordered. */
+      opsched_schedule *s4 = run_cap(k.g, k.b, streams, k.max_demand);
+      opsched_arena *a4 = NULL;
+      CHECK(s4 && opsched_arena_assign_with(k.g, s4, k.b, align,
+                                            OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_SYNC_REUSE,
+                                            &a4) == OPSCHED_OK);
+      if (s4 && a4) {
+        int64_t nsync;
+        const int32_t *to;
+        const int32_t *from = opsched_arena_syncs(a4, &nsync, &to);
+        CHECK(opsched_arena_size(a4) <= size);
+        if (streams == 1) /* one stream orders everything already */
+          CHECK_EQ_I64(opsched_arena_size(a4), size);
+        CHECK(opsched_schedule_add_syncs(s4, k.g, from, to, nsync) == OPSCHED_OK);
+        for (int v = 0; v < k.n; v++) {
+          errors += opsched_schedule_starts(s4)[v] != opsched_schedule_starts(s)[v];
+          errors += opsched_schedule_streams(s4)[v] != opsched_schedule_streams(s)[v];
+        }
+        uint8_t reach4[RB_MAXN][RB_MAXN];
+        checker_reach(&k, s4, reach4);
+        for (int x = 0; x < k.nb; x++)
+          for (int y = 0; y < k.nb; y++) {
+            int64_t sx = opsched_arena_aligned_size(a4, x), sy = opsched_arena_aligned_size(a4, y);
+            int64_t ox = opsched_arena_offset(a4, x), oy = opsched_arena_offset(a4, y);
+            if (x == y || k.owner[x] < 0 || k.owner[y] < 0 || sx == 0 || sy == 0)
+              continue;
+            if (ox < oy + sy && oy < ox + sx) {
+              errors += !(checker_before(&k, reach4, x, y) || checker_before(&k, reach4, y, x));
+              synced += nsync > 0;
+            }
+          }
+        CHECK_EQ_I64(errors, 0);
+      }
+      opsched_arena_destroy(a4);
+      opsched_schedule_destroy(s4);
       opsched_arena_destroy(a);
       opsched_arena_destroy(a2);
       CHECK(opsched_arena_size(a3) >= size); /* the sweep is one of the packers */
@@ -343,8 +410,10 @@ static void test_property(int blocks) {
     random_block_free(&k);
   }
   printf("property: %lld layouts, %lld overlapping ordered pairs (%lld by the "
-         "sweep fallback)\n", (long long)layouts, (long long)shared, (long long)shared3);
+         "sweep fallback, %lld with timeline syncs)\n", (long long)layouts, (long long)shared,
+         (long long)shared3, (long long)synced);
   CHECK(shared > 0);
+  CHECK(synced > 0);
   CHECK(shared3 > 0);
 }
 
