@@ -413,6 +413,13 @@ void opsched_block_plan_release(opsched_block_plan *p) {
   memset(p, 0, sizeof *p);
 }
 
+void opsched_block_plan_trim(opsched_block_plan *p) {
+  opsched_graph_destroy(p->graph);
+  opsched_buffers_destroy(p->bufs.buffers);
+  p->graph = NULL;
+  p->bufs.buffers = NULL;
+}
+
 /* The model's values of each op: value indices grouped by op (counting
  * sort on value_op). *first has n + 1 entries; NULL on out of memory. */
 static int32_t *values_by_op(const opsched_block_plan *p, int32_t **first) {
