@@ -492,6 +492,71 @@ static int cmp_time_event(const void *pa, const void *pb) {
   return (a->id > b->id) - (a->id < b->id);
 }
 
+/* Sorts `keys` ascending (LSD radix on bytes, skipping the bytes that all
+ * keys share); `tmp` has room for n keys. The result is in `keys`. */
+static void radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n) {
+  size_t count[8][256];
+  memset(count, 0, sizeof count);
+  for (size_t i = 0; i < n; i++)
+    for (int d = 0; d < 8; d++)
+      count[d][(keys[i] >> (8 * d)) & 0xff]++;
+  uint64_t *src = keys, *dst = tmp;
+  for (int d = 0; d < 8; d++) {
+    size_t *c = count[d];
+    if (n == 0 || c[(keys[0] >> (8 * d)) & 0xff] == n)
+      continue; /* every key has this byte */
+    size_t sum = 0;
+    for (int b = 0; b < 256; b++) {
+      size_t k = c[b];
+      c[b] = sum;
+      sum += k;
+    }
+    for (size_t i = 0; i < n; i++)
+      dst[c[(src[i] >> (8 * d)) & 0xff]++] = src[i];
+    uint64_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != keys)
+    memcpy(keys, src, sizeof *keys * n);
+}
+
+/* Sorts events in cmp_time_event's order; ids are below `id_limit`. When
+ * the times leave room, (t, phase, kind, id) packs into one 64-bit key in
+ * that order and a radix sort replaces qsort (the order is total: the
+ * result is the same). Returns 0 when out of memory. */
+static int sort_time_events(time_event *ev, size_t ne, int32_t id_limit) {
+  int idbits = 0;
+  while (idbits < 31 && ((int64_t)1 << idbits) < id_limit)
+    idbits++;
+  int shift = idbits + 3;
+  int64_t tmax = 0;
+  for (size_t i = 0; i < ne; i++)
+    if (ev[i].t > tmax)
+      tmax = ev[i].t;
+  if (tmax >= (int64_t)1 << (63 - shift)) {
+    qsort(ev, ne, sizeof *ev, cmp_time_event);
+    return 1;
+  }
+  uint64_t *keys = opsched_alloc_array(2 * ne, sizeof *keys);
+  if (!keys)
+    return 0;
+  for (size_t i = 0; i < ne; i++)
+    keys[i] = (uint64_t)ev[i].t << shift | (uint64_t)ev[i].phase << (idbits + 2) |
+              (uint64_t)ev[i].kind << idbits | (uint64_t)ev[i].id;
+  radix_sort_u64(keys, keys + ne, ne);
+  uint64_t idmask = ((uint64_t)1 << idbits) - 1;
+  for (size_t i = 0; i < ne; i++) {
+    uint64_t k = keys[i];
+    ev[i].t = (int64_t)(k >> shift);
+    ev[i].phase = (int32_t)((k >> (idbits + 2)) & 1);
+    ev[i].kind = (int32_t)((k >> idbits) & 3);
+    ev[i].id = (int32_t)(k & idmask);
+  }
+  opsched_free(keys);
+  return 1;
+}
+
 /* Hold bounds of node v as (t, phase) pairs. */
 static void hold_lo(const int64_t *start, const int64_t *end, int32_t v,
                     int64_t *t, int32_t *phase) {
@@ -551,7 +616,10 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
       hold_hi(start, end, v, &q.t, &q.phase);
       ev[ne++] = q;
     }
-  qsort(ev, ne, sizeof *ev, cmp_time_event);
+  if (!sort_time_events(ev, ne, m->nb > n ? m->nb : n)) {
+    opsched_free(ev);
+    return -2;
+  }
   acc128 live = {0, 0}, best = {0, 0};
   for (size_t i = 0; i < ne; i++) {
     const time_event *e = &ev[i];

@@ -50,15 +50,36 @@ int64_t opschedMlirOpTiedOperand(MlirOperation op, int64_t resultIndex) {
 }
 
 void opschedMlirUpdateDiscardableAttrs(MlirOperation op, const MlirNamedAttribute *set,
-                                       intptr_t nset, const MlirStringRef *remove,
+                                       intptr_t nset, const MlirIdentifier *remove,
                                        intptr_t nremove) {
   Operation *o = unwrap(op);
-  NamedAttrList attrs(o->getDiscardableAttrDictionary());
-  for (intptr_t i = 0; i < nremove; i++)
-    attrs.erase(StringRef(remove[i].data, remove[i].length));
-  for (intptr_t i = 0; i < nset; i++)
-    attrs.set(unwrap(set[i].name), unwrap(set[i].attribute));
-  o->setDiscardableAttrs(attrs.getDictionary(o->getContext()));
+  DictionaryAttr old = o->getDiscardableAttrDictionary();
+  // Merge the sorted old attributes with the sorted changes: the result is
+  // sorted and unique, what getWithSorted takes (no sort, no NamedAttrList).
+  SmallVector<NamedAttribute, 24> merged;
+  merged.reserve(old.size() + static_cast<size_t>(nset));
+  const NamedAttribute *it = old.begin(), *end = old.end();
+  intptr_t s = 0, r = 0;
+  while (it != end || s < nset) {
+    if (s < nset) {
+      StringAttr name = unwrap(set[s].name);
+      int cmp = it == end ? -1 : name.getValue().compare(it->getName().getValue());
+      if (cmp <= 0) {
+        merged.emplace_back(name, unwrap(set[s].attribute));
+        s++;
+        if (cmp == 0)
+          ++it; // replaced
+        continue;
+      }
+    }
+    StringRef name = it->getName().getValue();
+    while (r < nremove && unwrap(remove[r]).getValue().compare(name) < 0)
+      r++;
+    if (r == nremove || unwrap(remove[r]) != it->getName())
+      merged.push_back(*it);
+    ++it;
+  }
+  o->setDiscardableAttrs(DictionaryAttr::getWithSorted(o->getContext(), merged));
 }
 
 void opschedMlirEmit(MlirLocation loc, opsched_severity severity,

@@ -42,24 +42,68 @@
 #define OPSCHED_ATTR_FRAGMENTATION "opsched.fragmentation" /* f64 */
 #define OPSCHED_ATTR_RESOURCE_LIMIT "opsched.resource_limit" /* i64 */
 
-/* An op's attribute changes, applied in one dictionary update: through the
- * C API each change alone rebuilds and re-uniques the op's dictionary. */
-enum { OPSCHED_ATTR_BATCH_MAX = 16 };
-typedef struct opsched_attr_batch {
-  MlirOperation op;
+/* The attributes opsched_block_plan_apply writes on ops, by index. */
+typedef enum opsched_op_attr {
+  OPSCHED_OP_RANK,
+  OPSCHED_OP_CRITICAL,
+  OPSCHED_OP_START,
+  OPSCHED_OP_END,
+  OPSCHED_OP_LIVE_BYTES,
+  OPSCHED_OP_ID,
+  OPSCHED_OP_STREAM,
+  OPSCHED_OP_WAITS,
+  OPSCHED_OP_SLOT,
+  OPSCHED_OP_OFFSET,
+  OPSCHED_OP_SIZE,
+  OPSCHED_OP_ATTR_COUNT
+} opsched_op_attr;
+
+/* An int64 -> attribute cache (open addressing); internal to attrs.c. */
+typedef struct opsched_attr_cache_entry {
+  uint64_t key;       /* the value (i64) or the values' hash (arrays) */
+  MlirAttribute attr; /* null: an empty entry */
+} opsched_attr_cache_entry;
+typedef struct opsched_attr_cache {
+  opsched_attr_cache_entry *entries;
+  size_t mask, count;
+} opsched_attr_cache;
+
+/* What writing many ops' attributes shares: the names, made once, in the
+ * order a dictionary sorts them, and the attribute values made so far (the
+ * same value is asked for many times: ids, times, sizes). One writer per
+ * thread: it is not thread-safe, and nothing in it is global. */
+typedef struct opsched_attr_writer {
   MlirContext ctx;
-  intptr_t nset, nremove;
-  MlirNamedAttribute set[OPSCHED_ATTR_BATCH_MAX];
-  MlirStringRef remove[OPSCHED_ATTR_BATCH_MAX];
+  MlirType i64;
+  MlirAttribute unit;
+  MlirIdentifier names[OPSCHED_OP_ATTR_COUNT];
+  uint8_t sorted[OPSCHED_OP_ATTR_COUNT]; /* the names' indices by name */
+  opsched_attr_cache ints, arrays;
+} opsched_attr_writer;
+
+/* Prepares `w` for ops of `ctx`; release it with opsched_attr_writer_free.
+ * Cannot fail: a cache that runs out of memory just stops caching. */
+void opsched_attr_writer_init(opsched_attr_writer *w, MlirContext ctx);
+void opsched_attr_writer_free(opsched_attr_writer *w);
+
+/* An op's attribute changes, applied in one dictionary update: through the
+ * C API each change alone rebuilds and re-uniques the op's dictionary. The
+ * last change to an attribute wins; untouched ones keep their value. */
+typedef struct opsched_attr_batch {
+  opsched_attr_writer *w;
+  MlirOperation op;
+  uint8_t change[OPSCHED_OP_ATTR_COUNT]; /* 0 none, 1 set, 2 remove */
+  MlirAttribute value[OPSCHED_OP_ATTR_COUNT];
 } opsched_attr_batch;
 
-void opsched_batch_begin(opsched_attr_batch *b, MlirOperation op);
-void opsched_batch_i64(opsched_attr_batch *b, const char *name, int64_t value);
-void opsched_batch_i64_array(opsched_attr_batch *b, const char *name,
+void opsched_batch_begin(opsched_attr_batch *b, opsched_attr_writer *w, MlirOperation op);
+void opsched_batch_i64(opsched_attr_batch *b, opsched_op_attr name, int64_t value);
+void opsched_batch_i64_array(opsched_attr_batch *b, opsched_op_attr name,
                              const int64_t *values, intptr_t count);
 /* A unit attribute when `present`, else removes it. */
-void opsched_batch_unit(opsched_attr_batch *b, const char *name, int present);
-void opsched_batch_remove(opsched_attr_batch *b, const char *name);
+void opsched_batch_unit(opsched_attr_batch *b, opsched_op_attr name, int present);
+void opsched_batch_remove(opsched_attr_batch *b, opsched_op_attr name);
+/* Writes the changes to the op (one dictionary update) and clears them. */
 void opsched_batch_commit(opsched_attr_batch *b);
 
 void opsched_attr_set_i64(MlirOperation op, const char *name, int64_t value);

@@ -493,6 +493,13 @@ void opsched_block_plan_release(opsched_block_plan *p) {
   memset(p, 0, sizeof *p);
 }
 
+void opsched_block_plan_trim(opsched_block_plan *p) {
+  opsched_graph_destroy(p->graph);
+  opsched_buffers_destroy(p->bufs.buffers);
+  p->graph = NULL;
+  p->bufs.buffers = NULL;
+}
+
 /* The model's values of each op: value indices grouped by op (counting
  * sort on value_op). *first has n + 1 entries; NULL on out of memory. */
 static int32_t *values_by_op(const opsched_block_plan *p, int32_t **first) {
@@ -581,53 +588,56 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int flags) {
     goto done; /* out of memory: the IR keeps its original form */
   for (int32_t i = 0; i < p->n; i++)
     position[order[i]] = i;
+  opsched_attr_writer w;
+  opsched_attr_writer_init(&w, mlirOperationGetContext(p->ops[0]));
   int64_t *slot = arrays, *offset = arrays + max_results + 1,
           *size = arrays + 2 * (max_results + 1);
   for (int32_t v = 0; v < p->n; v++) {
     /* One dictionary update per op, whatever the number of attributes. */
     opsched_attr_batch b;
-    opsched_batch_begin(&b, p->ops[v]);
+    opsched_batch_begin(&b, &w, p->ops[v]);
     if (ranks) {
-      opsched_batch_i64(&b, OPSCHED_ATTR_RANK, opsched_schedule_ranks(s)[v]);
-      opsched_batch_unit(&b, OPSCHED_ATTR_CRITICAL, opsched_schedule_critical(s)[v]);
+      opsched_batch_i64(&b, OPSCHED_OP_RANK, opsched_schedule_ranks(s)[v]);
+      opsched_batch_unit(&b, OPSCHED_OP_CRITICAL, opsched_schedule_critical(s)[v]);
     }
     if (reorder) {
-      opsched_batch_i64(&b, OPSCHED_ATTR_START, opsched_schedule_starts(s)[v]);
-      opsched_batch_i64(&b, OPSCHED_ATTR_END, opsched_schedule_ends(s)[v]);
+      opsched_batch_i64(&b, OPSCHED_OP_START, opsched_schedule_starts(s)[v]);
+      opsched_batch_i64(&b, OPSCHED_OP_END, opsched_schedule_ends(s)[v]);
       if (live)
-        opsched_batch_i64(&b, OPSCHED_ATTR_LIVE_BYTES, live[v]);
+        opsched_batch_i64(&b, OPSCHED_OP_LIVE_BYTES, live[v]);
       else
-        opsched_batch_remove(&b, OPSCHED_ATTR_LIVE_BYTES);
+        opsched_batch_remove(&b, OPSCHED_OP_LIVE_BYTES);
       /* Streams: placement and the waits a runtime needs, by position in the
        * new order; stale ones of an earlier multi-stream run go. */
       if (multi) {
-        opsched_batch_i64(&b, OPSCHED_ATTR_ID, position[v]);
-        opsched_batch_i64(&b, OPSCHED_ATTR_STREAM, opsched_schedule_streams(s)[v]);
+        opsched_batch_i64(&b, OPSCHED_OP_ID, position[v]);
+        opsched_batch_i64(&b, OPSCHED_OP_STREAM, opsched_schedule_streams(s)[v]);
         int32_t nw = wait_ids(s, v, position, ids);
         if (nw > 0)
-          opsched_batch_i64_array(&b, OPSCHED_ATTR_WAITS, ids, nw);
+          opsched_batch_i64_array(&b, OPSCHED_OP_WAITS, ids, nw);
         else
-          opsched_batch_remove(&b, OPSCHED_ATTR_WAITS);
+          opsched_batch_remove(&b, OPSCHED_OP_WAITS);
       } else {
-        opsched_batch_remove(&b, OPSCHED_ATTR_ID);
-        opsched_batch_remove(&b, OPSCHED_ATTR_STREAM);
-        opsched_batch_remove(&b, OPSCHED_ATTR_WAITS);
+        opsched_batch_remove(&b, OPSCHED_OP_ID);
+        opsched_batch_remove(&b, OPSCHED_OP_STREAM);
+        opsched_batch_remove(&b, OPSCHED_OP_WAITS);
       }
     }
     if (flags & OPSCHED_APPLY_SLOTS) {
       int32_t nr = (int32_t)mlirOperationGetNumResults(p->ops[v]);
       if (slots && slot_arrays(p, v, first, by_op, slot, offset, size, nr)) {
-        opsched_batch_i64_array(&b, OPSCHED_ATTR_SLOT, slot, nr);
-        opsched_batch_i64_array(&b, OPSCHED_ATTR_OFFSET, offset, nr);
-        opsched_batch_i64_array(&b, OPSCHED_ATTR_SIZE, size, nr);
+        opsched_batch_i64_array(&b, OPSCHED_OP_SLOT, slot, nr);
+        opsched_batch_i64_array(&b, OPSCHED_OP_OFFSET, offset, nr);
+        opsched_batch_i64_array(&b, OPSCHED_OP_SIZE, size, nr);
       } else {
-        opsched_batch_remove(&b, OPSCHED_ATTR_SLOT);
-        opsched_batch_remove(&b, OPSCHED_ATTR_OFFSET);
-        opsched_batch_remove(&b, OPSCHED_ATTR_SIZE);
+        opsched_batch_remove(&b, OPSCHED_OP_SLOT);
+        opsched_batch_remove(&b, OPSCHED_OP_OFFSET);
+        opsched_batch_remove(&b, OPSCHED_OP_SIZE);
       }
     }
     opsched_batch_commit(&b);
   }
+  opsched_attr_writer_free(&w);
   if (reorder) {
     /* Chain each op after the previous one, starting at the block's front;
      * the terminator (never moved) ends up last. */

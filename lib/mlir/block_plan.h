@@ -47,6 +47,12 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *plan, MlirBlock
 
 void opsched_block_plan_release(opsched_block_plan *plan);
 
+/* Frees what opsched_block_plan_apply does not read: the graph and the
+ * core's buffer model (plan->graph and plan->bufs.buffers become NULL; the
+ * per-op buffer arrays stay). For a plan that no report will read, so that
+ * the attributes apply creates can reuse the memory. */
+void opsched_block_plan_trim(opsched_block_plan *plan);
+
 /* What opsched_block_plan_apply writes. */
 enum {
   OPSCHED_APPLY_RANKS = 1,    /* rank, critical */

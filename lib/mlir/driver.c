@@ -289,6 +289,11 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
       l.failed = 1;
   }
   if (!l.failed) {
+    /* The figures are gathered: without reports, the graphs and buffer
+     * models go before the attributes are made (a lower peak). */
+    int reports = out->dot || out->table || out->report;
+    for (size_t i = 0; !reports && i < l.count; i++)
+      opsched_block_plan_trim(&l.plans[i]);
     for (size_t i = 0; i < l.count; i++) {
       const opsched_block_plan *p = &l.plans[i];
       if (!p->schedule)

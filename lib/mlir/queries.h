@@ -34,9 +34,11 @@ int64_t opschedMlirOpTiedOperand(MlirOperation op, int64_t result_index);
 
 /* Removes the discardable attributes named in `remove` and sets those in
  * `set`, in one dictionary update (the C API rebuilds the dictionary at
- * every single change). */
+ * every single change). Both arrays must be sorted by name (byte-wise, the
+ * order of a DictionaryAttr) without repeats, and no name may be in both:
+ * the new dictionary is then merged in order, never sorted. */
 void opschedMlirUpdateDiscardableAttrs(MlirOperation op, const MlirNamedAttribute *set,
-                                       intptr_t nset, const MlirStringRef *remove,
+                                       intptr_t nset, const MlirIdentifier *remove,
                                        intptr_t nremove);
 
 typedef enum opsched_severity {

@@ -236,6 +236,12 @@ static void test_two_streams_apart(void) {
   en[1] = 15;
   CHECK_EQ_I64(opsched_memory_peak_in_time(g, b, st, en, after), 200);
   CHECK_EQ_I64(after[0], 100);
+  /* Times too large to pack into the radix sort's keys take the other
+   * sort: the same figures. */
+  const int64_t far = (int64_t)1 << 61;
+  int64_t fst[2] = {far, far + 5}, fen[2] = {far + 10, far + 15};
+  CHECK_EQ_I64(opsched_memory_peak_in_time(g, b, fst, fen, after), 200);
+  CHECK_EQ_I64(after[0], 100);
   en[1] = 4;
   CHECK_EQ_I64(opsched_memory_peak_in_time(g, b, st, en, NULL), -1);
   opsched_buffers_destroy(b);
