@@ -303,6 +303,20 @@ static void compact(const pk *P, int32_t *perm, int32_t count, sort_key *keys) {
   }
 }
 
+/* Best fit of the non-forever buffers in the order of `keys` (sorted here;
+ * forever buffers back on their stack), then compaction; the arena. */
+static int64_t best_fit_in_key_order(const pk *P, sort_key *keys, int32_t *perm,
+                                     int32_t count) {
+  qsort(keys, (size_t)count, sizeof *keys, cmp_key);
+  for (int32_t c = 0; c < count; c++)
+    perm[c] = keys[c].id;
+  for (int32_t x = 0; x < P->m; x++)
+    P->off[x] = P->fev[x] ? P->floor[x] : -1;
+  run_packer(P, perm, count, 0);
+  compact(P, perm, count, keys);
+  return layout_top(P);
+}
+
 /* Fallback when the conflict lists would be too large: an allocator
  * simulation in allocation order with best fit over a coalescing free list.
  * Buffer x is freed after sequential position rel[x] (conservative: every
@@ -910,14 +924,7 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
         keys[cnt].id = x;
         cnt++;
       }
-      qsort(keys, (size_t)cnt, sizeof *keys, cmp_key);
-      for (int32_t c = 0; c < cnt; c++)
-        perm[c] = keys[c].id;
-      for (int32_t x = 0; x < m; x++)
-        off[x] = fev[x] ? floor_[x] : -1;
-      run_packer(&P, perm, cnt, 0);
-      compact(&P, perm, cnt, keys);
-      int64_t top = layout_top(&P);
+      int64_t top = best_fit_in_key_order(&P, keys, perm, cnt);
       if (top < best) {
         best = top;
         A->winner = "iterated-best-fit";
@@ -952,14 +959,7 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
         keys[cnt].id = x;
         cnt++;
       }
-      qsort(keys, (size_t)cnt, sizeof *keys, cmp_key);
-      for (int32_t c = 0; c < cnt; c++)
-        perm[c] = keys[c].id;
-      for (int32_t x = 0; x < m; x++)
-        off[x] = fev[x] ? floor_[x] : -1;
-      run_packer(&P, perm, cnt, 0);
-      compact(&P, perm, cnt, keys);
-      int64_t top = layout_top(&P);
+      int64_t top = best_fit_in_key_order(&P, keys, perm, cnt);
       if (top < best) {
         best = top;
         A->winner = "perturbed-best-fit";

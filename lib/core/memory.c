@@ -217,8 +217,7 @@ static int cmp_i32(const void *pa, const void *pb) {
   return (a > b) - (a < b);
 }
 
-/* Sorts each row of a CSR and drops duplicates, compacting in place. */
-static void csr_sort_dedupe(int64_t *off, int32_t *vals, int32_t rows) {
+void mem_csr_sort_dedupe(int64_t *off, int32_t *vals, int32_t rows) {
   int64_t w = 0;
   for (int32_t r = 0; r < rows; r++) {
     int64_t lo = off[r], hi = off[r + 1];
@@ -296,7 +295,7 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
     if (k >= 0 && b->use_node[u] != m->owner[k])
       m->user[fill[k]++] = b->use_node[u];
   }
-  csr_sort_dedupe(m->user_off, m->user, nb);
+  mem_csr_sort_dedupe(m->user_off, m->user, nb);
 
   /* Dependency DAG: graph edges plus owner -> user. */
   int64_t ne = m->user_off[nb];
@@ -330,7 +329,7 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
   for (int32_t k = 0; k < nb; k++)
     for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
       m->succ[fill[m->owner[k]]++] = m->user[i];
-  csr_sort_dedupe(m->succ_off, m->succ, n);
+  mem_csr_sort_dedupe(m->succ_off, m->succ, n);
   /* Predecessors, sorted because sources are visited in ascending order. */
   for (int32_t v = 0; v < n; v++)
     for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)

@@ -138,4 +138,8 @@ void mem_heap_free(mem_heap *h);
 opsched_status mem_heap_push(mem_heap *h, int32_t item); /* grows as needed */
 int32_t mem_heap_pop(mem_heap *h);
 
+/* Sorts each row of a CSR (rows + 1 offsets) and drops duplicates,
+ * compacting in place; off[rows] receives the new total. */
+void mem_csr_sort_dedupe(int64_t *off, int32_t *vals, int32_t rows);
+
 #endif

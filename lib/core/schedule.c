@@ -822,11 +822,6 @@ const int32_t *opsched_schedule_waits(const opsched_schedule *s, int32_t node,
   return s->wait_ids + s->wait_off[node];
 }
 
-static int cmp_i32(const void *pa, const void *pb) {
-  int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-  return (a > b) - (a < b);
-}
-
 opsched_status opsched_schedule_add_syncs(opsched_schedule *s, const opsched_graph *g,
                                           const int32_t *from, const int32_t *to,
                                           int64_t count) {
@@ -874,17 +869,8 @@ opsched_status opsched_schedule_add_syncs(opsched_schedule *s, const opsched_gra
   }
   for (int64_t e = 0; e < count; e++)
     ids[fill[to[e]]++] = from[e];
-  /* Sort and drop duplicates per node, compacting in place. */
-  int64_t used = 0;
-  for (int32_t v = 0; v < n; v++) {
-    int64_t lo = off[v], hi = off[v + 1];
-    qsort(ids + lo, (size_t)(hi - lo), sizeof *ids, cmp_i32);
-    off[v] = used;
-    for (int64_t e = lo; e < hi; e++)
-      if (e == lo || ids[e] != ids[e - 1])
-        ids[used++] = ids[e];
-  }
-  off[n] = used;
+  mem_csr_sort_dedupe(off, ids, n);
+  int64_t used = off[n];
   opsched_free(s->sync_off);
   opsched_free(s->sync_ids);
   s->sync_off = off;
