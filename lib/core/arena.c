@@ -317,21 +317,142 @@ static int64_t best_fit_in_key_order(const pk *P, sort_key *keys, int32_t *perm,
   return layout_top(P);
 }
 
+/* Free blocks of the sweep packer: each block is a node of two treaps, one
+ * ordered by offset (neighbours, for coalescing; the highest block) and one
+ * by (size, offset) (best fit: the smallest block that fits, the lowest
+ * offset among equal sizes). Nodes come from one pool of m + 1; priorities
+ * are a fixed hash of the node index, so the shapes are deterministic. */
+typedef struct free_tree {
+  int64_t *fo, *fs;      /* offset, size per node */
+  int32_t *ch;           /* 4 per node: offset-left/right, size-left/right */
+  int32_t *spare;        /* free node indices */
+  int32_t nspare;
+  int32_t root[2];       /* 0: by offset, 1: by (size, offset) */
+} free_tree;
+
+static uint32_t node_priority(int32_t x) {
+  uint32_t h = (uint32_t)x * 2654435761u;
+  return h ^ (h >> 15);
+}
+
+/* Key order of nodes a, b in tree t. */
+static int ft_less(const free_tree *F, int t, int32_t a, int32_t b) {
+  if (t == 1 && F->fs[a] != F->fs[b])
+    return F->fs[a] < F->fs[b];
+  return F->fo[a] < F->fo[b];
+}
+
+static int32_t *ft_child(free_tree *F, int t, int32_t x, int right) {
+  return &F->ch[4 * (size_t)x + 2 * (size_t)t + (size_t)right];
+}
+
+/* Splits tree t at node-key k: *l gets keys < k, *r the rest. */
+static void ft_split(free_tree *F, int t, int32_t root, int32_t k, int32_t *l, int32_t *r) {
+  if (root < 0) {
+    *l = *r = -1;
+    return;
+  }
+  if (ft_less(F, t, root, k)) {
+    ft_split(F, t, *ft_child(F, t, root, 1), k, ft_child(F, t, root, 1), r);
+    *l = root;
+  } else {
+    ft_split(F, t, *ft_child(F, t, root, 0), k, l, ft_child(F, t, root, 0));
+    *r = root;
+  }
+}
+
+static int32_t ft_merge(free_tree *F, int t, int32_t a, int32_t b) {
+  if (a < 0)
+    return b;
+  if (b < 0)
+    return a;
+  if (node_priority(a) > node_priority(b)) {
+    *ft_child(F, t, a, 1) = ft_merge(F, t, *ft_child(F, t, a, 1), b);
+    return a;
+  }
+  *ft_child(F, t, b, 0) = ft_merge(F, t, a, *ft_child(F, t, b, 0));
+  return b;
+}
+
+static void ft_insert(free_tree *F, int32_t x) {
+  for (int t = 0; t < 2; t++) {
+    int32_t l, r;
+    *ft_child(F, t, x, 0) = *ft_child(F, t, x, 1) = -1;
+    ft_split(F, t, F->root[t], x, &l, &r);
+    F->root[t] = ft_merge(F, t, ft_merge(F, t, l, x), r);
+  }
+}
+
+/* Removes node x (present in both trees) and returns it to the pool. */
+static void ft_remove(free_tree *F, int32_t x) {
+  for (int t = 0; t < 2; t++) {
+    int32_t *link = &F->root[t];
+    while (*link != x)
+      link = ft_child(F, t, *link, !ft_less(F, t, x, *link));
+    *link = ft_merge(F, t, *ft_child(F, t, x, 0), *ft_child(F, t, x, 1));
+  }
+  F->spare[F->nspare++] = x;
+}
+
+static int32_t ft_new(free_tree *F, int64_t off, int64_t size) {
+  int32_t x = F->spare[--F->nspare];
+  F->fo[x] = off;
+  F->fs[x] = size;
+  ft_insert(F, x);
+  return x;
+}
+
+/* Tree 0: the last block with offset < off (prev) or the first with offset >
+ * off (next); -1 when none. */
+static int32_t ft_neighbour(free_tree *F, int64_t off, int next) {
+  int32_t x = F->root[0], found = -1;
+  while (x >= 0) {
+    if (next ? F->fo[x] > off : F->fo[x] < off) {
+      found = x;
+      x = *ft_child(F, 0, x, !next);
+    } else {
+      x = *ft_child(F, 0, x, next);
+    }
+  }
+  return found;
+}
+
+/* Tree 1: the smallest block of at least `size` bytes, lowest offset among
+ * equal sizes; -1 when none. */
+static int32_t ft_best_fit(free_tree *F, int64_t size) {
+  int32_t x = F->root[1], found = -1;
+  while (x >= 0) {
+    if (F->fs[x] >= size) {
+      found = x;
+      x = *ft_child(F, 1, x, 0);
+    } else {
+      x = *ft_child(F, 1, x, 1);
+    }
+  }
+  return found;
+}
+
 /* Fallback when the conflict lists would be too large: an allocator
  * simulation in allocation order with best fit over a coalescing free list.
  * Buffer x is freed after sequential position rel[x] (conservative: every
- * op after it happens after all of x's events), so no conflict list is
- * needed. O(B log B + B * free blocks). Returns the arena or -1 (OOM). */
+ * op after it happens after all its events), so no conflict list is
+ * needed. O((B + n) log B) with the two treaps. Returns the arena or -1 (OOM). */
 static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
                               const int32_t *alloc_off, const int32_t *rel,
                               int64_t *off) {
   int64_t *rel_off = opsched_alloc_array((size_t)n + 2, sizeof *rel_off);
   int32_t *rel_ids = opsched_alloc_array((size_t)m, sizeof *rel_ids);
-  int64_t *fo = opsched_alloc_array((size_t)m + 1, sizeof *fo); /* free blocks */
-  int64_t *fs = opsched_alloc_array((size_t)m + 1, sizeof *fs);
-  int64_t top = -1, nf = 0;
-  if (!rel_off || !rel_ids || !fo || !fs)
+  free_tree F = {0};
+  F.fo = opsched_alloc_array((size_t)m + 1, sizeof *F.fo);
+  F.fs = opsched_alloc_array((size_t)m + 1, sizeof *F.fs);
+  F.ch = opsched_alloc_array(4 * ((size_t)m + 1), sizeof *F.ch);
+  F.spare = opsched_alloc_array((size_t)m + 1, sizeof *F.spare);
+  F.root[0] = F.root[1] = -1;
+  int64_t top = -1;
+  if (!rel_off || !rel_ids || !F.fo || !F.fs || !F.ch || !F.spare)
     goto done;
+  for (int32_t x = m; x >= 0; x--)
+    F.spare[F.nspare++] = x;
   for (int32_t x = 0; x < m; x++)
     if (rel[x] < n)
       rel_off[rel[x] + 2]++;
@@ -345,66 +466,50 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
     if (p > 0)
       for (int64_t e = rel_off[p - 1]; e < rel_off[p]; e++) {
         int32_t x = rel_ids[e];
-        int64_t lo = 0, hi = nf; /* insert (off[x], asz[x]) sorted, coalesce */
-        while (lo < hi) {
-          int64_t mid = (lo + hi) / 2;
-          if (fo[mid] < off[x])
-            lo = mid + 1;
-          else
-            hi = mid;
+        int64_t o = off[x], size = asz[x];
+        /* Coalesce with the free blocks just below and just above. */
+        int32_t prev = ft_neighbour(&F, o, 0), next = ft_neighbour(&F, o, 1);
+        if (next >= 0 && o + size == F.fo[next]) {
+          size += F.fs[next];
+          ft_remove(&F, next);
         }
-        memmove(fo + lo + 1, fo + lo, sizeof *fo * (size_t)(nf - lo));
-        memmove(fs + lo + 1, fs + lo, sizeof *fs * (size_t)(nf - lo));
-        fo[lo] = off[x];
-        fs[lo] = asz[x];
-        nf++;
-        if (lo + 1 < nf && fo[lo] + fs[lo] == fo[lo + 1]) {
-          fs[lo] += fs[lo + 1];
-          memmove(fo + lo + 1, fo + lo + 2, sizeof *fo * (size_t)(nf - lo - 2));
-          memmove(fs + lo + 1, fs + lo + 2, sizeof *fs * (size_t)(nf - lo - 2));
-          nf--;
+        if (prev >= 0 && F.fo[prev] + F.fs[prev] == o) {
+          o = F.fo[prev];
+          size += F.fs[prev];
+          ft_remove(&F, prev);
         }
-        if (lo > 0 && fo[lo - 1] + fs[lo - 1] == fo[lo]) {
-          fs[lo - 1] += fs[lo];
-          memmove(fo + lo, fo + lo + 1, sizeof *fo * (size_t)(nf - lo - 1));
-          memmove(fs + lo, fs + lo + 1, sizeof *fs * (size_t)(nf - lo - 1));
-          nf--;
-        }
+        ft_new(&F, o, size);
       }
     for (int32_t x = alloc_off[p]; x < alloc_off[p + 1]; x++) {
-      int64_t best = -1;
-      for (int64_t f = 0; f < nf; f++)
-        if (fs[f] >= asz[x] && (best < 0 || fs[f] < fs[best]))
-          best = f;
-      if (best < 0 && nf > 0 && fo[nf - 1] + fs[nf - 1] == top) {
-        best = nf - 1; /* grow the last free block at the top */
-        top = fo[best] + asz[x];
-        fs[best] = asz[x];
-      }
+      int32_t best = ft_best_fit(&F, asz[x]);
       if (best < 0) {
-        off[x] = top;
-        top += asz[x];
+        int32_t last = ft_neighbour(&F, INT64_MAX, 0);
+        if (last >= 0 && F.fo[last] + F.fs[last] == top) {
+          off[x] = F.fo[last]; /* grow the last free block at the top */
+          top = F.fo[last] + asz[x];
+          ft_remove(&F, last);
+        } else {
+          off[x] = top;
+          top += asz[x];
+        }
         continue;
       }
-      off[x] = fo[best];
-      fo[best] += asz[x];
-      fs[best] -= asz[x];
-      if (fs[best] == 0) {
-        memmove(fo + best, fo + best + 1, sizeof *fo * (size_t)(nf - best - 1));
-        memmove(fs + best, fs + best + 1, sizeof *fs * (size_t)(nf - best - 1));
-        nf--;
-      }
+      off[x] = F.fo[best];
+      int64_t rest_off = F.fo[best] + asz[x], rest = F.fs[best] - asz[x];
+      ft_remove(&F, best);
+      if (rest > 0)
+        ft_new(&F, rest_off, rest);
     }
   }
 done:
   opsched_free(rel_off);
   opsched_free(rel_ids);
-  opsched_free(fo);
-  opsched_free(fs);
+  opsched_free(F.fo);
+  opsched_free(F.fs);
+  opsched_free(F.ch);
+  opsched_free(F.spare);
   return top;
 }
-
-/* ---- Assignment ------------------------------------------------------- */
 
 opsched_status opsched_arena_assign(const opsched_graph *g,
                                     const opsched_schedule *s,
