@@ -304,9 +304,10 @@ static void compact(const pk *P, int32_t *perm, int32_t count, sort_key *keys) {
 }
 
 /* Best fit of the non-forever buffers in the order of `keys` (sorted here;
- * forever buffers back on their stack), then compaction; the arena. */
-static int64_t best_fit_in_key_order(const pk *P, sort_key *keys, int32_t *perm,
-                                     int32_t count) {
+ * forever buffers back on their stack), then compaction. When the arena is
+ * below *best, keeps the layout in best_off and returns 1. */
+static int best_fit_in_key_order(const pk *P, sort_key *keys, int32_t *perm,
+                                 int32_t count, int64_t *best, int64_t *best_off) {
   qsort(keys, (size_t)count, sizeof *keys, cmp_key);
   for (int32_t c = 0; c < count; c++)
     perm[c] = keys[c].id;
@@ -314,7 +315,12 @@ static int64_t best_fit_in_key_order(const pk *P, sort_key *keys, int32_t *perm,
     P->off[x] = P->fev[x] ? P->floor[x] : -1;
   run_packer(P, perm, count, 0);
   compact(P, perm, count, keys);
-  return layout_top(P);
+  int64_t top = layout_top(P);
+  if (top >= *best)
+    return 0;
+  *best = top;
+  memcpy(best_off, P->off, sizeof *P->off * (size_t)P->m);
+  return 1;
 }
 
 /* Free blocks of the sweep packer: each block is a node of two treaps, one
@@ -1029,12 +1035,8 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
         keys[cnt].id = x;
         cnt++;
       }
-      int64_t top = best_fit_in_key_order(&P, keys, perm, cnt);
-      if (top < best) {
-        best = top;
+      if (best_fit_in_key_order(&P, keys, perm, cnt, &best, best_off))
         A->winner = "iterated-best-fit";
-        memcpy(best_off, off, sizeof *off * (size_t)m);
-      }
     }
     /* Perturbed rounds: best fit in size order with deterministic noise on
      * the sizes, the top-reaching buffers of the best layout promoted as
@@ -1058,18 +1060,15 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
-        int64_t noise = 768 + (int64_t)(rng % 513); /* 0.75 .. 1.25 */
+        int64_t noise = 768 + (int64_t)(rng % 513); /* 0.75 .. 1.25 of 1024 */
+        int64_t sz = asz[x] < INT64_MAX / 1281 ? asz[x] : asz[x] / 1281;
         keys[cnt].k1 = promoted[x] ? 0 : 1;
-        keys[cnt].k2 = -(asz[x] / 64) * noise;
+        keys[cnt].k2 = -sz * noise;
         keys[cnt].id = x;
         cnt++;
       }
-      int64_t top = best_fit_in_key_order(&P, keys, perm, cnt);
-      if (top < best) {
-        best = top;
+      if (best_fit_in_key_order(&P, keys, perm, cnt, &best, best_off))
         A->winner = "perturbed-best-fit";
-        memcpy(best_off, off, sizeof *off * (size_t)m);
-      }
     }
     opsched_free(promoted);
   }
