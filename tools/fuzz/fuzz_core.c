@@ -10,6 +10,7 @@
  * the capacity; a memory limit reported as met is met by the peak this file
  * recomputes (one stream), and reported peaks equal it. Any violation
  * aborts. See docs/benchmarks-scale.md ("Fuzzing"). */
+#include "opsched/arena.h"
 #include "opsched/memory.h"
 #include "opsched/schedule.h"
 
@@ -93,6 +94,68 @@ static void check_topo(int32_t n, const uint8_t adj[MAXN][MAXN], const bufs *b,
     for (int32_t v = 0; v < n; v++)
       if (b->alloc[k] >= 0 && b->use[k][v] && v != b->alloc[k])
         CHECK(pos[b->alloc[k]] < pos[v], "order respects data dependencies");
+}
+
+/* The arena with timeline reuse, its syncs added to the schedule: no time
+ * or stream moves, and every two buffers overlapping in memory are ordered
+ * (all events of one complete before the other's allocating op) by a
+ * happens-before closure of the harness's own: stream order, waits, edges. */
+static void check_arena(const opsched_graph *g, opsched_schedule *s,
+                        const uint8_t adj[MAXN][MAXN], const bufs *b,
+                        const opsched_buffers *ob, int32_t n) {
+  opsched_arena *a = NULL;
+  CHECK(opsched_arena_assign_with(g, s, ob, 8, OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_SYNC_REUSE,
+                                  &a) == OPSCHED_OK, "arena_assign");
+  int64_t nsync, start[MAXN];
+  const int32_t *to, *from = opsched_arena_syncs(a, &nsync, &to);
+  int32_t stream[MAXN];
+  for (int32_t v = 0; v < n; v++) {
+    start[v] = opsched_schedule_starts(s)[v];
+    stream[v] = opsched_schedule_streams(s)[v];
+  }
+  CHECK(opsched_schedule_add_syncs(s, g, from, to, nsync) == OPSCHED_OK, "add_syncs");
+  for (int32_t v = 0; v < n; v++)
+    CHECK(opsched_schedule_starts(s)[v] == start[v] && opsched_schedule_streams(s)[v] == stream[v],
+          "syncs move nothing");
+  uint8_t reach[MAXN][MAXN];
+  memset(reach, 0, sizeof reach);
+  const int32_t *order = opsched_schedule_order(s);
+  for (int32_t i = 0; i < n; i++) { /* direct edges, then closure in order */
+    int32_t v = order[i], nw;
+    for (int32_t j = 0; j < i; j++)
+      if (stream[order[j]] == stream[v])
+        reach[order[j]][v] = 1;
+    const int32_t *w = opsched_schedule_waits(s, v, &nw);
+    for (int32_t k = 0; k < nw; k++)
+      reach[w[k]][v] = 1;
+    for (int32_t u = 0; u < n; u++)
+      if (adj[u][v])
+        reach[u][v] = 1;
+  }
+  for (int32_t i = 0; i < n; i++) /* order is topological for all of them */
+    for (int32_t j = 0; j < i; j++)
+      if (reach[order[j]][order[i]])
+        for (int32_t u = 0; u < n; u++)
+          if (reach[u][order[j]])
+            reach[u][order[i]] = 1;
+  for (int32_t x = 0; x < b->nb; x++)
+    for (int32_t y = 0; y < b->nb; y++) {
+      int64_t ox = opsched_arena_offset(a, x), oy = opsched_arena_offset(a, y);
+      int64_t sx = opsched_arena_aligned_size(a, x), sy = opsched_arena_aligned_size(a, y);
+      if (x == y || b->alloc[x] < 0 || b->alloc[y] < 0 || sx <= 0 || sy <= 0 ||
+          ox >= oy + sy || oy >= ox + sx || x > y)
+        continue;
+      int before[2];
+      for (int d = 0; d < 2; d++) {
+        int32_t p = d ? y : x, q = d ? x : y, at = b->alloc[q];
+        before[d] = !b->forever[p] && reach[b->alloc[p]][at];
+        for (int32_t v = 0; v < n && before[d]; v++)
+          if (b->use[p][v] && v != b->alloc[p])
+            before[d] = reach[v][at];
+      }
+      CHECK(before[0] || before[1], "overlapping buffers are ordered");
+    }
+  opsched_arena_destroy(a);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -226,6 +289,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       CHECK(p >= 0 && p <= limit, "memory limit in time claimed met");
     }
   }
+  if (s && ob)
+    check_arena(g, s, (const uint8_t(*)[MAXN])adj, &b, ob, n);
   opsched_schedule_destroy(s);
 
   /* The one-stream memory scheduler alone. */
