@@ -231,14 +231,21 @@ static int32_t read_placement(const opsched_block_plan *p, int64_t *start, int64
  * OPSCHED_ERR_INVALID when a wait names an unknown id or does not follow
  * the timeline (opsched_schedule_add_syncs). */
 static opsched_status syncs_from_ir(opsched_block_plan *p) {
-  int32_t n = p->n, *node_of = malloc(sizeof *node_of * (size_t)n);
+  int32_t n = p->n;
+  MlirAttribute *waits = malloc(sizeof *waits * (size_t)n);
+  int32_t *node_of = malloc(sizeof *node_of * (size_t)n);
   int32_t *from = NULL, *to = NULL;
-  int64_t count = 0, cap = 0;
+  int64_t count = 0;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!node_of)
+  if (!waits || !node_of)
     goto done;
-  for (int32_t v = 0; v < n; v++)
+  for (int32_t v = 0; v < n; v++) {
     node_of[v] = -1;
+    waits[v] = mlirOperationGetDiscardableAttributeByName(
+        p->ops[v], mlirStringRefCreateFromCString(OPSCHED_ATTR_WAITS));
+    if (!mlirAttributeIsNull(waits[v]) && mlirAttributeIsADenseI64Array(waits[v]))
+      count += mlirDenseArrayGetNumElements(waits[v]);
+  }
   for (int32_t v = 0; v < n; v++) {
     MlirAttribute id = mlirOperationGetDiscardableAttributeByName(
         p->ops[v], mlirStringRefCreateFromCString(OPSCHED_ATTR_ID));
@@ -248,36 +255,26 @@ static opsched_status syncs_from_ir(opsched_block_plan *p) {
         node_of[k] = v;
     }
   }
+  from = malloc(sizeof *from * (size_t)(count + 1));
+  to = malloc(sizeof *to * (size_t)(count + 1));
+  if (!from || !to)
+    goto done;
   st = OPSCHED_ERR_INVALID;
+  count = 0;
   for (int32_t v = 0; v < n; v++) {
-    MlirAttribute w = mlirOperationGetDiscardableAttributeByName(
-        p->ops[v], mlirStringRefCreateFromCString(OPSCHED_ATTR_WAITS));
-    if (mlirAttributeIsNull(w) || !mlirAttributeIsADenseI64Array(w))
+    if (mlirAttributeIsNull(waits[v]) || !mlirAttributeIsADenseI64Array(waits[v]))
       continue;
-    for (intptr_t i = 0, m = mlirDenseArrayGetNumElements(w); i < m; i++) {
-      int64_t k = mlirDenseI64ArrayGetElement(w, i);
+    for (intptr_t i = 0, m = mlirDenseArrayGetNumElements(waits[v]); i < m; i++) {
+      int64_t k = mlirDenseI64ArrayGetElement(waits[v], i);
       if (k < 0 || k >= n || node_of[k] < 0)
         goto done;
-      if (count == cap) {
-        cap = cap ? 2 * cap : 64;
-        int32_t *f = realloc(from, sizeof *f * (size_t)cap);
-        if (f)
-          from = f;
-        int32_t *t = realloc(to, sizeof *t * (size_t)cap);
-        if (t)
-          to = t;
-        if (!f || !t) {
-          st = OPSCHED_ERR_NOMEM;
-          goto done;
-        }
-      }
       from[count] = node_of[k];
-      to[count] = v;
-      count++;
+      to[count++] = v;
     }
   }
   st = opsched_schedule_add_syncs(p->schedule, p->graph, from, to, count);
 done:
+  free(waits);
   free(node_of);
   free(from);
   free(to);
@@ -443,8 +440,7 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
       const int32_t *to;
       const int32_t *from = opsched_arena_syncs(p->arena, &nsync, &to);
       int64_t before = opsched_schedule_num_waits(p->schedule);
-      if (nsync > 0)
-        st = opsched_schedule_add_syncs(p->schedule, p->graph, from, to, nsync);
+      st = opsched_schedule_add_syncs(p->schedule, p->graph, from, to, nsync);
       p->reuse_waits = opsched_schedule_num_waits(p->schedule) - before;
     }
     if (st == OPSCHED_ERR_INFEASIBLE) {
