@@ -156,7 +156,7 @@ static int read_int(vctx *c, MlirOperation op, const char *name, int64_t lo, int
   char text[64];
   int r = get_int_text(op, name, out, text, (int)sizeof text);
   if (r == -2)
-    vdiag_at(c, op, "'%s' = %s does not fit in 64 bits; it must be an integer attribute %s", name,
+    vdiag_at(c, op, "'%s' = %s is beyond the signed 64-bit range; it must be an integer attribute %s", name,
              text, range);
   else if (r < 0 || (r > 0 && (*out < lo || *out > hi)))
     vdiag_at(c, op, "'%s' must be an integer attribute %s", name, range);
