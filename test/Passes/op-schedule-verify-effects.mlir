@@ -63,3 +63,16 @@ func.func @speculatable(%a: i32, %c: i1) -> i32 attributes {opsched.streams = 2 
   %d = arith.divsi %a, %k {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 2} : i32
   return %d : i32
 }
+
+// Stores to two distinct allocations run at once: they do not alias. (The
+// scheduler's own rules order effects per resource without alias analysis,
+// so op-buffer-slots rejects this placement: stricter than needed, not a
+// disagreement on what is safe; docs/Passes.md "What the checker proves".)
+// CHECK-LABEL: func.func @distinct_allocs
+func.func @distinct_allocs(%i: index, %v: f32) -> (memref<4xf32>, memref<4xf32>) attributes {opsched.streams = 2 : i64} {
+  %m = memref.alloc() {opsched.start = 0, opsched.end = 0, opsched.stream = 0, opsched.id = 0} : memref<4xf32>
+  %n = memref.alloc() {opsched.start = 0, opsched.end = 0, opsched.stream = 1, opsched.id = 1} : memref<4xf32>
+  memref.store %v, %m[%i] {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 2} : memref<4xf32>
+  memref.store %v, %n[%i] {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 3} : memref<4xf32>
+  return %m, %n : memref<4xf32>, memref<4xf32>
+}
