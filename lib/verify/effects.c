@@ -20,6 +20,7 @@ typedef struct vfxop {
   opsched_vfacts f;
   int64_t first, count; /* effects in the pool */
   int accesses;         /* some read, write or free */
+  int pure_unsafe;      /* no effects at all, yet not speculatable */
 } vfxop;
 
 typedef struct vfxset {
@@ -30,7 +31,7 @@ typedef struct vfxset {
 } vfxset;
 
 static int interesting(const vfxop *x) {
-  return x->accesses || x->f.unknown || !x->f.speculatable || x->f.may_not_return ||
+  return x->accesses || x->f.unknown || x->pure_unsafe || x->f.may_not_return ||
          x->f.stack_alloc || x->f.stack_scope;
 }
 
@@ -54,6 +55,10 @@ static int add_op(vfxset *s, const vop *o, int32_t pos) {
   x->accesses = 0;
   for (int64_t e = x->first; e < s->npool; e++)
     x->accesses |= s->pool[e].kind != OPSCHED_VFX_ALLOC;
+  /* Speculation concerns ops without effects (arith.divsi by a value that
+   * may be zero): an op with effects is ordered by the effect rules, and an
+   * allocation alone is not observable. */
+  x->pure_unsafe = !x->f.unknown && k == 0 && !x->f.speculatable;
   if (interesting(x))
     s->n++;
   else
@@ -114,9 +119,9 @@ static vconflict conflict(const vfxset *s, const vfxop *u, const vfxop *v) {
     return V_UNKNOWN_V;
   if (u->f.unknown && v->accesses)
     return V_UNKNOWN_U;
-  if (!v->f.speculatable && u->f.may_not_return)
+  if (v->pure_unsafe && u->f.may_not_return)
     return V_SPEC_V;
-  if (!u->f.speculatable && v->f.may_not_return)
+  if (u->pure_unsafe && v->f.may_not_return)
     return V_SPEC_U;
   return V_NONE;
 }
