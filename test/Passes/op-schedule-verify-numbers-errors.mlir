@@ -3,9 +3,10 @@
 // "Numeric range"); opsched.cost and opsched.bytes are checked too; every bad
 // attribute is reported, not only the first.
 // RUN: opsched-opt --op-schedule-verify -split-input-file -verify-diagnostics %s
-// Without splitting: all seven bad attributes of the file, in IR order.
+// Without splitting: all seven bad attributes of the file and the
+// capacity error, in IR order.
 // RUN: sed '/expected-/d' %s | not opsched-opt --op-schedule-verify 2>&1 >/dev/null | FileCheck %s --check-prefix=ALL
-// ALL-COUNT-7: error: opsched-verify:
+// ALL-COUNT-8: error: opsched-verify:
 // ALL-NOT: error:
 
 // 18446744073709551618 : i128 is not 2.
@@ -25,6 +26,17 @@ func.func @largest(%x: f32) -> (f32, f32) {
   %a = arith.addf %x, %x {opsched.start = 0 : i128, opsched.end = 1152921504606846975 : i128, opsched.resources = 2 : ui128} : f32
   // expected-error @below {{'opsched.end' must be an integer attribute in [0, 2^60-1]}}
   %b = arith.mulf %x, %x {opsched.start = 1152921504606846975, opsched.end = 1152921504606846976} : f32
+  return %a, %b : f32, f32
+}
+
+// -----
+
+// Wide attributes whose values fit are read exactly: demands of 2 (i128
+// and ui128) exceed the two streams together.
+func.func @exact(%x: f32) -> (f32, f32) attributes {opsched.streams = 2 : i64} {
+  %a = arith.addf %x, %x {opsched.start = 0 : i128, opsched.end = 4 : i128, opsched.stream = 0 : i128, opsched.id = 0 : ui128, opsched.resources = 2 : i128} : f32
+  // expected-error @below {{capacity exceeded at t=0: 2 running ops demand 4, above 2 ('opsched.streams')}}
+  %b = arith.mulf %x, %x {opsched.start = 0, opsched.end = 4, opsched.stream = 1, opsched.id = 1, opsched.resources = 2 : ui128} : f32
   return %a, %b : f32, f32
 }
 
