@@ -66,10 +66,15 @@ static int add_op(vfxset *s, const vop *o, int32_t pos) {
   return 1;
 }
 
+/* Distinct roots alias unless both are allocations, or one is an
+ * allocation and the other an argument of the function (made before it). */
 static int may_alias(const opsched_vfx *a, const opsched_vfx *b) {
   if (!a->root || !b->root || a->root == b->root)
     return 1;
-  return !a->fresh && !b->fresh;
+  int x = a->origin, y = b->origin;
+  if (x == OPSCHED_VFX_ALLOCATION && (y == OPSCHED_VFX_ALLOCATION || y == OPSCHED_VFX_ARGUMENT))
+    return 0;
+  return !(y == OPSCHED_VFX_ALLOCATION && x == OPSCHED_VFX_ARGUMENT);
 }
 
 typedef enum vconflict {

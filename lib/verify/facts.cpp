@@ -45,9 +45,13 @@ const char *const kMayNotReturn[] = {"func.call",      "func.call_indirect", "ll
                                      "cf.assert",      "llvm.intr.trap",     "llvm.intr.ubsantrap",
                                      "llvm.unreachable"};
 
+const char *const kFunctions[] = {"func.func", "llvm.func", "gpu.func"};
+
 const char *const kStackScope[] = {"llvm.intr.stacksave", "llvm.intr.stackrestore"};
 
 bool isView(Operation *op) { return nameIn(op, kViews); }
+
+bool isAllocation(Value root);
 
 Value rootOf(Value v) {
   for (int guard = 0; guard < 4096; ++guard) {
@@ -59,8 +63,23 @@ Value rootOf(Value v) {
   return v;
 }
 
-// The root is a distinct allocation when its defining op allocates it.
-bool isFresh(Value root) {
+// OPSCHED_VFX_ALLOCATION: the root's defining op allocates it.
+// OPSCHED_VFX_ARGUMENT: an argument of the function (the entry block of a
+// function's body): it exists before any allocation the function makes.
+// Anything else (results of calls, scf.if, selects, loop-carried block
+// arguments) may be any buffer, an allocation of this block included.
+int32_t originOf(Value root) {
+  if (auto arg = dyn_cast<BlockArgument>(root)) {
+    Block *owner = arg.getOwner();
+    Operation *parent = owner->getParentOp();
+    if (parent && owner->isEntryBlock() && nameIn(parent, kFunctions))
+      return OPSCHED_VFX_ARGUMENT;
+    return OPSCHED_VFX_ANY;
+  }
+  return isAllocation(root) ? OPSCHED_VFX_ALLOCATION : OPSCHED_VFX_ANY;
+}
+
+bool isAllocation(Value root) {
   Operation *def = root.getDefiningOp();
   if (!def)
     return false;
@@ -95,11 +114,11 @@ struct Sink {
   opsched_vfx *out;
   int64_t cap, n = 0;
   void add(uintptr_t resource, Value value, opsched_vfx_kind kind) {
-    opsched_vfx fx{resource, 0, kind, 0};
+    opsched_vfx fx{resource, 0, kind, OPSCHED_VFX_ANY};
     if (value) {
       Value root = rootOf(value);
       fx.root = reinterpret_cast<uintptr_t>(root.getAsOpaquePointer());
-      fx.fresh = isFresh(root) ? 1 : 0;
+      fx.origin = originOf(root);
     }
     if (n < cap)
       out[n] = fx;

@@ -22,17 +22,24 @@ typedef enum opsched_vfx_kind {
   OPSCHED_VFX_ALLOC
 } opsched_vfx_kind;
 
+/* Where an alias root comes from: two distinct allocations never alias,
+ * nor does an allocation alias an argument of the function; anything else
+ * may alias anything. */
+typedef enum opsched_vfx_origin {
+  OPSCHED_VFX_ANY,
+  OPSCHED_VFX_ALLOCATION,
+  OPSCHED_VFX_ARGUMENT
+} opsched_vfx_origin;
+
 /* One memory effect of an op or of an op nested in it. `root` identifies the
  * buffer the effect's value is a view of (through casts, subviews, reshapes,
  * bufferization.to_tensor/to_buffer), 0 when the effect is on the whole
- * resource. `fresh`: the root is the result of an allocation, so it aliases
- * no other root; otherwise (arguments, call results, globals) it may alias
- * any other non-fresh root. */
+ * resource. */
 typedef struct opsched_vfx {
   uintptr_t resource;
   uintptr_t root;
   int32_t kind;
-  int32_t fresh;
+  int32_t origin; /* opsched_vfx_origin of the root */
 } opsched_vfx;
 
 typedef struct opsched_vfacts {

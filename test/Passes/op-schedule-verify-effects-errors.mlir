@@ -162,3 +162,38 @@ func.func @wait_early(%m: memref<4xf32>, %i: index, %v: f32) -> f32 attributes {
   %x = memref.load %m[%i] {opsched.start = 1, opsched.end = 2, opsched.stream = 1, opsched.id = 1, opsched.waits = array<i64: 0>} : memref<4xf32>
   return %x : f32
 }
+
+// -----
+
+// An allocation reaches another value through an op the checker does not
+// see through (scf.if's result): the two may alias.
+func.func @through_if(%c: i1, %n: memref<4xf32>, %i: index, %v: f32) -> f32 attributes {opsched.streams = 2 : i64} {
+  %m = memref.alloc() {opsched.start = 0, opsched.end = 0, opsched.stream = 0, opsched.id = 0} : memref<4xf32>
+  %r = scf.if %c -> memref<4xf32> {
+    scf.yield %m : memref<4xf32>
+  } else {
+    scf.yield %n : memref<4xf32>
+  } {opsched.start = 0, opsched.end = 0, opsched.stream = 0, opsched.id = 1}
+  // expected-note @below {{the other op is here}}
+  memref.store %v, %r[%i] {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 2} : memref<4xf32>
+  // expected-error @below {{reads memory that op 'memref.store' (id 2) writes (read after write)}}
+  %x = memref.load %m[%i] {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 3, opsched.waits = array<i64: 0>} : memref<4xf32>
+  return %x : f32
+}
+
+// -----
+
+// Inside a loop the carried buffer may be the allocation passed in.
+func.func @iter_args(%i: index, %v: f32) -> f32 attributes {opsched.streams = 2 : i64} {
+  %c0 = arith.constant {opsched.start = 0, opsched.end = 0, opsched.stream = 0, opsched.id = 0} 0 : index
+  %c1 = arith.constant {opsched.start = 0, opsched.end = 0, opsched.stream = 0, opsched.id = 1} 1 : index
+  %m = memref.alloc() {opsched.start = 0, opsched.end = 0, opsched.stream = 0, opsched.id = 2} : memref<4xf32>
+  // expected-note @below {{the other op is here}}
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%b = %m) -> memref<4xf32> {
+    memref.store %v, %b[%i] : memref<4xf32>
+    scf.yield %b : memref<4xf32>
+  } {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 3}
+  // expected-error @below {{reads memory that op 'scf.for' (id 3) writes (read after write)}}
+  %x = memref.load %m[%i] {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 4, opsched.waits = array<i64: 2>} : memref<4xf32>
+  return %x : f32
+}

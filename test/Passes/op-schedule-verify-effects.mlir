@@ -76,3 +76,12 @@ func.func @distinct_allocs(%i: index, %v: f32) -> (memref<4xf32>, memref<4xf32>)
   memref.store %v, %n[%i] {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 3} : memref<4xf32>
   return %m, %n : memref<4xf32>, memref<4xf32>
 }
+
+// An allocation does not alias an argument of the function.
+// CHECK-LABEL: func.func @alloc_vs_argument
+func.func @alloc_vs_argument(%a: memref<4xf32>, %i: index, %v: f32) -> (f32, memref<4xf32>) attributes {opsched.streams = 2 : i64} {
+  %m = memref.alloc() {opsched.start = 0, opsched.end = 0, opsched.stream = 0, opsched.id = 0} : memref<4xf32>
+  memref.store %v, %m[%i] {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 1} : memref<4xf32>
+  %x = memref.load %a[%i] {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 2} : memref<4xf32>
+  return %x, %m : f32, memref<4xf32>
+}
