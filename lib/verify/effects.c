@@ -170,14 +170,18 @@ void vcheck_effects(vblock *b) {
       ok = add_op(&s, &b->ops[i], i);
   if (!ok)
     b->c->oom = 1;
+  /* One error per op (the nearest unordered conflict before it): a broken
+   * schedule is reported in O(n) diagnostics, not one per pair. */
   for (int32_t y = 0; ok && y < s.n; y++)
-    for (int32_t x = 0; x < y; x++) {
+    for (int32_t x = y - 1; x >= 0; x--) {
       int32_t u = s.ops[x].pos, v = s.ops[y].pos;
       if (vbefore(b, u, v))
         continue;
       vconflict k = conflict(&s, &s.ops[x], &s.ops[y]);
-      if (k != V_NONE)
+      if (k != V_NONE) {
         report(b, k, u, v);
+        break;
+      }
     }
   free(s.ops);
   free(s.pool);
