@@ -1,8 +1,8 @@
 /* lib/verify/effects.c - orderings the IR's values do not show: memory
  * effects (RAW, WAR, WAW and frees, per resource and alias root), unknown
  * effects, allocation on the stack against stack save/restore, speculation
- * (an op that is not speculatable against one that may not return), and
- * the block's last op running after every other.
+ * (an op without effects that is not speculatable against one that may not
+ * return), and the block's last op running after every other.
  *
  * The checker sees only the scheduled order, not the original one, so each
  * rule asks for the two ops to be ordered by happens-before, in whichever
