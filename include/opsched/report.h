@@ -5,7 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "opsched/arena.h"
 #include "opsched/graph.h"
+#include "opsched/memory.h"
 #include "opsched/schedule.h"
 
 #ifdef __cplusplus
@@ -72,7 +74,41 @@ typedef struct opsched_report_block {
   const opsched_report_buffer *buffers; /* NULL = none */
   int32_t num_buffers;
   int64_t arena_size; /* bytes; 0 = unknown (then max offset + size of buffers) */
+  /* Appended fields (zero-initialised blocks keep the old behaviour). */
+  const int64_t *mem_after; /* length n, scheduled memory order: live bytes
+                             * right after the op (opsched.live_bytes); NULL */
+  /* Live bytes over time on several streams, a step function: from
+   * mem_time[i] (ns) to mem_time[i + 1] the live bytes are mem_time_bytes[i].
+   * Equal consecutive times carry a zero-duration op's spike. NULL = none. */
+  const int64_t *mem_time;
+  const int64_t *mem_time_bytes;
+  int32_t mem_time_points;
+  /* Indices into `buffers` of the buffers live at the schedule's peak (in
+   * time on several streams, while the peak op runs on one); NULL = none. */
+  const int32_t *peak_buffers;
+  int32_t num_peak_buffers;
+  int owns_memory; /* set by opsched_report_block_fill_memory */
 } opsched_report_block;
+
+/* Fills the memory parts of `block` (graph and schedule set, made with the
+ * same `buffers`) from the memory model, so that every number equals what
+ * the schedule reports and the pass writes as attributes: mem_scheduled
+ * (live bytes while the op at each position of the schedule's sequential
+ * order runs; its maximum is opsched_schedule_peak_memory on one stream),
+ * mem_after (after it: opsched.live_bytes), mem_original (while each op of
+ * the original order runs), on several streams the step function in time
+ * (its maximum is opsched_schedule_peak_memory there), the peaks, the
+ * buffers (offsets from `arena` when given, else -1, slot = buffer id) and
+ * the buffers live at the peak. `memory_limit` is copied. The arrays belong
+ * to the block until opsched_report_block_free_memory. Returns OPSCHED_OK,
+ * OPSCHED_ERR_INVALID (NULL or mismatched arguments), OPSCHED_ERR_NOMEM. */
+opsched_status opsched_report_block_fill_memory(opsched_report_block *block,
+                                                const opsched_buffers *buffers,
+                                                const opsched_arena *arena,
+                                                int64_t memory_limit);
+/* Frees what opsched_report_block_fill_memory allocated (nothing when it
+ * did not fill the block) and clears those fields. */
+void opsched_report_block_free_memory(opsched_report_block *block);
 
 /* A function: its name and the blocks scheduled in it (one section each). */
 typedef struct opsched_report_function {
