@@ -461,21 +461,52 @@ typedef struct peak_mark {
   const char *label; /* op at the peak; NULL = none */
 } peak_mark;
 
+/* A label's horizontal extent, estimated at 6.6 units per character. */
+static void mark_extent(const peak_mark *m, double *x0, double *x1) {
+  size_t chars = strlen(m->what) + 18 + (m->label ? 4 + (strlen(m->label) < 24 ? strlen(m->label) : 25) : 0);
+  double w = 6.6 * (double)chars;
+  int right = m->x < (MX0 + MX1) / 2;
+  *x0 = right ? m->x + 8 : m->x - 8 - w;
+  *x1 = right ? m->x + 8 + w : m->x - 8;
+}
+
+static double mark_text_y(const peak_mark *m) { return m->y + (m->below ? 16 : -7); }
+
+static int marks_collide(const peak_mark *a, const peak_mark *b) {
+  double a0, a1, b0, b1, dy = mark_text_y(a) - mark_text_y(b);
+  mark_extent(a, &a0, &a1);
+  mark_extent(b, &b0, &b1);
+  return a0 < b1 && b0 < a1 && dy < 16 && dy > -16;
+}
+
 static void place_marks(peak_mark *m, int count) {
   for (int i = 0; i < count; i++)
     m[i].below = m[i].y - 6 < MY0 + 12;
   for (int i = 0; i < count; i++)
     for (int j = i + 1; j < count; j++) {
-      double dy = m[i].y - m[j].y;
-      if (m[i].below != m[j].below || dy > 18 || dy < -18 || m[i].x - m[j].x > 360 ||
-          m[j].x - m[i].x > 360)
+      if (!marks_collide(&m[i], &m[j]))
         continue;
-      /* The lower point's label goes under it. */
-      if (m[i].y > m[j].y)
-        m[i].below = 1;
+      /* The lower point's label goes under it; when that is already so,
+       * the higher one's goes above. */
+      peak_mark *lo = m[i].y > m[j].y ? &m[i] : &m[j], *hi = lo == &m[i] ? &m[j] : &m[i];
+      if (!lo->below)
+        lo->below = 1;
       else
-        m[j].below = 1;
+        hi->below = 0;
     }
+}
+
+/* 1 when the limit's label, at the right end, would touch a peak label. */
+static int limit_label_left(const peak_mark *m, int count, double y) {
+  for (int i = 0; i < count; i++) {
+    double x0, x1, ty = mark_text_y(&m[i]);
+    mark_extent(&m[i], &x0, &x1);
+    if (x1 > MX1 - 110 && ty - (y - 4) < 16 && (y - 4) - ty < 16)
+      return 1;
+    if (m[i].x > MX1 - 110 && m[i].y - y < 22 && y - m[i].y < 22)
+      return 1;
+  }
+  return 0;
 }
 
 static void draw_mark(FILE *out, const peak_mark *m) {
@@ -485,7 +516,7 @@ static void draw_mark(FILE *out, const peak_mark *m) {
   fprintf(out,
           "<g class=\"peak %s\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/><text x=\"%.1f\" "
           "y=\"%.1f\" text-anchor=\"%s\">%s peak %s",
-          m->cls, m->x, m->y, m->x + (right ? 8 : -8), m->y + (m->below ? 16 : -7),
+          m->cls, m->x, m->y, m->x + (right ? 8 : -8), mark_text_y(m),
           right ? "start" : "end", m->what, bytes);
   if (m->label) {
     fputs(" at ", out);
@@ -555,7 +586,8 @@ static void mem_by_position(block_ctx *c) {
   }
   place_marks(m, nm);
   if (b->memory_limit > 0)
-    limit_line(out, b->memory_limit, ymax, nm > 0 && m[nm - 1].x > (MX0 + MX1) / 2);
+    limit_line(out, b->memory_limit, ymax,
+               limit_label_left(m, nm, MY1 - (MY1 - MY0) * (double)b->memory_limit / ymax));
   for (int i = 0; i < nm; i++)
     draw_mark(out, &m[i]);
   fprintf(out,
@@ -634,7 +666,8 @@ static void mem_in_time(block_ctx *c) {
             MX0, MX1, m[0].y, m[0].y);
   place_marks(m, nm);
   if (b->memory_limit > 0)
-    limit_line(out, b->memory_limit, ymax, m[nm - 1].x > (MX0 + MX1) / 2);
+    limit_line(out, b->memory_limit, ymax,
+               limit_label_left(m, nm, MY1 - (MY1 - MY0) * (double)b->memory_limit / ymax));
   for (int i = 0; i < nm; i++)
     draw_mark(out, &m[i]);
   /* Time ticks as the Gantt's. */
