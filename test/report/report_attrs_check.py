@@ -14,8 +14,9 @@ data-value) with the attributes of the same run's output IR:
 - the original order's series peaks at opsched.original_peak_memory;
 - summary cells: peak, arena, fragmentation, limit equal the attributes;
 - the buffers listed as live at the peak add up to the peak;
-- the chart draws no "limit" legend entry without a limit, and the
-  original peak where the attribute puts it (above the limit when it is).
+- the chart draws no "limit" legend entry without a limit;
+- the trace of the same run passes trace_check.py (flows bound to the right
+  slices) and its self-test (mutated flows are rejected).
 
 Usage: report_attrs_check.py OPSCHED_OPT MODEL OUTDIR
 """
@@ -73,9 +74,18 @@ def func_attr(ir, name):
 
 def run_mode(opt, model, outdir, name, options):
     report = os.path.join(outdir, name + ".html")
+    trace = os.path.join(outdir, name + ".json")
     out = os.path.join(outdir, name + ".mlir")
-    cmd = [opt, f"--op-schedule={options} report={report}", model, "-o", out]
+    cmd = [opt, f"--op-schedule={options} report={report} trace={trace}", model, "-o", out]
     subprocess.run(cmd, check=True)
+    # The trace of the same run: every flow bound to the right slices, and
+    # the validator itself rejects mutated flows.
+    here = os.path.dirname(os.path.abspath(__file__))
+    several = "streams=" in options and "streams=1 " not in options + " "
+    r = subprocess.run([sys.executable, os.path.join(here, "trace_check.py")] +
+                       (["--self-test"] if several else []) + [trace],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, f"{name}: trace_check failed:\n{r.stdout}")
     ir = open(out).read()
     p = Page()
     p.feed(open(report).read())
