@@ -282,6 +282,11 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
       *this, "summary",
       llvm::cl::desc("Write one line of figures per function to this file ('-' = stdout)"),
       llvm::cl::init("")};
+  Option<std::string> summaryFormat{
+      *this, "summary-format",
+      llvm::cl::desc("Format of 'summary': pretty (a line per function), json (an object "
+                     "per function and its blocks, JSON Lines), csv (function,block,figure,value)"),
+      llvm::cl::init("pretty")};
 
   int parseExtra(char *err, size_t n) {
     return opsched_options_set_priority(&config, priority.c_str(), err, n) ||
@@ -291,6 +296,7 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
            opsched_options_set_max_memory(&config, maxMemory.c_str(), err, n) ||
            opsched_options_set_policy(&config, policy.c_str(), err, n) ||
            opsched_options_set_alignment(&config, alignment, err, n) ||
+           opsched_options_set_summary_format(&config, summaryFormat.c_str(), err, n) ||
            (config.strict_memory = strictMemory, config.buffer_slots = bufferSlots,
             config.sync_reuse = syncReuse, 0);
   }

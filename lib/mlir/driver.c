@@ -3,6 +3,7 @@
 #include "attrs.h"
 #include "block_plan.h"
 #include "queries.h"
+#include "summary.h"
 #include "opsched/report.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -309,7 +310,10 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
       write_arena_attrs(func, o, &f);
     else if (f.scheduled)
       write_function_attrs(func, o, &f, out->reorder);
-    if (out->summary)
+    if (out->summary && o->summary_format != OPSCHED_SUMMARY_PRETTY)
+      opsched_summary_write(out->summary, o->summary_format, func, l.plans, l.top_level,
+                            l.count);
+    else if (out->summary)
       write_summary(out->summary, func, &f, out->reorder, o->schedule.streams);
   }
   if (!l.failed && out->report && f.scheduled)

@@ -279,6 +279,164 @@ static void graph_aggregated(block_ctx *c, const int32_t *level, int32_t nlev) {
   opsched_free(cnt);
 }
 
+/* The drawn graph folds zero-cost ops (constants, empty tensors, views):
+ * they carry no time and clutter the picture. An edge u -> v is drawn when
+ * v depends on u through folded ops only; each node counts the folded ops
+ * that feed it. Nothing is folded when every op costs 0. */
+typedef struct folded {
+  uint8_t *hidden;
+  int32_t *pred; /* n x n: visible preds of v at pred[v * n ..] */
+  int32_t *npred, *nfold, *stamp, *stack;
+  int32_t nhidden;
+} folded;
+
+static void folded_free(folded *f) {
+  opsched_free(f->hidden);
+  opsched_free(f->pred);
+  opsched_free(f->npred);
+  opsched_free(f->nfold);
+  opsched_free(f->stamp);
+  opsched_free(f->stack);
+}
+
+static int folded_build(folded *f, const opsched_graph *g, int32_t n) {
+  memset(f, 0, sizeof *f);
+  f->hidden = opsched_alloc_array((size_t)n, 1);
+  f->pred = opsched_alloc_array((size_t)n * (size_t)n, sizeof *f->pred);
+  f->npred = opsched_alloc_array((size_t)n, sizeof *f->npred);
+  f->nfold = opsched_alloc_array((size_t)n, sizeof *f->nfold);
+  f->stamp = opsched_alloc_array((size_t)n, sizeof *f->stamp);
+  f->stack = opsched_alloc_array((size_t)n, sizeof *f->stack);
+  if (!f->hidden || !f->pred || !f->npred || !f->nfold || !f->stamp || !f->stack)
+    return 0;
+  int any = 0;
+  for (int32_t v = 0; v < n; v++)
+    any |= opsched_graph_cost(g, v) > 0;
+  for (int32_t v = 0; any && v < n; v++)
+    if (opsched_graph_cost(g, v) == 0) {
+      f->hidden[v] = 1;
+      f->nhidden++;
+    }
+  for (int32_t v = 0; v < n; v++) {
+    if (f->hidden[v])
+      continue;
+    int32_t top = 0;
+    f->stack[top++] = v;
+    while (top > 0) {
+      int32_t w = f->stack[--top], np;
+      const int32_t *p = opsched_graph_preds(g, w, &np);
+      for (int32_t k = 0; k < np; k++) {
+        if (f->stamp[p[k]] == v + 1)
+          continue;
+        f->stamp[p[k]] = v + 1;
+        if (f->hidden[p[k]]) {
+          f->nfold[v]++;
+          f->stack[top++] = p[k];
+        } else {
+          f->pred[(size_t)v * (size_t)n + (size_t)f->npred[v]++] = p[k];
+        }
+      }
+    }
+  }
+  return 1;
+}
+
+static void graph_drawn(block_ctx *c, const int32_t *topo, lvl_rec *rec, double *xs) {
+  FILE *out = c->out;
+  const opsched_report_block *b = c->b;
+  const opsched_graph *g = b->graph;
+  int32_t n = c->n, nlev = 0, widest = 0;
+  folded f = {0};
+  int32_t *level = opsched_alloc_array((size_t)n, sizeof *level);
+  int32_t *cnt = opsched_alloc_array((size_t)n + 1, sizeof *cnt);
+  if (!level || !cnt || !folded_build(&f, g, n))
+    goto done;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = topo[i], l = 0;
+    const int32_t *p = f.pred + (size_t)v * (size_t)n;
+    for (int32_t k = 0; !f.hidden[v] && k < f.npred[v]; k++)
+      if (level[p[k]] + 1 > l)
+        l = level[p[k]] + 1;
+    level[v] = l;
+    if (!f.hidden[v] && l + 1 > nlev)
+      nlev = l + 1;
+    if (!f.hidden[v] && ++cnt[l] > widest)
+      widest = cnt[l];
+  }
+  /* Layered layout: rows are levels; within a row, barycenter of the
+   * predecessors' columns (placed first: they sit on earlier rows). */
+  double width = widest * (NODE_W + GAP_X) + GAP_X;
+  double height = nlev * (NODE_H + GAP_Y) + GAP_Y / 2;
+  for (int32_t l = 0, i0 = 0; l < nlev; l++) {
+    int32_t m = 0;
+    for (int32_t v = 0; v < n; v++) {
+      if (f.hidden[v] || level[v] != l)
+        continue;
+      const int32_t *p = f.pred + (size_t)v * (size_t)n;
+      double sum = 0;
+      for (int32_t k = 0; k < f.npred[v]; k++)
+        sum += xs[p[k]];
+      rec[i0 + m] = (lvl_rec){f.npred[v] ? sum / f.npred[v] : (double)c->pos[v] * 1e-6, l,
+                              c->pos[v], v};
+      m++;
+    }
+    qsort(rec + i0, (size_t)m, sizeof *rec, cmp_lvl);
+    double left = (width - m * (NODE_W + GAP_X) + GAP_X) / 2;
+    for (int32_t k = 0; k < m; k++)
+      xs[rec[i0 + k].v] = left + k * (NODE_W + GAP_X);
+    i0 += m;
+  }
+  fprintf(out,
+          "<p class=\"caption\">Top to bottom in dependency order; the number is the op's "
+          "position in the schedule's sequential order. Red: the critical path "
+          "(%" PRId32 " levels).",
+          nlev);
+  if (f.nhidden > 0)
+    fprintf(out, " %" PRId32 " zero-cost ops (constants, empty tensors, views) are folded "
+                 "into the ops they feed (&ldquo;+k folded&rdquo;).", f.nhidden);
+  fprintf(out, "</p>\n<div class=\"scroll\"><svg class=\"dag\" width=\"%.0f\" "
+               "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"dependency graph\">\n",
+          width, height, width, height);
+  for (int pass = 0; pass < 2; pass++)
+    for (int32_t v = 0; v < n; v++) {
+      const int32_t *p = f.pred + (size_t)v * (size_t)n;
+      for (int32_t k = 0; !f.hidden[v] && k < f.npred[v]; k++) {
+        int32_t u = p[k];
+        int hot = hot_edge(b, u, v);
+        if (hot != pass)
+          continue;
+        double x1 = xs[u] + NODE_W / 2.0, y1 = GAP_Y / 2.0 + level[u] * (NODE_H + GAP_Y) + NODE_H;
+        double x2 = xs[v] + NODE_W / 2.0, y2 = GAP_Y / 2.0 + level[v] * (NODE_H + GAP_Y);
+        fprintf(out, "<path class=\"edge%s\" d=\"M%.1f %.1fC%.1f %.1f %.1f %.1f %.1f %.1f\"/>\n",
+                hot ? " crit" : "", x1, y1, x1, y1 + GAP_Y * 0.6, x2, y2 - GAP_Y * 0.6, x2, y2);
+      }
+    }
+  const uint8_t *crit = opsched_schedule_critical(b->schedule);
+  for (int32_t v = 0; v < n; v++) {
+    if (f.hidden[v])
+      continue;
+    char buf[32];
+    fprintf(out,
+            "<g class=\"node%s\" data-b=\"%" PRId32 "\" data-n=\"%" PRId32
+            "\" transform=\"translate(%.1f %.1f)\"><rect width=\"%d\" height=\"%d\" rx=\"5\"/>"
+            "<text x=\"7\" y=\"15\"><tspan class=\"num\">%" PRId32 "</tspan> ",
+            crit[v] ? " crit" : "", c->index, v, xs[v],
+            GAP_Y / 2.0 + level[v] * (NODE_H + GAP_Y), NODE_W, NODE_H, c->pos[v]);
+    html_trunc(out, opsched_rep_label(b, v, buf, sizeof buf), 16);
+    fputs("</text><text class=\"small\" x=\"7\" y=\"30\">", out);
+    fmt_ns(buf, sizeof buf, opsched_graph_cost(g, v));
+    fprintf(out, "cost %s", buf);
+    if (f.nfold[v] > 0)
+      fprintf(out, " &middot; +%" PRId32 " folded", f.nfold[v]);
+    fputs("</text></g>\n", out);
+  }
+  fputs("</svg></div>\n", out);
+done:
+  folded_free(&f);
+  opsched_free(level);
+  opsched_free(cnt);
+}
+
 static void write_graph(block_ctx *c) {
   FILE *out = c->out;
   const opsched_report_block *b = c->b;
@@ -312,79 +470,7 @@ static void write_graph(block_ctx *c) {
     graph_aggregated(c, level, nlev);
     goto done;
   }
-  /* Layered layout: rows are levels; within a row, barycenter of the
-   * predecessors' columns (placed first: they sit on earlier rows). */
-  int32_t widest = 0;
-  {
-    int32_t *cnt = opsched_alloc_array((size_t)nlev, sizeof *cnt);
-    if (!cnt)
-      goto done;
-    for (int32_t v = 0; v < n; v++)
-      if (++cnt[level[v]] > widest)
-        widest = cnt[level[v]];
-    opsched_free(cnt);
-  }
-  double width = widest * (NODE_W + GAP_X) + GAP_X;
-  double height = nlev * (NODE_H + GAP_Y) + GAP_Y / 2;
-  int32_t i0 = 0;
-  for (int32_t l = 0; l < nlev; l++) {
-    int32_t m = 0;
-    for (int32_t v = 0; v < n; v++) {
-      if (level[v] != l)
-        continue;
-      int32_t np;
-      const int32_t *p = opsched_graph_preds(g, v, &np);
-      double sum = 0;
-      for (int32_t k = 0; k < np; k++)
-        sum += xs[p[k]];
-      rec[i0 + m].key = np ? sum / np : (double)c->pos[v] * 1e-6;
-      rec[i0 + m].level = l;
-      rec[i0 + m].pos = c->pos[v];
-      rec[i0 + m].v = v;
-      m++;
-    }
-    qsort(rec + i0, (size_t)m, sizeof *rec, cmp_lvl);
-    double left = (width - m * (NODE_W + GAP_X) + GAP_X) / 2;
-    for (int32_t k = 0; k < m; k++)
-      xs[rec[i0 + k].v] = left + k * (NODE_W + GAP_X);
-    i0 += m;
-  }
-  fprintf(out,
-          "<p class=\"caption\">Top to bottom in dependency order; the number is the op's "
-          "position in the schedule's sequential order. Red: the critical path "
-          "(%" PRId32 " levels).</p>\n<div class=\"scroll\"><svg class=\"dag\" width=\"%.0f\" "
-          "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"dependency graph\">\n",
-          nlev, width, height, width, height);
-  for (int pass = 0; pass < 2; pass++)
-    for (int32_t u = 0; u < n; u++) {
-      int32_t ns;
-      const int32_t *sc = opsched_graph_succs(g, u, &ns);
-      for (int32_t k = 0; k < ns; k++) {
-        int32_t v = sc[k];
-        int hot = hot_edge(b, u, v);
-        if (hot != pass)
-          continue;
-        double x1 = xs[u] + NODE_W / 2.0, y1 = GAP_Y / 2.0 + level[u] * (NODE_H + GAP_Y) + NODE_H;
-        double x2 = xs[v] + NODE_W / 2.0, y2 = GAP_Y / 2.0 + level[v] * (NODE_H + GAP_Y);
-        fprintf(out, "<path class=\"edge%s\" d=\"M%.1f %.1fC%.1f %.1f %.1f %.1f %.1f %.1f\"/>\n",
-                hot ? " crit" : "", x1, y1, x1, y1 + GAP_Y * 0.6, x2, y2 - GAP_Y * 0.6, x2, y2);
-      }
-    }
-  const uint8_t *crit = opsched_schedule_critical(b->schedule);
-  for (int32_t v = 0; v < n; v++) {
-    char buf[32];
-    fprintf(out,
-            "<g class=\"node%s\" data-b=\"%" PRId32 "\" data-n=\"%" PRId32
-            "\" transform=\"translate(%.1f %.1f)\"><rect width=\"%d\" height=\"%d\" rx=\"5\"/>"
-            "<text x=\"7\" y=\"15\"><tspan class=\"num\">%" PRId32 "</tspan> ",
-            crit[v] ? " crit" : "", c->index, v, xs[v],
-            GAP_Y / 2.0 + level[v] * (NODE_H + GAP_Y), NODE_W, NODE_H, c->pos[v]);
-    html_trunc(out, opsched_rep_label(b, v, buf, sizeof buf), 16);
-    fputs("</text><text class=\"small\" x=\"7\" y=\"30\">", out);
-    fmt_ns(buf, sizeof buf, opsched_graph_cost(g, v));
-    fprintf(out, "cost %s</text></g>\n", buf);
-  }
-  fputs("</svg></div>\n", out);
+  graph_drawn(c, topo, rec, xs);
 done:
   opsched_free(topo);
   opsched_free(level);

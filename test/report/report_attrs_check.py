@@ -15,11 +15,15 @@ data-value) with the attributes of the same run's output IR:
 - summary cells: peak, arena, fragmentation, limit equal the attributes;
 - the buffers listed as live at the peak add up to the peak;
 - the chart draws no "limit" legend entry without a limit;
+- summary-format=json (JSON Lines) has exactly the function's opsched.*
+  attributes with their values and per block the same figures;
+  summary-format=csv has the JSON's figures row by row;
 - the trace of the same run passes trace_check.py (flows bound to the right
   slices) and its self-test (mutated flows are rejected).
 
 Usage: report_attrs_check.py OPSCHED_OPT MODEL OUTDIR
 """
+import csv
 import html.parser
 import json
 import os
@@ -72,12 +76,63 @@ def func_attr(ir, name):
     return None if m is None else float(m.group(1)) if "." in m.group(1) or "e" in m.group(1) else int(m.group(1))
 
 
+def func_attrs(ir):
+    """Every opsched.* attribute of the function, from the output IR."""
+    line = next(l for l in ir.split("\n") if "func.func" in l)
+    out = {}
+    for k, v, ty in re.findall(r"(opsched\.\w+) = ([-0-9.e+]+|true|false) : (\w+)", line):
+        out[k] = float(v) if ty.startswith("f") else int(v)
+    for k in re.findall(r"(opsched\.\w+)(?= *[,}])", line):
+        out.setdefault(k, True)
+    return out
+
+
+def check_summary(name, ir, json_path, csv_path):
+    """summary-format=json equals the attributes; csv equals the json."""
+    lines = open(json_path).read().splitlines()
+    check(len(lines) == 1, f"{name}: {len(lines)} JSON lines for one function")
+    j = json.loads(lines[0])
+    attrs = func_attrs(ir)
+    check(j["function"] == "@" + re.search(r"func\.func @(\w+)", ir).group(1), f"{name}: function name")
+    check(set(j["attributes"]) == set(attrs),
+          f"{name}: JSON attributes {sorted(set(j['attributes']) ^ set(attrs))} differ from the IR's")
+    for k, v in attrs.items():
+        got = j["attributes"].get(k)
+        ok = abs(got - v) <= 1e-6 * max(1, abs(v)) if isinstance(v, float) else got == v
+        check(ok, f"{name}: JSON {k} = {got}, IR {v}")
+    check(len(j["blocks"]) == 1, f"{name}: one block expected")
+    b = j["blocks"][0]
+    for fig, attr in (("makespan_ns", "opsched.makespan"), ("critical_path_ns", "opsched.critical_path"),
+                      ("lower_bound_ns", "opsched.lower_bound"), ("peak_memory", "opsched.peak_memory"),
+                      ("original_peak_memory", "opsched.original_peak_memory"),
+                      ("arena_size", "opsched.arena_size"), ("waits_after", "opsched.waits_after"),
+                      ("waits_before", "opsched.waits_before"), ("streams", "opsched.streams"),
+                      ("resident_bytes", "opsched.resident_bytes")):
+        check(b[fig] == attrs.get(attr), f"{name}: block {fig} = {b[fig]}, {attr} = {attrs.get(attr)}")
+    check(b["ops"] == len(re.findall(r"opsched\.start = ", ir)), f"{name}: block ops")
+    rows = list(csv.reader(open(csv_path)))
+    flat = {(r[1], r[2]): r[3] for r in rows}
+    check(all(r[0] == j["function"] for r in rows), f"{name}: CSV function column")
+    for k, v in j["attributes"].items():
+        check(("", k) in flat and float(flat[("", k)]) == float(v), f"{name}: CSV {k}")
+    for k, v in b.items():
+        if k == "block" or v is None:
+            continue
+        want = float(v) if not isinstance(v, bool) else float(int(v))
+        check(("0", k) in flat and float(flat[("0", k)]) == want, f"{name}: CSV block figure {k}")
+
+
 def run_mode(opt, model, outdir, name, options):
     report = os.path.join(outdir, name + ".html")
     trace = os.path.join(outdir, name + ".json")
     out = os.path.join(outdir, name + ".mlir")
-    cmd = [opt, f"--op-schedule={options} report={report} trace={trace}", model, "-o", out]
+    summary = os.path.join(outdir, name + ".summary.json")
+    cmd = [opt, f"--op-schedule={options} report={report} trace={trace} summary={summary} "
+           "summary-format=json", model, "-o", out]
     subprocess.run(cmd, check=True)
+    csv_path = os.path.join(outdir, name + ".summary.csv")
+    subprocess.run([opt, f"--op-schedule={options} summary={csv_path} summary-format=csv", model,
+                    "-o", os.devnull], check=True)
     # The trace of the same run: every flow bound to the right slices, and
     # the validator itself rejects mutated flows.
     here = os.path.dirname(os.path.abspath(__file__))
@@ -121,6 +176,7 @@ def run_mode(opt, model, outdir, name, options):
     else:
         check(int(p.cells["limit-0"]) == limit and fig["limit"] == limit, f"{name}: limit differs")
         check(p.legend_limit >= 1, f"{name}: no limit legend with a limit")
+    check_summary(name, ir, summary, csv_path)
     print(f"{name}: {streams} stream(s), peak {peak}, original {opeak}, arena {arena}, "
           f"limit {limit}: {len(live)} ops compared")
 
