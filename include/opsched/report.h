@@ -128,8 +128,11 @@ typedef struct opsched_report_module {
 /* Writes `module` as Chrome Trace Event Format JSON (object form, opens in
  * ui.perfetto.dev and chrome://tracing). Per block two processes: the
  * schedule (one thread per stream, an "X" slice per op with args node,
- * location, cost_ns, bytes, rank, critical; flow arrows "s"/"f" for every
- * cross-stream wait; counters "live bytes" and "memory limit") and the
+ * location, cost_ns, bytes, rank, critical, waits_for; a flow for every
+ * cross-stream wait bound to its slices with bind_id / flow_out / flow_in,
+ * through a zero-length "wait" slice per flow for an op with several;
+ * counters "live bytes" (in time from mem_time when given) and "memory
+ * limit") and the
  * original order on one stream (slices back to back from 0, its own live
  * bytes counter). Timestamps are microseconds with ns precision (printed
  * exactly from integers); displayTimeUnit is "ns". The scheduled counter

@@ -837,7 +837,7 @@ static void peak_table(block_ctx *c) {
     for (int32_t r = rows; r < np; r++)
       rest = rest > INT64_MAX - si[r].size ? INT64_MAX : rest + si[r].size;
     fmt_bytes(t1, sizeof t1, rest);
-    fprintf(out, "<tr class=\"more\"><td colspan=\"6\">and %" PRId32 " smaller buffers, %s</td></tr>\n",
+    fprintf(out, "<tr class=\"more\"><td colspan=\"6\">and %" PRId32 " more buffers (none larger), %s</td></tr>\n",
             np - rows, t1);
   }
   fputs("</table>\n", out);
@@ -896,7 +896,7 @@ static void arena_picture(block_ctx *c) {
   if (ps > 0) {
     double y = MY1 - (MY1 - MY0) * (double)ps / ymax;
     fprintf(out, "<line class=\"limit peakline\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                 "<text class=\"tick\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">schedule peak</text>\n",
+                 "<text class=\"tick halo\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">schedule peak</text>\n",
             MX0, MX1, y, y, MX1, y + (y - 14 < MY0 ? 12 : -4));
   }
   fprintf(out, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\"/>"

@@ -50,6 +50,7 @@ const char opsched_html_css[] =
     "table.peakbufs th,table.peakbufs td{text-align:left;padding:2px 12px 2px 6px;border-bottom:1px solid var(--line)}\n"
     "table.peakbufs tr.more td{color:var(--muted)}\n"
     ".peak.orig circle{fill:var(--orig)}.peak.sched circle{fill:var(--sched)}.peak text{font-weight:600}\n"
+    "text.halo,.peak text,text.limit{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}\n"
     "line.grid{stroke:#eceff3}line.axis{stroke:#7d8a99}text.tick{fill:var(--muted);font-size:11px}\n"
     "rect.memhit{fill:transparent;cursor:crosshair}line.cursor{stroke:var(--fg);stroke-width:1;visibility:hidden}\n"
     "rect.buf{stroke:#fff;stroke-width:.6}rect.buf.many{stroke:none}rect.buf:hover{stroke:var(--fg);stroke-width:1.2}\n"
