@@ -34,6 +34,7 @@ typedef struct opsched_options {
   int64_t alignment; /* of every arena offset, a power of two */
   int sync_reuse;    /* the packer may add waits along the timeline to share memory */
   int summary_format; /* opsched_summary_format of the `summary` output */
+  int dot_fold;       /* `dot`: leave zero-cost ops out of the graph */
 } opsched_options;
 
 /* Formats of the `summary` output (docs/Passes.md): a line per function,

@@ -27,6 +27,14 @@ void opsched_dot_cluster(FILE *out, int cluster_id, const char *title,
                          const opsched_schedule *schedule,
                          const char *const *labels);
 
+/* As opsched_dot_cluster; with `fold` != 0, zero-cost ops (constants,
+ * empty tensors, views) are left out unless every op costs 0, and an edge
+ * u -> v is drawn (dashed) where v depends on u through left-out ops only. */
+void opsched_dot_cluster_folded(FILE *out, int cluster_id, const char *title,
+                                const opsched_graph *graph,
+                                const opsched_schedule *schedule,
+                                const char *const *labels, int fold);
+
 /* Prints the schedule as the seed's plain table: "name start end" per op in
  * sequential order, then "makespan: N". */
 void opsched_print_table(FILE *out, const opsched_schedule *schedule,

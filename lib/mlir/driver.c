@@ -80,7 +80,7 @@ static MlirStringRef func_name(MlirOperation func) {
 }
 
 static void write_reports(const opsched_block_plan *p, const opsched_run_outputs *out,
-                          MlirOperation func) {
+                          MlirOperation func, const opsched_options *o) {
   char **labels = calloc((size_t)p->n, sizeof *labels);
   if (!labels)
     return;
@@ -95,8 +95,8 @@ static void write_reports(const opsched_block_plan *p, const opsched_run_outputs
     snprintf(title, sizeof title, "@%.*s: block of %.*s", (int)fn.length, fn.data,
              (int)pn.length, pn.data);
     if (out->dot)
-      opsched_dot_cluster(out->dot, (*out->cluster_counter)++, title, p->graph,
-                          p->schedule, (const char *const *)labels);
+      opsched_dot_cluster_folded(out->dot, (*out->cluster_counter)++, title, p->graph,
+                                 p->schedule, (const char *const *)labels, o->dot_fold);
     if (out->table)
       opsched_print_table(out->table, p->schedule, (const char *const *)labels);
   }
@@ -304,7 +304,7 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
                              : OPSCHED_APPLY_RANKS | OPSCHED_APPLY_SLOTS |
                                    (out->reorder ? OPSCHED_APPLY_SCHEDULE : 0));
       if (out->dot || out->table)
-        write_reports(p, out, func);
+        write_reports(p, out, func, o);
     }
     if (f.scheduled && out->slots_only)
       write_arena_attrs(func, o, &f);
