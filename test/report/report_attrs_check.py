@@ -18,6 +18,8 @@ data-value) with the attributes of the same run's output IR:
 - summary-format=json (JSON Lines) has exactly the function's opsched.*
   attributes with their values and per block the same figures;
   summary-format=csv has the JSON's figures row by row;
+- the 4-stream page runs its script without error in headless Chromium
+  (when installed);
 - the trace of the same run passes trace_check.py (flows bound to the right
   slices) and its self-test (mutated flows are rejected).
 
@@ -181,12 +183,32 @@ def run_mode(opt, model, outdir, name, options):
           f"limit {limit}: {len(live)} ops compared")
 
 
+def browser_check(page):
+    """The pass's page runs its script without error in headless Chromium
+    (memory lane, time hover, label fitting); skipped without chromium."""
+    exe = next((c for c in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.path.exists(c)), None)
+    if exe is None:
+        print("(no chromium: the page's script is not run)")
+        return
+    import tempfile
+    with tempfile.TemporaryDirectory() as prof:
+        r = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                            "--disable-background-networking", "--disable-component-update",
+                            "--disable-sync", f"--user-data-dir={prof}", "--virtual-time-budget=5000",
+                            "--dump-dom", "file://" + os.path.abspath(page)],
+                           capture_output=True, text=True, timeout=180)
+    dom = r.stdout
+    check('id="report-errors" data-count="0"' in dom, f"{page}: the page recorded script errors")
+    check('data-report-ready="1"' in dom, f"{page}: the page's script did not finish")
+
+
 def main():
     opt, model, outdir = sys.argv[1:4]
     os.makedirs(outdir, exist_ok=True)
     run_mode(opt, model, outdir, "critical-path", "device=h100")
     run_mode(opt, model, outdir, "memory-limit", "device=h100 max-memory=1400KiB")
     run_mode(opt, model, outdir, "streams", "device=h100 streams=4 max-memory=2MiB")
+    browser_check(os.path.join(outdir, "streams.html"))
     for f in FAILS:
         print("FAIL:", f)
     if FAILS:
