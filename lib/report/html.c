@@ -185,7 +185,7 @@ static void write_summary(block_ctx *c) {
      * live bytes, the lower bound of any arena. */
     double frag = ps > 0 && b->mem_scheduled ? (double)arena / (double)ps - 1.0 : 0.0;
     snprintf(v, sizeof v, "%.1f%%", 100.0 * frag);
-    snprintf(raw, sizeof raw, "%.6g", frag);
+    snprintf(raw, sizeof raw, "%.17g", frag);
     row(c, "fragmentation", "Fragmentation", v, raw, "arena size / schedule peak - 1");
   }
   fputs("</table>\n", out);
