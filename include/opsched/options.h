@@ -33,7 +33,18 @@ typedef struct opsched_options {
   int buffer_slots;  /* assign arena slots and offsets after scheduling */
   int64_t alignment; /* of every arena offset, a power of two */
   int sync_reuse;    /* the packer may add waits along the timeline to share memory */
+  int summary_format; /* opsched_summary_format of the `summary` output */
+  int dot_fold;       /* `dot`: leave zero-cost ops out of the graph */
 } opsched_options;
+
+/* Formats of the `summary` output (docs/Passes.md): a line per function,
+ * JSON Lines (an object per function with its blocks), CSV rows
+ * function,block,figure,value. */
+typedef enum opsched_summary_format {
+  OPSCHED_SUMMARY_PRETTY = 0,
+  OPSCHED_SUMMARY_JSON = 1,
+  OPSCHED_SUMMARY_CSV = 2
+} opsched_summary_format;
 
 /* Defaults: roofline on "generic", critical path, 1 stream, no limit. */
 void opsched_options_init(opsched_options *options);
@@ -65,6 +76,10 @@ int opsched_options_set_policy(opsched_options *o, const char *value, char *err,
  * B, KiB, MiB, GiB, TiB (also KB/MB/GB as powers of 1000). "0" means none.
  * Returns 0 and sets *bytes on success; non-zero on garbage or overflow. */
 int opsched_parse_size(const char *text, int64_t *bytes);
+
+/* summary-format: "pretty" (default), "json" or "csv". */
+int opsched_options_set_summary_format(opsched_options *o, const char *value, char *err,
+                                       size_t err_size);
 
 #ifdef __cplusplus
 }

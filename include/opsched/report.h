@@ -5,7 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "opsched/arena.h"
 #include "opsched/graph.h"
+#include "opsched/memory.h"
 #include "opsched/schedule.h"
 
 #ifdef __cplusplus
@@ -24,6 +26,14 @@ void opsched_dot_cluster(FILE *out, int cluster_id, const char *title,
                          const opsched_graph *graph,
                          const opsched_schedule *schedule,
                          const char *const *labels);
+
+/* As opsched_dot_cluster; with `fold` != 0, zero-cost ops (constants,
+ * empty tensors, views) are left out unless every op costs 0, and an edge
+ * u -> v is drawn (dashed) where v depends on u through left-out ops only. */
+void opsched_dot_cluster_folded(FILE *out, int cluster_id, const char *title,
+                                const opsched_graph *graph,
+                                const opsched_schedule *schedule,
+                                const char *const *labels, int fold);
 
 /* Prints the schedule as the seed's plain table: "name start end" per op in
  * sequential order, then "makespan: N". */
@@ -72,7 +82,41 @@ typedef struct opsched_report_block {
   const opsched_report_buffer *buffers; /* NULL = none */
   int32_t num_buffers;
   int64_t arena_size; /* bytes; 0 = unknown (then max offset + size of buffers) */
+  /* Appended fields (zero-initialised blocks keep the old behaviour). */
+  const int64_t *mem_after; /* length n, scheduled memory order: live bytes
+                             * right after the op (opsched.live_bytes); NULL */
+  /* Live bytes over time on several streams, a step function: from
+   * mem_time[i] (ns) to mem_time[i + 1] the live bytes are mem_time_bytes[i].
+   * Equal consecutive times carry a zero-duration op's spike. NULL = none. */
+  const int64_t *mem_time;
+  const int64_t *mem_time_bytes;
+  int32_t mem_time_points;
+  /* Indices into `buffers` of the buffers live at the schedule's peak (in
+   * time on several streams, while the peak op runs on one); NULL = none. */
+  const int32_t *peak_buffers;
+  int32_t num_peak_buffers;
+  int owns_memory; /* set by opsched_report_block_fill_memory */
 } opsched_report_block;
+
+/* Fills the memory parts of `block` (graph and schedule set, made with the
+ * same `buffers`) from the memory model, so that every number equals what
+ * the schedule reports and the pass writes as attributes: mem_scheduled
+ * (live bytes while the op at each position of the schedule's sequential
+ * order runs; its maximum is opsched_schedule_peak_memory on one stream),
+ * mem_after (after it: opsched.live_bytes), mem_original (while each op of
+ * the original order runs), on several streams the step function in time
+ * (its maximum is opsched_schedule_peak_memory there), the peaks, the
+ * buffers (offsets from `arena` when given, else -1, slot = buffer id) and
+ * the buffers live at the peak. `memory_limit` is copied. The arrays belong
+ * to the block until opsched_report_block_free_memory. Returns OPSCHED_OK,
+ * OPSCHED_ERR_INVALID (NULL or mismatched arguments), OPSCHED_ERR_NOMEM. */
+opsched_status opsched_report_block_fill_memory(opsched_report_block *block,
+                                                const opsched_buffers *buffers,
+                                                const opsched_arena *arena,
+                                                int64_t memory_limit);
+/* Frees what opsched_report_block_fill_memory allocated (nothing when it
+ * did not fill the block) and clears those fields. */
+void opsched_report_block_free_memory(opsched_report_block *block);
 
 /* A function: its name and the blocks scheduled in it (one section each). */
 typedef struct opsched_report_function {
@@ -92,8 +136,11 @@ typedef struct opsched_report_module {
 /* Writes `module` as Chrome Trace Event Format JSON (object form, opens in
  * ui.perfetto.dev and chrome://tracing). Per block two processes: the
  * schedule (one thread per stream, an "X" slice per op with args node,
- * location, cost_ns, bytes, rank, critical; flow arrows "s"/"f" for every
- * cross-stream wait; counters "live bytes" and "memory limit") and the
+ * location, cost_ns, bytes, rank, critical, waits_for; a flow for every
+ * cross-stream wait bound to its slices with bind_id / flow_out / flow_in,
+ * through a zero-length "wait" slice per flow for an op with several;
+ * counters "live bytes" (in time from mem_time when given) and "memory
+ * limit") and the
  * original order on one stream (slices back to back from 0, its own live
  * bytes counter). Timestamps are microseconds with ns precision (printed
  * exactly from integers); displayTimeUnit is "ns". The scheduled counter

@@ -148,3 +148,15 @@ int opsched_options_set_alignment(opsched_options *o, int64_t v, char *err, size
   o->alignment = v;
   return 0;
 }
+
+int opsched_options_set_summary_format(opsched_options *o, const char *v, char *err,
+                                       size_t n) {
+  static const char *const names[] = {"pretty", "json", "csv"};
+  for (int i = 0; v && i < 3; i++)
+    if (strcmp(v, names[i]) == 0) {
+      o->summary_format = i;
+      return 0;
+    }
+  return fail(err, n, "invalid value '%s' for option 'summary-format'; accepted: pretty, json, csv",
+              v ? v : "");
+}

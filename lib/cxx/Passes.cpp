@@ -282,6 +282,15 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
       *this, "summary",
       llvm::cl::desc("Write one line of figures per function to this file ('-' = stdout)"),
       llvm::cl::init("")};
+  Option<bool> dotFold{*this, "dot-fold",
+                       llvm::cl::desc("Leave zero-cost ops (constants, empty tensors, views) "
+                                      "out of 'dot'"),
+                       llvm::cl::init(false)};
+  Option<std::string> summaryFormat{
+      *this, "summary-format",
+      llvm::cl::desc("Format of 'summary': pretty (a line per function), json (an object "
+                     "per function and its blocks, JSON Lines), csv (function,block,figure,value)"),
+      llvm::cl::init("pretty")};
 
   int parseExtra(char *err, size_t n) {
     return opsched_options_set_priority(&config, priority.c_str(), err, n) ||
@@ -291,6 +300,8 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
            opsched_options_set_max_memory(&config, maxMemory.c_str(), err, n) ||
            opsched_options_set_policy(&config, policy.c_str(), err, n) ||
            opsched_options_set_alignment(&config, alignment, err, n) ||
+           opsched_options_set_summary_format(&config, summaryFormat.c_str(), err, n) ||
+           (config.dot_fold = dotFold, 0) ||
            (config.strict_memory = strictMemory, config.buffer_slots = bufferSlots,
             config.sync_reuse = syncReuse, 0);
   }
@@ -316,8 +327,14 @@ struct OpDepGraphPass : public OpSchedPassBase<OpDepGraphPass> {
   OpDepGraphPass() = default;
   OpDepGraphPass(const OpDepGraphPass &other) : OpSchedPassBase(other) {}
 
+  Option<bool> dotFold{*this, "dot-fold",
+                       llvm::cl::desc("Leave zero-cost ops (constants, empty tensors, views) "
+                                      "out of 'dot'"),
+                       llvm::cl::init(false)};
+
   int parseExtra(char *, size_t) {
     config.buffer_slots = 0; /* analysis only: nothing is placed */
+    config.dot_fold = dotFold;
     return 0;
   }
   bool reorders() const override { return false; }

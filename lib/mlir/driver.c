@@ -3,6 +3,7 @@
 #include "attrs.h"
 #include "block_plan.h"
 #include "queries.h"
+#include "summary.h"
 #include "opsched/report.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -79,7 +80,7 @@ static MlirStringRef func_name(MlirOperation func) {
 }
 
 static void write_reports(const opsched_block_plan *p, const opsched_run_outputs *out,
-                          MlirOperation func) {
+                          MlirOperation func, const opsched_options *o) {
   char **labels = calloc((size_t)p->n, sizeof *labels);
   if (!labels)
     return;
@@ -94,8 +95,8 @@ static void write_reports(const opsched_block_plan *p, const opsched_run_outputs
     snprintf(title, sizeof title, "@%.*s: block of %.*s", (int)fn.length, fn.data,
              (int)pn.length, pn.data);
     if (out->dot)
-      opsched_dot_cluster(out->dot, (*out->cluster_counter)++, title, p->graph,
-                          p->schedule, (const char *const *)labels);
+      opsched_dot_cluster_folded(out->dot, (*out->cluster_counter)++, title, p->graph,
+                                 p->schedule, (const char *const *)labels, o->dot_fold);
     if (out->table)
       opsched_print_table(out->table, p->schedule, (const char *const *)labels);
   }
@@ -303,13 +304,16 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
                              : OPSCHED_APPLY_RANKS | OPSCHED_APPLY_SLOTS |
                                    (out->reorder ? OPSCHED_APPLY_SCHEDULE : 0));
       if (out->dot || out->table)
-        write_reports(p, out, func);
+        write_reports(p, out, func, o);
     }
     if (f.scheduled && out->slots_only)
       write_arena_attrs(func, o, &f);
     else if (f.scheduled)
       write_function_attrs(func, o, &f, out->reorder);
-    if (out->summary)
+    if (out->summary && o->summary_format != OPSCHED_SUMMARY_PRETTY)
+      opsched_summary_write(out->summary, o->summary_format, func, l.plans, l.top_level,
+                            l.count);
+    else if (out->summary)
       write_summary(out->summary, func, &f, out->reorder, o->schedule.streams);
   }
   if (!l.failed && out->report && f.scheduled)
@@ -419,35 +423,11 @@ static opsched_function_report *report_take(plan_list *l, MlirOperation func,
     b->title = r->strings[r->num_strings - 1];
     b->labels = (const char *const *)labels;
     b->locations = (const char *const *)locs;
-    const int64_t *live = opsched_schedule_live_after(kept->schedule);
-    if (!live || !kept->bufs.buffers)
-      continue;
-    /* Memory over time: the schedule's live bytes by position, and the
-     * original order's, recomputed on one stream. */
-    int32_t n = kept->n;
-    int64_t *sched = malloc(sizeof *sched * (size_t)n);
-    int64_t *orig = malloc(sizeof *orig * (size_t)n);
-    int32_t *identity = malloc(sizeof *identity * (size_t)n);
-    if (!sched || !orig || !identity) {
-      free(sched);
-      free(orig);
-      free(identity);
-      continue;
-    }
-    const int32_t *order = opsched_schedule_order(kept->schedule);
-    for (int32_t k = 0; k < n; k++) {
-      sched[k] = live[order[k]];
-      identity[k] = k;
-    }
-    opsched_memory_peak_of_order(kept->graph, kept->bufs.buffers, identity, orig);
-    free(identity);
-    r->arrays[r->num_arrays++] = sched;
-    r->arrays[r->num_arrays++] = orig;
-    b->mem_scheduled = sched;
-    b->mem_original = orig;
-    b->peak_scheduled = opsched_schedule_peak_memory(kept->schedule);
-    b->peak_original = opsched_schedule_original_peak_memory(kept->schedule);
-    b->memory_limit = o->max_memory;
+    /* Memory over time, the arena and the buffers live at the peak, with
+     * the numbers the attributes carry (lib/report/memory_fill.c). */
+    if (kept->bufs.buffers)
+      (void)opsched_report_block_fill_memory(b, kept->bufs.buffers, kept->arena,
+                                             o->max_memory);
   }
   return r;
 }
@@ -457,6 +437,8 @@ void opschedMlirFunctionReportDestroy(opsched_function_report *r) {
     return;
   for (size_t i = 0; i < r->count; i++)
     opsched_block_plan_release(&r->plans[i]);
+  for (int32_t i = 0; r->blocks && i < r->num_blocks; i++)
+    opsched_report_block_free_memory(&r->blocks[i]);
   for (size_t i = 0; i < r->num_strings; i++)
     free(r->strings[i]);
   for (size_t i = 0; i < r->num_arrays; i++)

@@ -175,18 +175,18 @@ static void write_summary(block_ctx *c) {
     row(c, "limit", "Memory limit", v, raw,
         !b->mem_scheduled ? "" : ps <= b->memory_limit ? "met" : "NOT met");
   }
-  if (b->num_buffers > 0) {
+  if (opsched_rep_arena(b) > 0) {
     int64_t arena = opsched_rep_arena(b);
     fmt_bytes(v, sizeof v, arena);
     snprintf(raw, sizeof raw, "%" PRId64, arena);
     snprintf(note, sizeof note, "%" PRId32 " buffers", b->num_buffers);
     row(c, "arena", "Arena size", v, raw, note);
-    double frag = arena > 0 && b->mem_scheduled ? 1.0 - (double)ps / (double)arena : 0.0;
-    if (frag < 0)
-      frag = 0;
+    /* As opsched.fragmentation: how far the arena is above the peak of
+     * live bytes, the lower bound of any arena. */
+    double frag = ps > 0 && b->mem_scheduled ? (double)arena / (double)ps - 1.0 : 0.0;
     snprintf(v, sizeof v, "%.1f%%", 100.0 * frag);
-    snprintf(raw, sizeof raw, "%.4f", frag);
-    row(c, "fragmentation", "Fragmentation", v, raw, "1 - schedule peak / arena size");
+    snprintf(raw, sizeof raw, "%.17g", frag);
+    row(c, "fragmentation", "Fragmentation", v, raw, "arena size / schedule peak - 1");
   }
   fputs("</table>\n", out);
 
@@ -279,6 +279,164 @@ static void graph_aggregated(block_ctx *c, const int32_t *level, int32_t nlev) {
   opsched_free(cnt);
 }
 
+/* The drawn graph folds zero-cost ops (constants, empty tensors, views):
+ * they carry no time and clutter the picture. An edge u -> v is drawn when
+ * v depends on u through folded ops only; each node counts the folded ops
+ * that feed it. Nothing is folded when every op costs 0. */
+typedef struct folded {
+  uint8_t *hidden;
+  int32_t *pred; /* n x n: visible preds of v at pred[v * n ..] */
+  int32_t *npred, *nfold, *stamp, *stack;
+  int32_t nhidden;
+} folded;
+
+static void folded_free(folded *f) {
+  opsched_free(f->hidden);
+  opsched_free(f->pred);
+  opsched_free(f->npred);
+  opsched_free(f->nfold);
+  opsched_free(f->stamp);
+  opsched_free(f->stack);
+}
+
+static int folded_build(folded *f, const opsched_graph *g, int32_t n) {
+  memset(f, 0, sizeof *f);
+  f->hidden = opsched_alloc_array((size_t)n, 1);
+  f->pred = opsched_alloc_array((size_t)n * (size_t)n, sizeof *f->pred);
+  f->npred = opsched_alloc_array((size_t)n, sizeof *f->npred);
+  f->nfold = opsched_alloc_array((size_t)n, sizeof *f->nfold);
+  f->stamp = opsched_alloc_array((size_t)n, sizeof *f->stamp);
+  f->stack = opsched_alloc_array((size_t)n, sizeof *f->stack);
+  if (!f->hidden || !f->pred || !f->npred || !f->nfold || !f->stamp || !f->stack)
+    return 0;
+  int any = 0;
+  for (int32_t v = 0; v < n; v++)
+    any |= opsched_graph_cost(g, v) > 0;
+  for (int32_t v = 0; any && v < n; v++)
+    if (opsched_graph_cost(g, v) == 0) {
+      f->hidden[v] = 1;
+      f->nhidden++;
+    }
+  for (int32_t v = 0; v < n; v++) {
+    if (f->hidden[v])
+      continue;
+    int32_t top = 0;
+    f->stack[top++] = v;
+    while (top > 0) {
+      int32_t w = f->stack[--top], np;
+      const int32_t *p = opsched_graph_preds(g, w, &np);
+      for (int32_t k = 0; k < np; k++) {
+        if (f->stamp[p[k]] == v + 1)
+          continue;
+        f->stamp[p[k]] = v + 1;
+        if (f->hidden[p[k]]) {
+          f->nfold[v]++;
+          f->stack[top++] = p[k];
+        } else {
+          f->pred[(size_t)v * (size_t)n + (size_t)f->npred[v]++] = p[k];
+        }
+      }
+    }
+  }
+  return 1;
+}
+
+static void graph_drawn(block_ctx *c, const int32_t *topo, lvl_rec *rec, double *xs) {
+  FILE *out = c->out;
+  const opsched_report_block *b = c->b;
+  const opsched_graph *g = b->graph;
+  int32_t n = c->n, nlev = 0, widest = 0;
+  folded f = {0};
+  int32_t *level = opsched_alloc_array((size_t)n, sizeof *level);
+  int32_t *cnt = opsched_alloc_array((size_t)n + 1, sizeof *cnt);
+  if (!level || !cnt || !folded_build(&f, g, n))
+    goto done;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = topo[i], l = 0;
+    const int32_t *p = f.pred + (size_t)v * (size_t)n;
+    for (int32_t k = 0; !f.hidden[v] && k < f.npred[v]; k++)
+      if (level[p[k]] + 1 > l)
+        l = level[p[k]] + 1;
+    level[v] = l;
+    if (!f.hidden[v] && l + 1 > nlev)
+      nlev = l + 1;
+    if (!f.hidden[v] && ++cnt[l] > widest)
+      widest = cnt[l];
+  }
+  /* Layered layout: rows are levels; within a row, barycenter of the
+   * predecessors' columns (placed first: they sit on earlier rows). */
+  double width = widest * (NODE_W + GAP_X) + GAP_X;
+  double height = nlev * (NODE_H + GAP_Y) + GAP_Y / 2;
+  for (int32_t l = 0, i0 = 0; l < nlev; l++) {
+    int32_t m = 0;
+    for (int32_t v = 0; v < n; v++) {
+      if (f.hidden[v] || level[v] != l)
+        continue;
+      const int32_t *p = f.pred + (size_t)v * (size_t)n;
+      double sum = 0;
+      for (int32_t k = 0; k < f.npred[v]; k++)
+        sum += xs[p[k]];
+      rec[i0 + m] = (lvl_rec){f.npred[v] ? sum / f.npred[v] : (double)c->pos[v] * 1e-6, l,
+                              c->pos[v], v};
+      m++;
+    }
+    qsort(rec + i0, (size_t)m, sizeof *rec, cmp_lvl);
+    double left = (width - m * (NODE_W + GAP_X) + GAP_X) / 2;
+    for (int32_t k = 0; k < m; k++)
+      xs[rec[i0 + k].v] = left + k * (NODE_W + GAP_X);
+    i0 += m;
+  }
+  fprintf(out,
+          "<p class=\"caption\">Top to bottom in dependency order; the number is the op's "
+          "position in the schedule's sequential order. Red: the critical path "
+          "(%" PRId32 " levels).",
+          nlev);
+  if (f.nhidden > 0)
+    fprintf(out, " %" PRId32 " zero-cost ops (constants, empty tensors, views) are folded "
+                 "into the ops they feed (&ldquo;+k folded&rdquo;).", f.nhidden);
+  fprintf(out, "</p>\n<div class=\"scroll\"><svg class=\"dag\" width=\"%.0f\" "
+               "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"dependency graph\">\n",
+          width, height, width, height);
+  for (int pass = 0; pass < 2; pass++)
+    for (int32_t v = 0; v < n; v++) {
+      const int32_t *p = f.pred + (size_t)v * (size_t)n;
+      for (int32_t k = 0; !f.hidden[v] && k < f.npred[v]; k++) {
+        int32_t u = p[k];
+        int hot = hot_edge(b, u, v);
+        if (hot != pass)
+          continue;
+        double x1 = xs[u] + NODE_W / 2.0, y1 = GAP_Y / 2.0 + level[u] * (NODE_H + GAP_Y) + NODE_H;
+        double x2 = xs[v] + NODE_W / 2.0, y2 = GAP_Y / 2.0 + level[v] * (NODE_H + GAP_Y);
+        fprintf(out, "<path class=\"edge%s\" d=\"M%.1f %.1fC%.1f %.1f %.1f %.1f %.1f %.1f\"/>\n",
+                hot ? " crit" : "", x1, y1, x1, y1 + GAP_Y * 0.6, x2, y2 - GAP_Y * 0.6, x2, y2);
+      }
+    }
+  const uint8_t *crit = opsched_schedule_critical(b->schedule);
+  for (int32_t v = 0; v < n; v++) {
+    if (f.hidden[v])
+      continue;
+    char buf[32];
+    fprintf(out,
+            "<g class=\"node%s\" data-b=\"%" PRId32 "\" data-n=\"%" PRId32
+            "\" transform=\"translate(%.1f %.1f)\"><rect width=\"%d\" height=\"%d\" rx=\"5\"/>"
+            "<text x=\"7\" y=\"15\"><tspan class=\"num\">%" PRId32 "</tspan> ",
+            crit[v] ? " crit" : "", c->index, v, xs[v],
+            GAP_Y / 2.0 + level[v] * (NODE_H + GAP_Y), NODE_W, NODE_H, c->pos[v]);
+    html_trunc(out, opsched_rep_label(b, v, buf, sizeof buf), 16);
+    fputs("</text><text class=\"small\" x=\"7\" y=\"30\">", out);
+    fmt_ns(buf, sizeof buf, opsched_graph_cost(g, v));
+    fprintf(out, "cost %s", buf);
+    if (f.nfold[v] > 0)
+      fprintf(out, " &middot; +%" PRId32 " folded", f.nfold[v]);
+    fputs("</text></g>\n", out);
+  }
+  fputs("</svg></div>\n", out);
+done:
+  folded_free(&f);
+  opsched_free(level);
+  opsched_free(cnt);
+}
+
 static void write_graph(block_ctx *c) {
   FILE *out = c->out;
   const opsched_report_block *b = c->b;
@@ -312,79 +470,7 @@ static void write_graph(block_ctx *c) {
     graph_aggregated(c, level, nlev);
     goto done;
   }
-  /* Layered layout: rows are levels; within a row, barycenter of the
-   * predecessors' columns (placed first: they sit on earlier rows). */
-  int32_t widest = 0;
-  {
-    int32_t *cnt = opsched_alloc_array((size_t)nlev, sizeof *cnt);
-    if (!cnt)
-      goto done;
-    for (int32_t v = 0; v < n; v++)
-      if (++cnt[level[v]] > widest)
-        widest = cnt[level[v]];
-    opsched_free(cnt);
-  }
-  double width = widest * (NODE_W + GAP_X) + GAP_X;
-  double height = nlev * (NODE_H + GAP_Y) + GAP_Y / 2;
-  int32_t i0 = 0;
-  for (int32_t l = 0; l < nlev; l++) {
-    int32_t m = 0;
-    for (int32_t v = 0; v < n; v++) {
-      if (level[v] != l)
-        continue;
-      int32_t np;
-      const int32_t *p = opsched_graph_preds(g, v, &np);
-      double sum = 0;
-      for (int32_t k = 0; k < np; k++)
-        sum += xs[p[k]];
-      rec[i0 + m].key = np ? sum / np : (double)c->pos[v] * 1e-6;
-      rec[i0 + m].level = l;
-      rec[i0 + m].pos = c->pos[v];
-      rec[i0 + m].v = v;
-      m++;
-    }
-    qsort(rec + i0, (size_t)m, sizeof *rec, cmp_lvl);
-    double left = (width - m * (NODE_W + GAP_X) + GAP_X) / 2;
-    for (int32_t k = 0; k < m; k++)
-      xs[rec[i0 + k].v] = left + k * (NODE_W + GAP_X);
-    i0 += m;
-  }
-  fprintf(out,
-          "<p class=\"caption\">Top to bottom in dependency order; the number is the op's "
-          "position in the schedule's sequential order. Red: the critical path "
-          "(%" PRId32 " levels).</p>\n<div class=\"scroll\"><svg class=\"dag\" width=\"%.0f\" "
-          "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"dependency graph\">\n",
-          nlev, width, height, width, height);
-  for (int pass = 0; pass < 2; pass++)
-    for (int32_t u = 0; u < n; u++) {
-      int32_t ns;
-      const int32_t *sc = opsched_graph_succs(g, u, &ns);
-      for (int32_t k = 0; k < ns; k++) {
-        int32_t v = sc[k];
-        int hot = hot_edge(b, u, v);
-        if (hot != pass)
-          continue;
-        double x1 = xs[u] + NODE_W / 2.0, y1 = GAP_Y / 2.0 + level[u] * (NODE_H + GAP_Y) + NODE_H;
-        double x2 = xs[v] + NODE_W / 2.0, y2 = GAP_Y / 2.0 + level[v] * (NODE_H + GAP_Y);
-        fprintf(out, "<path class=\"edge%s\" d=\"M%.1f %.1fC%.1f %.1f %.1f %.1f %.1f %.1f\"/>\n",
-                hot ? " crit" : "", x1, y1, x1, y1 + GAP_Y * 0.6, x2, y2 - GAP_Y * 0.6, x2, y2);
-      }
-    }
-  const uint8_t *crit = opsched_schedule_critical(b->schedule);
-  for (int32_t v = 0; v < n; v++) {
-    char buf[32];
-    fprintf(out,
-            "<g class=\"node%s\" data-b=\"%" PRId32 "\" data-n=\"%" PRId32
-            "\" transform=\"translate(%.1f %.1f)\"><rect width=\"%d\" height=\"%d\" rx=\"5\"/>"
-            "<text x=\"7\" y=\"15\"><tspan class=\"num\">%" PRId32 "</tspan> ",
-            crit[v] ? " crit" : "", c->index, v, xs[v],
-            GAP_Y / 2.0 + level[v] * (NODE_H + GAP_Y), NODE_W, NODE_H, c->pos[v]);
-    html_trunc(out, opsched_rep_label(b, v, buf, sizeof buf), 16);
-    fputs("</text><text class=\"small\" x=\"7\" y=\"30\">", out);
-    fmt_ns(buf, sizeof buf, opsched_graph_cost(g, v));
-    fprintf(out, "cost %s</text></g>\n", buf);
-  }
-  fputs("</svg></div>\n", out);
+  graph_drawn(c, topo, rec, xs);
 done:
   opsched_free(topo);
   opsched_free(level);
@@ -420,27 +506,6 @@ static void mem_series(FILE *out, const int64_t *a, int32_t n, double ymax,
   fputs("\"/>\n", out);
 }
 
-static void mem_peak(block_ctx *c, const int64_t *a, const int32_t *ord,
-                     double ymax, const char *cls, const char *what, int below) {
-  FILE *out = c->out;
-  int32_t n = c->n, at = 0;
-  for (int32_t i = 1; i < n; i++)
-    if (a[i] > a[at])
-      at = i;
-  char bytes[48], buf[32];
-  fmt_bytes(bytes, sizeof bytes, a[at]);
-  double x = mem_x(at, n) + (mem_x(at + 1, n) - mem_x(at, n)) / 2;
-  double y = MY1 - (MY1 - MY0) * (double)a[at] / ymax;
-  int right = x < (MX0 + MX1) / 2;
-  fprintf(out,
-          "<g class=\"peak %s\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/><text x=\"%.1f\" "
-          "y=\"%.1f\" text-anchor=\"%s\">%s peak %s at ",
-          cls, x, y, x + (right ? 8 : -8), y + (below ? 14 : -6), right ? "start" : "end",
-          what, bytes);
-  html_trunc(out, opsched_rep_label(c->b, ord ? ord[at] : at, buf, sizeof buf), 20);
-  fputs("</text></g>\n", out);
-}
-
 /* A tick step for bytes: a nice number of B, KiB, MiB or GiB. */
 static int64_t nice_bytes_step(int64_t top) {
   int64_t unit = 1;
@@ -472,111 +537,398 @@ static void y_axis(FILE *out, int64_t top, double ymax, int bytes) {
   }
 }
 
-static void write_memory(block_ctx *c) {
+/* A peak marker: a dot and its label, placed so that two labels never
+ * overlap and none leaves the plot. */
+typedef struct peak_mark {
+  double x, y;
+  int below;
+  const char *cls, *what;
+  int64_t bytes;
+  const char *label; /* op at the peak; NULL = none */
+} peak_mark;
+
+/* A label's horizontal extent, estimated at 6.6 units per character. */
+static void mark_extent(const peak_mark *m, double *x0, double *x1) {
+  size_t chars = strlen(m->what) + 18 + (m->label ? 4 + (strlen(m->label) < 24 ? strlen(m->label) : 25) : 0);
+  double w = 6.6 * (double)chars;
+  int right = m->x < (MX0 + MX1) / 2;
+  *x0 = right ? m->x + 8 : m->x - 8 - w;
+  *x1 = right ? m->x + 8 + w : m->x - 8;
+}
+
+static double mark_text_y(const peak_mark *m) { return m->y + (m->below ? 16 : -7); }
+
+static int marks_collide(const peak_mark *a, const peak_mark *b) {
+  double a0, a1, b0, b1, dy = mark_text_y(a) - mark_text_y(b);
+  mark_extent(a, &a0, &a1);
+  mark_extent(b, &b0, &b1);
+  return a0 < b1 && b0 < a1 && dy < 16 && dy > -16;
+}
+
+static void place_marks(peak_mark *m, int count) {
+  for (int i = 0; i < count; i++)
+    m[i].below = m[i].y - 6 < MY0 + 12;
+  for (int i = 0; i < count; i++)
+    for (int j = i + 1; j < count; j++) {
+      if (!marks_collide(&m[i], &m[j]))
+        continue;
+      /* The lower point's label goes under it; when that is already so,
+       * the higher one's goes above. */
+      peak_mark *lo = m[i].y > m[j].y ? &m[i] : &m[j], *hi = lo == &m[i] ? &m[j] : &m[i];
+      if (!lo->below)
+        lo->below = 1;
+      else
+        hi->below = 0;
+    }
+}
+
+/* 1 when the limit's label, at the right end, would touch a peak label. */
+static int limit_label_left(const peak_mark *m, int count, double y) {
+  for (int i = 0; i < count; i++) {
+    double x0, x1, ty = mark_text_y(&m[i]);
+    mark_extent(&m[i], &x0, &x1);
+    if (x1 > MX1 - 110 && ty - (y - 4) < 16 && (y - 4) - ty < 16)
+      return 1;
+    if (m[i].x > MX1 - 110 && m[i].y - y < 22 && y - m[i].y < 22)
+      return 1;
+  }
+  return 0;
+}
+
+static void draw_mark(FILE *out, const peak_mark *m) {
+  char bytes[48];
+  fmt_bytes(bytes, sizeof bytes, m->bytes);
+  int right = m->x < (MX0 + MX1) / 2;
+  fprintf(out,
+          "<g class=\"peak %s\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/><text x=\"%.1f\" "
+          "y=\"%.1f\" text-anchor=\"%s\">%s peak %s",
+          m->cls, m->x, m->y, m->x + (right ? 8 : -8), mark_text_y(m),
+          right ? "start" : "end", m->what, bytes);
+  if (m->label) {
+    fputs(" at ", out);
+    html_trunc(out, m->label, 24);
+  }
+  fputs("</text></g>\n", out);
+}
+
+static int32_t argmax(const int64_t *a, int32_t n) {
+  int32_t at = 0;
+  for (int32_t i = 1; i < n; i++)
+    if (a[i] > a[at])
+      at = i;
+  return at;
+}
+
+static void limit_line(FILE *out, int64_t limit, double ymax, int left) {
+  double y = MY1 - (MY1 - MY0) * (double)limit / ymax;
+  char buf[48];
+  fmt_bytes(buf, sizeof buf, limit);
+  fprintf(out, "<line class=\"limit\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+               "<text class=\"limit\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"%s\">limit %s</text>\n",
+          MX0, MX1, y, y, left ? MX0 + 6 : MX1, y - 4, left ? "start" : "end", buf);
+}
+
+/* One stream: both orders by position, live bytes while each op runs (the
+ * maximum is the peak the attributes give). */
+static void mem_by_position(block_ctx *c) {
   FILE *out = c->out;
   const opsched_report_block *b = c->b;
   int32_t n = c->n;
-  fprintf(out, "<div class=\"view memory\" id=\"memory-%" PRId32 "\"><h4>Memory over time</h4>\n", c->index);
-  if ((!b->mem_original && !b->mem_scheduled) || n == 0) {
-    fputs("<p class=\"none\">No memory data for this block.</p>\n", out);
-  } else {
-    int64_t po = opsched_rep_peak_original(b), ps = opsched_rep_peak_scheduled(b);
-    int64_t top = po > ps ? po : ps;
-    if (b->memory_limit > top)
-      top = b->memory_limit;
-    double ymax = top > 0 ? (double)top * 1.12 : 1.0;
-    fputs("<p class=\"legend\"><span class=\"key orig\"></span>original order "
-          "<span class=\"key sched\"></span>schedule "
-          "<span class=\"key limit\"></span>limit "
-          "&mdash; live bytes while the op at each position runs</p>\n",
-          out);
-    fprintf(out, "<svg class=\"mem\" viewBox=\"0 0 1000 250\" width=\"100%%\" role=\"img\" "
-                 "aria-label=\"live bytes over time\">\n");
-    y_axis(out, top, ymax, 1);
-    if (b->mem_original)
-      mem_series(out, b->mem_original, n, ymax, "orig");
-    if (b->mem_scheduled)
-      mem_series(out, b->mem_scheduled, n, ymax, "sched");
-    if (b->memory_limit > 0) {
-      double y = MY1 - (MY1 - MY0) * (double)b->memory_limit / ymax;
-      char buf[48];
-      fmt_bytes(buf, sizeof buf, b->memory_limit);
-      fprintf(out, "<line class=\"limit\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                   "<text class=\"limit\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">limit %s</text>\n",
-              MX0, MX1, y, y, MX1, y - 4, buf);
-    }
-    if (b->mem_original)
-      mem_peak(c, b->mem_original, NULL, ymax, "orig", "original", 0);
-    if (b->mem_scheduled)
-      mem_peak(c, b->mem_scheduled, opsched_rep_mem_order(b), ymax, "sched", "schedule",
-               b->mem_original != NULL);
-    fprintf(out,
-            "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\"/>"
-            "<text class=\"tick\" x=\"%.0f\" y=\"236\">0</text>"
-            "<text class=\"tick\" x=\"%.0f\" y=\"236\" text-anchor=\"end\">%" PRId32 "</text>"
-            "<text class=\"tick\" x=\"%.0f\" y=\"236\" text-anchor=\"middle\">op position in its order</text>\n"
-            "<rect class=\"memhit\" data-b=\"%" PRId32 "\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"/>"
-            "<line class=\"cursor\" x1=\"0\" x2=\"0\" y1=\"%.0f\" y2=\"%.0f\"/></svg>\n",
-            MX0, MX1, MY1, MY1, MX0, MX1, n, (MX0 + MX1) / 2, c->index, MX0, MY0,
-            MX1 - MX0, MY1 - MY0, MY0, MY1);
+  int64_t po = opsched_rep_peak_original(b), ps = opsched_rep_peak_scheduled(b);
+  int64_t top = po > ps ? po : ps;
+  if (b->memory_limit > top)
+    top = b->memory_limit;
+  double ymax = top > 0 ? (double)top * 1.12 : 1.0;
+  fprintf(out, "<p class=\"legend\">%s<span class=\"key sched\"></span>schedule %s"
+               "&mdash; live bytes <b>while</b> the op at each position runs (its maximum "
+               "is the peak; an op's <code>opsched.live_bytes</code> is the count right "
+               "after it)</p>\n",
+          b->mem_original ? "<span class=\"key orig\"></span>original order " : "",
+          b->memory_limit > 0 ? "<span class=\"key limit\"></span>limit " : "");
+  fputs("<svg class=\"mem\" viewBox=\"0 0 1000 250\" width=\"100%\" role=\"img\" "
+        "aria-label=\"live bytes over time\">\n",
+        out);
+  y_axis(out, top, ymax, 1);
+  if (b->mem_original)
+    mem_series(out, b->mem_original, n, ymax, "orig");
+  if (b->mem_scheduled)
+    mem_series(out, b->mem_scheduled, n, ymax, "sched");
+  peak_mark m[2];
+  int nm = 0;
+  char lb[2][32];
+  if (b->mem_original) {
+    int32_t at = argmax(b->mem_original, n);
+    m[nm++] = (peak_mark){mem_x(at, n) + (mem_x(at + 1, n) - mem_x(at, n)) / 2,
+                          MY1 - (MY1 - MY0) * (double)b->mem_original[at] / ymax, 0, "orig",
+                          "original", b->mem_original[at],
+                          opsched_rep_label(b, at, lb[0], sizeof lb[0])};
   }
-  if (b->num_buffers > 0 && n > 0) {
-    int64_t arena = opsched_rep_arena(b);
-    double ymax = arena > 0 ? (double)arena * 1.05 : 1.0;
-    int32_t drawn = b->num_buffers < MAX_BUFFERS_DRAWN ? b->num_buffers : MAX_BUFFERS_DRAWN;
-    char buf[48];
-    fmt_bytes(buf, sizeof buf, arena);
-    fprintf(out, "<p class=\"legend\">Arena: buffers by offset (up) over op position "
-                 "(across), one colour per slot; arena %s%s</p>\n",
-            buf, drawn < b->num_buffers ? " (first buffers only)" : "");
-    fputs("<svg class=\"arena\" viewBox=\"0 0 1000 250\" width=\"100%\" role=\"img\" "
-          "aria-label=\"arena\">\n",
-          out);
-    y_axis(out, arena, ymax, 1);
-    const int32_t *mo = opsched_rep_mem_order(b);
-    for (int32_t i = 0; i < drawn; i++) {
-      const opsched_report_buffer *u = &b->buffers[i];
-      double x1 = mem_x(u->first, n), x2 = mem_x((int64_t)u->last + 1, n);
-      double y1 = MY1 - (MY1 - MY0) * (double)(u->offset + u->size) / ymax;
-      double y2 = MY1 - (MY1 - MY0) * (double)u->offset / ymax;
-      int hue = u->slot >= 0 ? (int)((u->slot * 47) % 360) : 0;
-      char sz[48], lb[32];
-      fmt_bytes(sz, sizeof sz, u->size);
-      fprintf(out, "<rect class=\"buf%s\" style=\"fill:hsl(%d,60%%,%d%%)\" x=\"%.2f\" y=\"%.2f\" "
-                   "width=\"%.2f\" height=\"%.2f\" data-tip=\"buffer %" PRId32 " (",
-              drawn > 200 ? " many" : "", hue, u->slot >= 0 ? 62 : 80, x1, y1, x2 - x1, y2 - y1, i);
-      if (u->node >= 0 && u->node < n)
-        opsched_rep_html_str(out, opsched_rep_label(b, u->node, lb, sizeof lb));
-      else
-        fputs("resident", out);
-      fprintf(out, ")&#10;%s at offset %" PRId64 "&#10;live at positions %" PRId32 "-%" PRId32
-                   " (", sz, u->offset, u->first, u->last);
-      if (u->first >= 0 && u->first < n)
-        opsched_rep_html_str(out, opsched_rep_label(b, mo[u->first], lb, sizeof lb));
-      fputs(" .. ", out);
-      if (u->last >= 0 && u->last < n)
-        opsched_rep_html_str(out, opsched_rep_label(b, mo[u->last], lb, sizeof lb));
-      fprintf(out, ")&#10;slot %" PRId32 "\"/>\n", u->slot);
-    }
-    int64_t ps = opsched_rep_peak_scheduled(b);
-    if (b->mem_scheduled && ps > 0) {
-      double y = MY1 - (MY1 - MY0) * (double)ps / ymax;
-      fprintf(out, "<line class=\"limit peakline\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                   "<text class=\"tick\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">schedule peak</text>\n",
-              MX0, MX1, y, y, MX1, y - 4);
-    }
-    fprintf(out, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\"/>"
-                 "<text class=\"tick\" x=\"%.0f\" y=\"236\" text-anchor=\"middle\">op position in the schedule</text></svg>\n",
-            MX0, MX1, MY1, MY1, (MX0 + MX1) / 2);
+  if (b->mem_scheduled) {
+    int32_t at = argmax(b->mem_scheduled, n);
+    m[nm++] = (peak_mark){mem_x(at, n) + (mem_x(at + 1, n) - mem_x(at, n)) / 2,
+                          MY1 - (MY1 - MY0) * (double)b->mem_scheduled[at] / ymax, 0, "sched",
+                          "schedule", b->mem_scheduled[at],
+                          opsched_rep_label(b, opsched_rep_mem_order(b)[at], lb[1], sizeof lb[1])};
   }
-  fputs("</div>\n", out);
+  place_marks(m, nm);
+  if (b->memory_limit > 0)
+    limit_line(out, b->memory_limit, ymax,
+               limit_label_left(m, nm, MY1 - (MY1 - MY0) * (double)b->memory_limit / ymax));
+  for (int i = 0; i < nm; i++)
+    draw_mark(out, &m[i]);
+  fprintf(out,
+          "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\"/>"
+          "<text class=\"tick\" x=\"%.0f\" y=\"236\">0</text>"
+          "<text class=\"tick\" x=\"%.0f\" y=\"236\" text-anchor=\"end\">%" PRId32 "</text>"
+          "<text class=\"tick\" x=\"%.0f\" y=\"236\" text-anchor=\"middle\">op position in its order</text>\n"
+          "<rect class=\"memhit\" data-b=\"%" PRId32 "\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"/>"
+          "<line class=\"cursor\" x1=\"0\" x2=\"0\" y1=\"%.0f\" y2=\"%.0f\"/></svg>\n",
+          MX0, MX1, MY1, MY1, MX0, MX1, n, (MX0 + MX1) / 2, c->index, MX0, MY0, MX1 - MX0,
+          MY1 - MY0, MY0, MY1);
 }
 
+/* The step function in time as a polyline over [x0, x1] for [0, span] ns,
+ * at most MAX_MEM_POINTS buckets (the maximum of each: no peak is lost). */
+static void time_steps(FILE *out, const opsched_report_block *b, double span, double x0,
+                       double x1, double y0, double y1, double ymax, const char *cls) {
+  const int64_t *t = b->mem_time, *v = b->mem_time_bytes;
+  int32_t np = b->mem_time_points;
+  fprintf(out, "<polyline class=\"%s\" points=\"", cls);
+  double px = -1;
+  for (int32_t i = 0; i < np;) {
+    /* Points closer than a bucket merge into their maximum. */
+    double x = x0 + (x1 - x0) * (double)t[i] / span;
+    int64_t m = v[i];
+    int32_t j = i + 1;
+    while (j < np && (x1 - x0) * (double)(t[j] - t[i]) / span < (x1 - x0) / MAX_MEM_POINTS) {
+      if (v[j] > m)
+        m = v[j];
+      j++;
+    }
+    double xe = j < np ? x0 + (x1 - x0) * (double)t[j] / span
+                       : x0 + (x1 - x0) * (double)opsched_schedule_makespan(b->schedule) / span;
+    double y = y1 - (y1 - y0) * (double)m / ymax;
+    if (px >= 0 || x > x0)
+      fprintf(out, "%.2f,%.2f ", x, y);
+    fprintf(out, "%.2f,%.2f %.2f,%.2f ", x, y, xe, y);
+    px = xe;
+    i = j;
+  }
+  fputs("\"/>\n", out);
+}
+
+/* Several streams: live bytes in time, on the Gantt's time scale. */
+static void mem_in_time(block_ctx *c) {
+  FILE *out = c->out;
+  const opsched_report_block *b = c->b;
+  int64_t mk = opsched_schedule_makespan(b->schedule);
+  double span = mk > 0 ? (double)mk * 1.02 : 1.0;
+  int64_t po = opsched_rep_peak_original(b), ps = opsched_rep_peak_scheduled(b);
+  int64_t top = po > ps ? po : ps;
+  if (b->memory_limit > top)
+    top = b->memory_limit;
+  double ymax = top > 0 ? (double)top * 1.12 : 1.0;
+  int32_t streams = opsched_schedule_stream_count(b->schedule);
+  fprintf(out, "<p class=\"legend\"><span class=\"key sched\"></span>schedule on %" PRId32
+               " streams <span class=\"key orig\"></span>peak of the original order (one "
+               "stream) %s&mdash; live bytes in time, on the time axis of the Gantt chart below "
+               "(a buffer is live from its allocating op's start to the end of its last use)</p>\n",
+          streams, b->memory_limit > 0 ? "<span class=\"key limit\"></span>limit " : "");
+  fprintf(out, "<svg class=\"mem time\" viewBox=\"0 0 1000 250\" width=\"100%%\" role=\"img\" "
+               "aria-label=\"live bytes in time\">\n");
+  y_axis(out, top, ymax, 1);
+  time_steps(out, b, span, MX0, MX1, MY0, MY1, ymax, "sched");
+  peak_mark m[2];
+  int nm = 0;
+  if (po > 0)
+    m[nm++] = (peak_mark){MX0 + 4, MY1 - (MY1 - MY0) * (double)po / ymax, 0, "orig",
+                          "original order (one stream)", po, NULL};
+  int32_t at = argmax(b->mem_time_bytes, b->mem_time_points);
+  m[nm++] = (peak_mark){MX0 + (MX1 - MX0) * (double)b->mem_time[at] / span,
+                        MY1 - (MY1 - MY0) * (double)b->mem_time_bytes[at] / ymax, 0, "sched",
+                        "schedule", b->mem_time_bytes[at], NULL};
+  if (po > 0)
+    fprintf(out, "<line class=\"origpeak\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+            MX0, MX1, m[0].y, m[0].y);
+  place_marks(m, nm);
+  if (b->memory_limit > 0)
+    limit_line(out, b->memory_limit, ymax,
+               limit_label_left(m, nm, MY1 - (MY1 - MY0) * (double)b->memory_limit / ymax));
+  for (int i = 0; i < nm; i++)
+    draw_mark(out, &m[i]);
+  /* Time ticks as the Gantt's. */
+  int64_t step = nice_step(mk, 8);
+  int64_t unit = mk < 10000 ? 1 : mk < 10000000 ? 1000 : mk < 10000000000 ? 1000000 : 1000000000;
+  const char *uname = unit == 1 ? "ns" : unit == 1000 ? "\xC2\xB5s" : unit == 1000000 ? "ms" : "s";
+  int decimals = step >= unit ? 0 : step * 10 >= unit ? 1 : step * 100 >= unit ? 2 : 3;
+  for (int64_t t = 0; t <= mk && mk > 0; t += step) {
+    double x = MX0 + (MX1 - MX0) * (double)t / span;
+    fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"232\" text-anchor=\"%s\">%.*f %s</text>\n",
+            x, t == 0 ? "start" : "middle", decimals, (double)t / (double)unit, uname);
+    if (step > INT64_MAX - t)
+      break;
+  }
+  fprintf(out,
+          "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\"/>"
+          "<text class=\"tick\" x=\"%.0f\" y=\"246\" text-anchor=\"middle\">time</text>\n"
+          "<rect class=\"memhit\" data-t=\"1\" data-b=\"%" PRId32 "\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\"/>"
+          "<line class=\"cursor\" x1=\"0\" x2=\"0\" y1=\"%.0f\" y2=\"%.0f\"/></svg>\n",
+          MX0, MX1, MY1, MY1, (MX0 + MX1) / 2, c->index, MX0, MY0, MX1 - MX0, MY1 - MY0,
+          MY0, MY1);
+}
+
+typedef struct size_idx {
+  int64_t size;
+  int32_t idx;
+} size_idx;
+
+static int cmp_size_desc(const void *pa, const void *pb) {
+  const size_idx *a = pa, *b = pb;
+  if (a->size != b->size)
+    return a->size > b->size ? -1 : 1;
+  return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+#define PEAK_ROWS 15
+
+/* XLA's "largest buffers live at the peak": what to shrink or move first. */
+static void peak_table(block_ctx *c) {
+  FILE *out = c->out;
+  const opsched_report_block *b = c->b;
+  int32_t np = b->num_peak_buffers;
+  size_idx *si = opsched_alloc_array((size_t)np + 1, sizeof *si);
+  if (!si)
+    return;
+  int64_t total = 0;
+  for (int32_t i = 0; i < np; i++) {
+    si[i] = (size_idx){b->buffers[b->peak_buffers[i]].size, b->peak_buffers[i]};
+    total = total > INT64_MAX - si[i].size ? INT64_MAX : total + si[i].size;
+  }
+  qsort(si, (size_t)np, sizeof *si, cmp_size_desc);
+  char t1[48], lb[32];
+  fmt_bytes(t1, sizeof t1, total);
+  fprintf(out, "<p class=\"legend\">Largest buffers live at the schedule's peak: %" PRId32
+               " buffers, %s in all%s</p>\n<table class=\"peakbufs\" id=\"peakbufs-%" PRId32
+               "\" data-total=\"%" PRId64 "\">\n<tr><th>buffer (slot)</th><th>allocated by</th>"
+               "<th>bytes</th><th>of the peak</th><th>offset</th><th>live at positions</th></tr>\n",
+          np, t1, opsched_rep_peak_scheduled(b) == total ? " (= the peak)" : "", c->index, total);
+  int32_t rows = np < PEAK_ROWS ? np : PEAK_ROWS;
+  const int32_t *mo = opsched_rep_mem_order(b);
+  for (int32_t r = 0; r < rows; r++) {
+    const opsched_report_buffer *u = &b->buffers[si[r].idx];
+    fmt_bytes(t1, sizeof t1, u->size);
+    fprintf(out, "<tr data-bytes=\"%" PRId64 "\"><td>%" PRId32 "</td><td>", u->size, u->slot);
+    if (u->node >= 0 && u->node < c->n)
+      html_trunc(out, opsched_rep_label(b, u->node, lb, sizeof lb), 40);
+    fprintf(out, "</td><td>%s</td><td>%.1f%%</td><td>", t1,
+            total > 0 ? 100.0 * (double)u->size / (double)total : 0.0);
+    if (u->offset >= 0)
+      fprintf(out, "%" PRId64, u->offset);
+    fprintf(out, "</td><td>%" PRId32 "&ndash;%" PRId32, u->first, u->last);
+    if (u->last >= 0 && u->last < c->n) {
+      fputs(" (last: ", out);
+      html_trunc(out, opsched_rep_label(b, mo[u->last], lb, sizeof lb), 30);
+      fputc(')', out);
+    }
+    fputs("</td></tr>\n", out);
+  }
+  if (np > rows) {
+    int64_t rest = 0;
+    for (int32_t r = rows; r < np; r++)
+      rest = rest > INT64_MAX - si[r].size ? INT64_MAX : rest + si[r].size;
+    fmt_bytes(t1, sizeof t1, rest);
+    fprintf(out, "<tr class=\"more\"><td colspan=\"6\">and %" PRId32 " more buffers (none larger), %s</td></tr>\n",
+            np - rows, t1);
+  }
+  fputs("</table>\n", out);
+  opsched_free(si);
+}
+
+/* Offset x position rectangles, one colour per slot (XLA's buffer
+ * assignment picture). */
+static void arena_picture(block_ctx *c) {
+  FILE *out = c->out;
+  const opsched_report_block *b = c->b;
+  int32_t n = c->n;
+  int64_t arena = opsched_rep_arena(b);
+  double ymax = arena > 0 ? (double)arena * 1.05 : 1.0;
+  int32_t drawn = 0, placed = 0;
+  for (int32_t i = 0; i < b->num_buffers; i++)
+    placed += b->buffers[i].offset >= 0 && b->buffers[i].size > 0;
+  if (placed == 0)
+    return;
+  char buf[48];
+  fmt_bytes(buf, sizeof buf, arena);
+  fprintf(out, "<p class=\"legend\">Arena: each buffer at its offset (up) over the positions "
+               "where it is live (across), one colour per slot; arena %s%s</p>\n",
+          buf, placed > MAX_BUFFERS_DRAWN ? " (first buffers only)" : "");
+  fprintf(out, "<svg class=\"arena\" id=\"arena-view-%" PRId32 "\" viewBox=\"0 0 1000 250\" "
+               "width=\"100%%\" role=\"img\" aria-label=\"arena\">\n", c->index);
+  y_axis(out, arena, ymax, 1);
+  const int32_t *mo = opsched_rep_mem_order(b);
+  for (int32_t i = 0; i < b->num_buffers && drawn < MAX_BUFFERS_DRAWN; i++) {
+    const opsched_report_buffer *u = &b->buffers[i];
+    if (u->offset < 0 || u->size <= 0)
+      continue;
+    drawn++;
+    double x1 = mem_x(u->first, n), x2 = mem_x((int64_t)u->last + 1, n);
+    double y1 = MY1 - (MY1 - MY0) * (double)(u->offset + u->size) / ymax;
+    double y2 = MY1 - (MY1 - MY0) * (double)u->offset / ymax;
+    int hue = u->slot >= 0 ? (int)((u->slot * 47) % 360) : 0;
+    char sz[48], lb[32];
+    fmt_bytes(sz, sizeof sz, u->size);
+    fprintf(out, "<rect class=\"buf%s\" style=\"fill:hsl(%d,60%%,%d%%)\" x=\"%.2f\" y=\"%.2f\" "
+                 "width=\"%.2f\" height=\"%.2f\" data-tip=\"buffer %" PRId32 " (",
+            placed > 200 ? " many" : "", hue, u->slot >= 0 ? 62 : 80, x1, y1, x2 - x1, y2 - y1,
+            u->slot);
+    if (u->node >= 0 && u->node < n)
+      opsched_rep_html_str(out, opsched_rep_label(b, u->node, lb, sizeof lb));
+    fprintf(out, ")&#10;%s at offset %" PRId64 "&#10;live at positions %" PRId32 "-%" PRId32
+                 " (", sz, u->offset, u->first, u->last);
+    if (u->first >= 0 && u->first < n)
+      opsched_rep_html_str(out, opsched_rep_label(b, mo[u->first], lb, sizeof lb));
+    fputs(" .. ", out);
+    if (u->last >= 0 && u->last < n)
+      opsched_rep_html_str(out, opsched_rep_label(b, mo[u->last], lb, sizeof lb));
+    fputs(")\"/>\n", out);
+  }
+  int64_t ps = opsched_rep_peak_scheduled(b);
+  if (ps > 0) {
+    double y = MY1 - (MY1 - MY0) * (double)ps / ymax;
+    fprintf(out, "<line class=\"limit peakline\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                 "<text class=\"tick halo\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">schedule peak</text>\n",
+            MX0, MX1, y, y, MX1, y + (y - 14 < MY0 ? 12 : -4));
+  }
+  fprintf(out, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\"/>"
+               "<text class=\"tick\" x=\"%.0f\" y=\"236\" text-anchor=\"middle\">op position in "
+               "the schedule's sequential order</text></svg>\n",
+          MX0, MX1, MY1, MY1, (MX0 + MX1) / 2);
+}
+
+static void write_memory(block_ctx *c) {
+  FILE *out = c->out;
+  const opsched_report_block *b = c->b;
+  fprintf(out, "<div class=\"view memory\" id=\"memory-%" PRId32 "\"><h4>Memory over time</h4>\n",
+          c->index);
+  if (c->n > 0 && opsched_schedule_stream_count(b->schedule) > 1 && b->mem_time &&
+      b->mem_time_points > 0)
+    mem_in_time(c);
+  else if (c->n > 0 && (b->mem_original || b->mem_scheduled))
+    mem_by_position(c);
+  else
+    fputs("<p class=\"none\">No memory data for this block.</p>\n", out);
+  if (b->num_peak_buffers > 0 && b->peak_buffers)
+    peak_table(c);
+  if (b->num_buffers > 0 && c->n > 0)
+    arena_picture(c);
+  fputs("</div>\n", out);
+}
 /* ---- Gantt ------------------------------------------------------------ */
 
 #define ROW_H 26
 #define BAR_H 18
 #define TOP_H 18
+#define MEM_LANE_H 56
 
 static void write_gantt(block_ctx *c) {
   FILE *out = c->out;
@@ -610,7 +962,11 @@ static void write_gantt(block_ctx *c) {
           nwaits > 300 ? "show" : "hide", nwaits > 300 ? " nowaits" : "", TOP_H);
   for (int32_t k = 0; k < streams; k++)
     fprintf(out, "<div style=\"height:%dpx\">stream %" PRId32 "</div>", ROW_H, k);
-  int svg_h = TOP_H + streams * ROW_H + 24;
+  /* Several streams: live bytes in time under the lanes, same scale. */
+  int mem_h = streams > 1 && b->mem_time && b->mem_time_points > 0 ? MEM_LANE_H : 0;
+  if (mem_h)
+    fprintf(out, "<div style=\"height:%dpx\" class=\"memlabel\">memory</div>", mem_h);
+  int svg_h = TOP_H + streams * ROW_H + mem_h + 24;
   fprintf(out, "</div><div class=\"gscroll\"><svg class=\"gsvg%s\" width=\"100%%\" height=\"%d\" "
                "role=\"img\" aria-label=\"Gantt chart\">\n"
                "<defs><marker id=\"arrow-%" PRId32 "\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" "
@@ -620,9 +976,24 @@ static void write_gantt(block_ctx *c) {
   for (int32_t k = 0; k < streams; k++)
     fprintf(out, "<rect class=\"lane\" x=\"0\" y=\"%d\" width=\"100%%\" height=\"%d\"/>\n",
             TOP_H + k * ROW_H, ROW_H - 2);
+  if (mem_h) {
+    int64_t top = opsched_rep_peak_scheduled(b) > b->memory_limit ? opsched_rep_peak_scheduled(b)
+                                                                  : b->memory_limit;
+    fprintf(out, "<svg class=\"memlane\" x=\"0\" y=\"%d\" width=\"100%%\" height=\"%d\" "
+                 "viewBox=\"0 0 10000 %d\" preserveAspectRatio=\"none\">",
+            TOP_H + streams * ROW_H, mem_h, mem_h);
+    time_steps(out, b, span, 0, 10000, 4, mem_h - 2, top > 0 ? (double)top * 1.05 : 1.0,
+               "sched memlane");
+    if (b->memory_limit > 0) {
+      double y = mem_h - 2 - (mem_h - 6) * (double)b->memory_limit / ((double)top * 1.05);
+      fprintf(out, "<line class=\"limit memlane\" x1=\"0\" x2=\"10000\" y1=\"%.1f\" "
+                   "y2=\"%.1f\"/>", y, y);
+    }
+    fputs("</svg>\n", out);
+  }
   /* Time axis: ticks below the lanes. */
   int64_t step = nice_step(mk, 8);
-  int axis_y = TOP_H + streams * ROW_H;
+  int axis_y = TOP_H + streams * ROW_H + mem_h;
   int64_t unit = mk < 10000 ? 1 : mk < 10000000 ? 1000 : mk < 10000000000 ? 1000000 : 1000000000;
   const char *uname = unit == 1 ? "ns" : unit == 1000 ? "\xC2\xB5s" : unit == 1000000 ? "ms" : "s";
   int decimals = step >= unit ? 0 : step * 10 >= unit ? 1 : step * 100 >= unit ? 2 : 3;
@@ -647,11 +1018,17 @@ static void write_gantt(block_ctx *c) {
     fprintf(out, "<rect class=\"op%s\" data-b=\"%" PRId32 "\" data-n=\"%" PRId32
                  "\" x=\"%.4f%%\" y=\"%d\" width=\"%.4f%%\" height=\"%d\"/>\n",
             crit[v] ? " crit" : "", c->index, v, x, y, w, BAR_H);
-    if (labels && w >= 2.0) {
+    if (labels) {
+      /* The script fits the full name to the bar's width in pixels (again
+       * after each zoom); this first cut is for pages without script. */
       char buf[32];
-      fprintf(out, "<text class=\"oplabel\" x=\"%.4f%%\" y=\"%d\">", x + 0.3, y + 13);
+      const char *label = opsched_rep_label(b, v, buf, sizeof buf);
+      fprintf(out, "<text class=\"oplabel\" x=\"%.4f%%\" y=\"%d\" data-full=\"", x + 0.3, y + 13);
+      opsched_rep_html_str(out, label);
+      fputs("\">", out);
       int maxc = (int)(w * 1.1);
-      html_trunc(out, opsched_rep_label(b, v, buf, sizeof buf), maxc < 1 ? 1 : maxc);
+      if (w >= 2.0)
+        html_trunc(out, label, maxc < 1 ? 1 : maxc);
       fputs("</text>\n", out);
     }
   }
@@ -740,6 +1117,23 @@ static void write_data(block_ctx *c) {
       fprintf(out, i ? ",%" PRId32 : "%" PRId32, mo[i]);
     fputc(']', out);
   }
+  if (b->mem_after) {
+    fputs(",\n\"mema\":", out);
+    json_i64s(out, b->mem_after, n);
+  }
+  if (b->mem_time && b->mem_time_points > 0) {
+    fputs(",\n\"memt\":", out);
+    json_i64s(out, b->mem_time, b->mem_time_points);
+    fputs(",\n\"memtb\":", out);
+    json_i64s(out, b->mem_time_bytes, b->mem_time_points);
+  }
+  /* The block's figures as the summary shows them, for scripts and tests. */
+  fprintf(out, ",\n\"figures\":{\"makespan\":%" PRId64
+               ",\"peak\":%" PRId64 ",\"original_peak\":%" PRId64 ",\"limit\":%" PRId64
+               ",\"arena\":%" PRId64 ",\"peak_buffers\":%" PRId32 "}",
+          opsched_schedule_makespan(s), opsched_rep_peak_scheduled(b),
+          opsched_rep_peak_original(b), b->memory_limit, opsched_rep_arena(b),
+          b->num_peak_buffers);
   fputs("}</script>\n", out);
 }
 
@@ -791,9 +1185,7 @@ opsched_status opsched_html_write(FILE *out, const opsched_report_module *m) {
     opsched_rep_html_str(out, m->subtitle);
     fputs("</p>", out);
   }
-  fputs("<div id=\"report-errors\" data-count=\"0\" hidden></div>\n"
-        "<p class=\"status\">script: <span id=\"report-status\">not run</span></p></header>\n<nav><ul>\n",
-        out);
+  fputs("<div id=\"report-errors\" data-count=\"0\" hidden></div></header>\n<nav><ul>\n", out);
   char fb[32], bb[32];
   int32_t index = 0;
   for (int32_t f = 0; f < m->num_functions; f++) {

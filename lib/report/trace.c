@@ -46,8 +46,16 @@ static void proc_name(trace_ctx *t, int32_t pid, const char *fname,
   fputs("\"}}", t->out);
 }
 
+/* Flow binding of one slice (version 2 of the flow events: the X event
+ * itself carries the flow, so it cannot attach to a neighbour). */
+typedef struct slice_flow {
+  int64_t bind_id; /* 0 = none */
+  int out;         /* 1: flow_out, 0: flow_in */
+} slice_flow;
+
 static void slice(trace_ctx *t, const opsched_report_block *b, int32_t v,
-                  int32_t pid, int32_t tid, int64_t ts, int64_t pos) {
+                  int32_t pid, int32_t tid, int64_t ts, int64_t pos,
+                  const slice_flow *fl) {
   char buf[32];
   const opsched_schedule *s = b->schedule;
   int64_t cost = opsched_graph_cost(b->graph, v);
@@ -55,8 +63,10 @@ static void slice(trace_ctx *t, const opsched_report_block *b, int32_t v,
   ev_begin(t);
   fputs("{\"ph\":\"X\",\"name\":", t->out);
   opsched_rep_json_qstr(t->out, opsched_rep_label(b, v, buf, sizeof buf), 0);
-  fprintf(t->out, ",\"cat\":\"%s\",\"pid\":%" PRId32 ",\"tid\":%" PRId32 ",\"ts\":",
-          crit ? "op,critical" : "op", pid, tid);
+  /* One category for slices and flows: viewers link flows only within one
+   * (the critical path is in args). */
+  fprintf(t->out, ",\"cat\":\"op\",\"pid\":%" PRId32 ",\"tid\":%" PRId32 ",\"ts\":",
+          pid, tid);
   opsched_rep_us(t->out, ts);
   fputs(",\"dur\":", t->out);
   opsched_rep_us(t->out, cost);
@@ -70,7 +80,19 @@ static void slice(trace_ctx *t, const opsched_report_block *b, int32_t v,
     fprintf(t->out, ",\"bytes\":%" PRId64, b->node_bytes[v]);
   fprintf(t->out, ",\"rank\":%" PRId64 ",\"critical\":%s",
           opsched_schedule_ranks(s)[v], crit ? "true" : "false");
-  fputs("}}", t->out);
+  int32_t nw = 0;
+  const int32_t *w = fl ? opsched_schedule_waits(s, v, &nw) : NULL;
+  if (nw > 0) {
+    fputs(",\"waits_for\":[", t->out);
+    for (int32_t k = 0; k < nw; k++)
+      fprintf(t->out, k ? ",%" PRId32 : "%" PRId32, w[k]);
+    fputc(']', t->out);
+  }
+  fputc('}', t->out);
+  if (fl && fl->bind_id)
+    fprintf(t->out, ",\"bind_id\":%" PRId64 ",\"%s\":true", fl->bind_id,
+            fl->out ? "flow_out" : "flow_in");
+  fputc('}', t->out);
 }
 
 static void counter(trace_ctx *t, const char *name, int32_t pid, int64_t ts,
@@ -83,14 +105,61 @@ static void counter(trace_ctx *t, const char *name, int32_t pid, int64_t ts,
   fprintf(t->out, ",\"args\":{\"bytes\":%" PRId64 "}}", value);
 }
 
-static void flow(trace_ctx *t, const char *ph, int32_t pid, int32_t tid,
-                 int64_t ts, int64_t id) {
+/* A zero-duration slice "wait" that carries one flow of an op with several
+ * (a slice has one bind_id): at the producer's last nanosecond (inside its
+ * slice) or at the consumer's start, on the op's stream. */
+static void flow_marker(trace_ctx *t, int32_t pid, int32_t tid, int64_t ts, int32_t node,
+                        int32_t peer, int64_t id, int out) {
   ev_begin(t);
-  fprintf(t->out, "{\"ph\":\"%s\",%s\"name\":\"wait\",\"cat\":\"wait\",\"id\":%" PRId64
-                  ",\"pid\":%" PRId32 ",\"tid\":%" PRId32 ",\"ts\":",
-          ph, ph[0] == 'f' ? "\"bp\":\"e\"," : "", id, pid, tid);
+  fprintf(t->out, "{\"ph\":\"X\",\"name\":\"wait\",\"cat\":\"op\",\"pid\":%" PRId32
+                  ",\"tid\":%" PRId32 ",\"ts\":",
+          pid, tid);
   opsched_rep_us(t->out, ts);
-  fputc('}', t->out);
+  fprintf(t->out, ",\"dur\":0.000,\"args\":{\"node\":%" PRId32 ",\"flow\":\"%s\",\"%s\":%" PRId32
+                  "},\"bind_id\":%" PRId64 ",\"%s\":true}",
+          node, out ? "out" : "in", out ? "consumer" : "producer", peer, id,
+          out ? "flow_out" : "flow_in");
+}
+
+/* The waits as flows bound to slices (version 2 of the flow events: the X
+ * event carries bind_id and flow_out / flow_in, so a flow cannot attach to
+ * a neighbouring slice as a timestamp-matched s/f pair can). A slice with
+ * exactly one flow carries it itself (`fl`, per node); for an op with
+ * several, each flow gets its own marker slice on the op's stream. */
+static opsched_status write_flows(trace_ctx *t, const opsched_report_block *b, int32_t pid,
+                                  slice_flow *fl) {
+  const opsched_schedule *s = b->schedule;
+  int32_t n = opsched_graph_num_nodes(b->graph);
+  const int64_t *start = opsched_schedule_starts(s), *end = opsched_schedule_ends(s);
+  const int32_t *stream = opsched_schedule_streams(s), *order = opsched_schedule_order(s);
+  int32_t *roles = opsched_alloc_array((size_t)n + 1, sizeof *roles);
+  if (!roles)
+    return OPSCHED_ERR_NOMEM;
+  for (int32_t v = 0; v < n; v++) {
+    int32_t nw;
+    const int32_t *w = opsched_schedule_waits(s, v, &nw);
+    roles[v] += nw;
+    for (int32_t k = 0; k < nw; k++)
+      roles[w[k]]++;
+  }
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = order[i], nw;
+    const int32_t *w = opsched_schedule_waits(s, v, &nw);
+    for (int32_t k = 0; k < nw; k++) {
+      int32_t u = w[k];
+      int64_t id = ++t->flow_id;
+      if (roles[u] == 1)
+        fl[u] = (slice_flow){id, 1};
+      else
+        flow_marker(t, pid, stream[u], end[u] > start[u] ? end[u] - 1 : start[u], u, v, id, 1);
+      if (roles[v] == 1)
+        fl[v] = (slice_flow){id, 0};
+      else
+        flow_marker(t, pid, stream[v], start[v], v, u, id, 0);
+    }
+  }
+  opsched_free(roles);
+  return OPSCHED_OK;
 }
 
 static opsched_status write_block(trace_ctx *t, const opsched_report_block *b,
@@ -119,20 +188,21 @@ static opsched_status write_block(trace_ctx *t, const opsched_report_block *b,
   meta(t, "process_sort_index", pid_o, 0, "sort_index", NULL, 2 * (int64_t)index + 1);
   meta(t, "thread_name", pid_o, 0, "name", "original order", 0);
 
-  /* The schedule: slices in sequential order, then the waits as flows. */
-  for (int32_t i = 0; i < n; i++)
-    slice(t, b, order[i], pid_s, stream[order[i]], start[order[i]], i);
-  for (int32_t i = 0; i < n; i++) {
-    int32_t v = order[i], nw;
-    const int32_t *w = opsched_schedule_waits(s, v, &nw);
-    for (int32_t k = 0; k < nw; k++) {
-      int64_t id = ++t->flow_id;
-      flow(t, "s", pid_s, stream[w[k]], start[w[k]], id);
-      flow(t, "f", pid_s, stream[v], start[v], id);
-    }
+  /* The schedule: the waits as flows, then slices in sequential order. */
+  slice_flow *fl = opsched_alloc_array((size_t)n + 1, sizeof *fl);
+  if (!fl || write_flows(t, b, pid_s, fl) != OPSCHED_OK) {
+    opsched_free(fl);
+    return OPSCHED_ERR_NOMEM;
   }
+  for (int32_t i = 0; i < n; i++)
+    slice(t, b, order[i], pid_s, stream[order[i]], start[order[i]], i, &fl[order[i]]);
+  opsched_free(fl);
   int64_t makespan = opsched_schedule_makespan(s);
-  if (b->mem_scheduled) {
+  if (b->mem_time && b->mem_time_points > 0) {
+    /* Several streams: the live bytes in time (the peak in time). */
+    for (int32_t i = 0; i < b->mem_time_points; i++)
+      counter(t, "live bytes", pid_s, b->mem_time[i], b->mem_time_bytes[i]);
+  } else if (b->mem_scheduled) {
     const int32_t *mo = opsched_rep_mem_order(b);
     int64_t ts = 0;
     for (int32_t i = 0; i < n; i++) {
@@ -157,7 +227,7 @@ static opsched_status write_block(trace_ctx *t, const opsched_report_block *b,
     ts = c > INT64_MAX - ts ? INT64_MAX : ts + c;
   }
   for (int32_t v = 0; v < n; v++)
-    slice(t, b, v, pid_o, 0, ostart[v], v);
+    slice(t, b, v, pid_o, 0, ostart[v], v, NULL);
   if (b->mem_original)
     for (int32_t v = 0; v < n; v++)
       counter(t, "live bytes", pid_o, ostart[v], b->mem_original[v]);

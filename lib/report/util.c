@@ -133,6 +133,13 @@ int opsched_rep_module_ok(const opsched_report_module *m) {
         return 0;
       if (b->num_buffers < 0 || (b->num_buffers > 0 && !b->buffers))
         return 0;
+      if (b->num_peak_buffers < 0 || (b->num_peak_buffers > 0 && !b->peak_buffers) ||
+          b->mem_time_points < 0 ||
+          (b->mem_time_points > 0 && (!b->mem_time || !b->mem_time_bytes)))
+        return 0;
+      for (int32_t i = 0; i < b->num_peak_buffers; i++)
+        if (b->peak_buffers[i] < 0 || b->peak_buffers[i] >= b->num_buffers)
+          return 0;
       if (b->mem_order)
         for (int32_t i = 0; i < n; i++)
           if (b->mem_order[i] < 0 || b->mem_order[i] >= n)
@@ -168,6 +175,8 @@ int64_t opsched_rep_arena(const opsched_report_block *b) {
     return b->arena_size;
   int64_t m = 0;
   for (int32_t i = 0; i < b->num_buffers; i++) {
+    if (b->buffers[i].offset < 0)
+      continue; /* not placed in an arena */
     int64_t e = b->buffers[i].offset + b->buffers[i].size;
     if (e > m)
       m = e;

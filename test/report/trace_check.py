@@ -6,8 +6,16 @@ checks its numbers by recomputing them from the events:
 - the file parses and round-trips through json (dumps + loads is equal);
 - every event has the fields its phase needs: X (complete slice: ts, dur),
   M (metadata: process/thread names and sort indices), C (counter: numeric
-  args), s/f (flow start/finish: matching ids, f binds to the enclosing
-  slice, start no later than finish);
+  args), s/f (flow start/finish: matching ids, start no later than finish);
+- flows bind to the right slices under Perfetto's rules (its JSON importer,
+  json_trace_parser_impl.cc): a version-2 flow is carried by the X events
+  themselves (bind_id with flow_out on the producer, flow_in on the
+  consumer); a version-1 s/f event with "bp":"e" binds to the slice open
+  on its thread at its timestamp, so it must lie strictly inside exactly
+  one slice of that thread, touching no slice boundary. Every flow goes
+  from a producer to a consumer that lists it in args.waits_for, forward in
+  time, on their own streams, in the slices' category; every wait has
+  exactly one flow;
 - per block of otherData.blocks: one slice per op on the schedule process
   and on the original-order process, slices of one stream never overlap,
   streams < the stream count, the latest end is the makespan, the original
@@ -36,10 +44,141 @@ def is_num(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
+def enclosing(by_thread, e):
+    """The X event a v1 flow event binds to, or None when ambiguous."""
+    t = ns(e["ts"])
+    inside, touching = [], 0
+    for x in by_thread.get((e["pid"], e["tid"]), []):
+        s0, s1 = ns(x["ts"]), ns(x["ts"]) + ns(x["dur"])
+        if s0 < t < s1:
+            inside.append(x)
+        elif s0 == t or s1 == t:
+            touching += 1
+    return inside[0] if len(inside) == 1 and touching == 0 else None
+
+
+def op_of(x, ops):
+    """The op slice a flow-carrying X event stands for: itself, or for a
+    marker its op's slice, which must be on the same stream with the marker
+    at the right time (inside the producer's slice, at the consumer's
+    start)."""
+    if "flow" not in x["args"]:
+        return x
+    op = ops.get((x["pid"], x["args"]["node"]))
+    if op is None:
+        check(False, f"marker {x}: no slice of node {x['args']['node']}")
+        return None
+    t, s0, s1 = ns(x["ts"]), ns(op["ts"]), ns(op["ts"]) + ns(op["dur"])
+    check(x["tid"] == op["tid"], f"marker of {op['name']}: on thread {x['tid']}, op on {op['tid']}")
+    if x["args"]["flow"] == "out":
+        check(s0 <= t and (t < s1 or s0 == s1), f"marker of {op['name']}: {t} outside [{s0}, {s1})")
+    else:
+        check(t == s0, f"marker of {op['name']}: {t} is not the op's start {s0}")
+    return op
+
+
+def check_flows(xs, flows):
+    """Binds every flow to its two slices; returns the flow count per pid."""
+    by_thread = defaultdict(list)
+    ops = {}
+    for x in xs:
+        if "flow" not in x["args"]:
+            by_thread[(x["pid"], x["tid"])].append(x)
+            ops[(x["pid"], x["args"]["node"])] = x
+    bound = []  # (id, producer X, consumer X)
+    v2 = defaultdict(dict)
+    for x in xs:
+        if "bind_id" in x:
+            out, inn = x.get("flow_out") is True, x.get("flow_in") is True
+            check(out != inn, f"slice {x['name']}: bind_id needs exactly one of flow_out/flow_in")
+            role = "out" if out else "in"
+            check(role not in v2[x["bind_id"]], f"bind_id {x['bind_id']}: two {role} slices")
+            v2[x["bind_id"]][role] = x
+    for fid, ends in v2.items():
+        check(set(ends) == {"out", "in"}, f"bind_id {fid}: unpaired")
+        check(fid not in flows, f"bind_id {fid}: also a v1 flow id")
+        if set(ends) == {"out", "in"}:
+            for x in ends.values():
+                check(x.get("cat") == "op", f"bind_id {fid}: category {x.get('cat')!r}, not the slices' 'op'")
+            p, c = op_of(ends["out"], ops), op_of(ends["in"], ops)
+            if p is not None and c is not None:
+                bound.append((f"bind_id {fid}", p, c))
+    for fid, pair in flows.items():
+        check(set(pair) == {"s", "f"}, f"flow {fid}: unpaired")
+        if set(pair) != {"s", "f"}:
+            continue
+        check(pair["s"]["ts"] <= pair["f"]["ts"], f"flow {fid}: finish before start")
+        check(pair["s"]["pid"] == pair["f"]["pid"], f"flow {fid}: across processes")
+        p, c = enclosing(by_thread, pair["s"]), enclosing(by_thread, pair["f"])
+        check(p is not None, f"flow {fid}: start at {pair['s']['ts']} us binds to no single slice")
+        check(c is not None, f"flow {fid}: finish at {pair['f']['ts']} us binds to no single slice")
+        for ev, x in (("s", p), ("f", c)):
+            if x is not None:
+                check(pair[ev].get("cat") == x.get("cat"),
+                      f"flow {fid}: category {pair[ev].get('cat')!r}, slice {x.get('cat')!r}")
+        if p is not None and c is not None:
+            bound.append((f"flow {fid}", p, c))
+    per_pid = defaultdict(int)
+    seen = set()
+    for what, p, c in bound:
+        pn, cn = p["args"]["node"], c["args"]["node"]
+        check(p["pid"] == c["pid"], f"{what}: across processes")
+        check(pn in c["args"].get("waits_for", []),
+              f"{what}: binds {p['name']} -> {c['name']}, which does not wait for it")
+        check(ns(p["ts"]) + ns(p["dur"]) <= ns(c["ts"]), f"{what}: goes back in time")
+        check((p["pid"], pn, cn) not in seen, f"{what}: a second flow for one wait")
+        seen.add((p["pid"], pn, cn))
+        per_pid[p["pid"]] += 1
+    for x in ops.values():
+        for u in x["args"].get("waits_for", []):
+            check((x["pid"], u, x["args"]["node"]) in seen,
+                  f"slice {x['name']} waits for node {u} with no flow bound to both")
+    return per_pid
+
+
 def main(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
     doc = json.loads(text)
+    return check_doc(doc)
+
+
+def self_test(path):
+    """The validator must catch a flow bound to the wrong thread, time or
+    slice: each mutation of a valid trace has to fail."""
+    with open(path, encoding="utf-8") as f:
+        good = json.load(f)
+    if check_doc(json.loads(json.dumps(good))) != 0:
+        return 1
+    ok = True
+    muts = {"marker on another stream": lambda e: e["args"].get("flow") == "in" and e.update(tid=e["tid"] + 1),
+            "marker before its op": lambda e: e["args"].get("flow") == "in" and e["ts"] >= 1 and e.update(ts=e["ts"] - 0.5),
+            "flow_in on the wrong slice": lambda e: "flow" not in e["args"] and e.get("flow_in") and e.update(bind_id=e["bind_id"] + 10**6)}
+    for name, mut in muts.items():
+        # Apply to the first event the mutation changes.
+        doc = json.loads(json.dumps(good))
+        changed = False
+        for i, e in enumerate(doc["traceEvents"]):
+            before = json.dumps(e, sort_keys=True)
+            if e.get("ph") == "X" and "bind_id" in e:
+                mut(e)
+                if json.dumps(e, sort_keys=True) != before:
+                    changed = True
+                    break
+        if not changed:
+            print(f"FAIL: no flow to mutate ({name}): the self-test needs a trace with waits")
+            ok = False
+            continue
+        failures.clear()
+        print(f"-- mutation: {name}")
+        if check_doc(doc) == 0:
+            print(f"FAIL: the validator accepted a trace with {name}")
+            ok = False
+    failures.clear()
+    return 0 if ok else 1
+
+
+def check_doc(doc):
     check(json.loads(json.dumps(doc)) == doc, "JSON round trip differs")
     check(isinstance(doc, dict), "top level is not an object")
     events = doc.get("traceEvents")
@@ -49,6 +188,7 @@ def main(path):
     check(len(blocks) > 0, "no otherData.blocks")
 
     slices = defaultdict(list)   # pid -> [(ts, dur, tid, args)]
+    xs = []                        # every X event (flow binding)
     counters = defaultdict(list)  # (pid, name) -> [(ts, value)]
     flows = defaultdict(dict)     # id -> {ph: event}
     names = {}
@@ -68,6 +208,10 @@ def main(path):
             check(is_num(e.get("dur")) and e["dur"] >= 0, f"{where}: dur")
             args = e.get("args", {})
             check(isinstance(args.get("node"), int), f"{where}: args.node")
+            xs.append(e)
+            if "flow" in args:  # a marker slice carrying one flow of its op
+                check(args["flow"] in ("in", "out") and e.get("dur") == 0, f"{where}: flow marker")
+                continue
             check(args.get("cost_ns") == ns(e.get("dur", 0)), f"{where}: cost_ns != dur")
             slices[e["pid"]].append((ns(e["ts"]), ns(e["dur"]), e["tid"], args))
         elif ph == "M":
@@ -88,16 +232,9 @@ def main(path):
             check("id" in e, f"{where}: flow without id")
             check(ph not in flows[e.get("id")], f"{where}: duplicate flow {ph} id")
             flows[e.get("id")][ph] = e
-            if ph == "f":
-                check(e.get("bp") == "e", f"{where}: flow finish must bind to its enclosing slice")
+            check(e.get("bp") == "e", f"{where}: flow event must bind to its enclosing slice")
 
-    flows_per_pid = defaultdict(int)
-    for fid, pair in flows.items():
-        check(set(pair) == {"s", "f"}, f"flow {fid}: unpaired")
-        if set(pair) == {"s", "f"}:
-            check(pair["s"]["ts"] <= pair["f"]["ts"], f"flow {fid}: finish before start")
-            check(pair["s"]["pid"] == pair["f"]["pid"], f"flow {fid}: across processes")
-            flows_per_pid[pair["s"]["pid"]] += 1
+    flows_per_pid = check_flows(xs, flows)
 
     for k, b in enumerate(blocks):
         name = f"block {k} ({b['function']} / {b['block']})"
@@ -118,7 +255,7 @@ def main(path):
             for (t0, d0), (t1, _) in zip(lst, lst[1:]):
                 check(t0 + d0 <= t1, f"{name}: overlap on stream {tid} at {t1}")
         t = 0
-        for ts, d, tid, _ in sorted(osl):
+        for ts, d, tid, _ in sorted(osl, key=lambda x: (x[0], x[1], x[3]["node"])):
             check(ts == t and tid == 0, f"{name}: original order not back to back")
             t = ts + d
         check(t == b["total_work_ns"], f"{name}: original length {t} != {b['total_work_ns']}")
@@ -139,7 +276,7 @@ def main(path):
             check(lim and all(v == b["memory_limit"] for _, v in lim), f"{name}: limit counter")
 
     s = blocks[0] if blocks else {}
-    check((s.get("ops"), s.get("streams"), s.get("makespan_ns"), s.get("total_work_ns"),
+    check(s.get("function") != "@seed" or (s.get("ops"), s.get("streams"), s.get("makespan_ns"), s.get("total_work_ns"),
            s.get("speedup")) == (6, 2, 4, 6, 1.5), f"seed numbers: {s}")
 
     for f in failures[:50]:
@@ -149,4 +286,6 @@ def main(path):
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "--self-test":
+        sys.exit(self_test(sys.argv[2]))
     sys.exit(main(sys.argv[1]))
