@@ -33,14 +33,14 @@ def memref_bytes(t):
 
 def upstream(mlir_opt, path):
     out = subprocess.run([mlir_opt, "--one-shot-bufferize=bufferize-function-boundaries", path],
-                         check=True, capture_output=True, text=True).stdout
+                         check=True, capture_output=True, text=True).stderr
     allocs = re.findall(r"memref\.alloc\(\)(?: \{[^}]*\})? : (memref<[^>]*>)", out)
     return len(allocs), sum(memref_bytes(t) for t in allocs), out.count("memref.copy")
 
 
 def model(opsched_opt, path):
     out = subprocess.run([opsched_opt, "--op-schedule=summary=-", path, "-o", "/dev/null"],
-                         check=True, capture_output=True, text=True).stdout
+                         check=True, capture_output=True, text=True).stderr
     count = nbytes = 0
     for m in re.finditer(r"(\d+) allocations of (\d+) bytes", out):
         count += int(m.group(1))

@@ -95,6 +95,6 @@ env -u LD_PRELOAD "$MLIR_OPT" --load-pass-plugin="$PREFIX/lib/libopsched.so" \
   > "$WORK/plugin.out"
 "$FILECHECK" --check-prefix=ATTRS "$CHECKS/tools.check" < "$WORK/plugin.out"
 "$PREFIX/bin/opsched-opt" --op-schedule='cost-model=unit streams=2 table=-' "$MODEL" -o /dev/null \
-  > "$WORK/opt.out"
+  2> "$WORK/opt.out"
 "$FILECHECK" --check-prefix=TABLE "$CHECKS/tools.check" < "$WORK/opt.out"
 step "ok"
