@@ -10,7 +10,7 @@
 // RUN: not opsched-opt --op-schedule='effort=-5' %s 2>&1 | FileCheck %s --check-prefix=EFFORT
 // RUN: not opsched-opt --op-dep-graph='device=x' %s 2>&1 | FileCheck %s --check-prefix=DEPDEV
 // Report files work in the nested form too; a bad path is an error, not a crash.
-// RUN: opsched-opt --pass-pipeline='builtin.module(func.func(op-schedule{table=%t}))' %s -o /dev/null
+// RUN: opsched-opt --pass-pipeline='builtin.module(func.func(op-schedule{cost-model=unit table=%t}))' %s -o /dev/null
 // RUN: FileCheck %s --check-prefix=NESTED < %t
 // RUN: not opsched-opt --op-dep-graph='dot=/nonexistent/dir/g.dot' %s 2>&1 | FileCheck %s --check-prefix=BADPATH
 
