@@ -525,10 +525,31 @@ static int32_t *values_by_op(const opsched_block_plan *p, int32_t **first) {
   return by_op;
 }
 
+/* Slot numbers by first use in the new order, not the input's buffer
+ * numbering, so a second run on the pass's own output writes the same
+ * numbers (idempotence). -1 for buffers without a slot; NULL on OOM. */
+static int64_t *slot_numbers(const opsched_block_plan *p, const int32_t *order,
+                             const int32_t *first, const int32_t *by_op) {
+  const opsched_block_buffers *bb = &p->bufs;
+  int64_t *number = malloc(sizeof *number * (size_t)(bb->num_buffers + 1));
+  if (!number)
+    return NULL;
+  for (int32_t k = 0; k < bb->num_buffers; k++)
+    number[k] = -1;
+  int64_t next = 0;
+  for (int32_t i = 0; i < p->n; i++)
+    for (int32_t j = first[order[i]]; j < first[order[i] + 1]; j++) {
+      int32_t buf = bb->value_buffer[by_op[j]];
+      if (bb->value_result[by_op[j]] >= 0 && bb->buffer_node[buf] >= 0 && number[buf] < 0)
+        number[buf] = next++;
+    }
+  return number;
+}
+
 /* Slot, offset and size per result of op v (arrays of its result count). */
 static int slot_arrays(const opsched_block_plan *p, int32_t v, const int32_t *first,
-                       const int32_t *by_op, int64_t *slot, int64_t *offset,
-                       int64_t *size, int32_t nr) {
+                       const int32_t *by_op, const int64_t *slot_number, int64_t *slot,
+                       int64_t *offset, int64_t *size, int32_t nr) {
   const opsched_block_buffers *bb = &p->bufs;
   for (int32_t r = 0; r < nr; r++)
     slot[r] = offset[r] = size[r] = -1;
@@ -538,7 +559,7 @@ static int slot_arrays(const opsched_block_plan *p, int32_t v, const int32_t *fi
     int32_t buf = bb->value_buffer[i], r = bb->value_result[i];
     if (r < 0 || r >= nr || bb->buffer_node[buf] < 0)
       continue; /* resident buffers get no slot */
-    slot[r] = buf;
+    slot[r] = slot_number[buf];
     if (bb->value_owns[i]) {
       int dyn = bb->op_dynamic[v] && bb->buffer_bytes[buf] == 0;
       offset[r] = dyn ? -2 : opsched_arena_offset(p->arena, buf);
@@ -580,7 +601,8 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int flags) {
   int64_t *ids = malloc(sizeof *ids * (size_t)(p->n + 1));
   int64_t *arrays = malloc(sizeof *arrays * 3 * (size_t)(max_results + 1));
   int32_t *first = NULL, *by_op = slots ? values_by_op(p, &first) : NULL;
-  if (!position || !ids || !arrays || (slots && !by_op))
+  int64_t *slot_number = by_op ? slot_numbers(p, order, first, by_op) : NULL;
+  if (!position || !ids || !arrays || (slots && !slot_number))
     goto done; /* out of memory: the IR keeps its original form */
   for (int32_t i = 0; i < p->n; i++)
     position[order[i]] = i;
@@ -621,7 +643,7 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int flags) {
     }
     if (flags & OPSCHED_APPLY_SLOTS) {
       int32_t nr = (int32_t)mlirOperationGetNumResults(p->ops[v]);
-      if (slots && slot_arrays(p, v, first, by_op, slot, offset, size, nr)) {
+      if (slots && slot_arrays(p, v, first, by_op, slot_number, slot, offset, size, nr)) {
         opsched_batch_i64_array(&b, OPSCHED_OP_SLOT, slot, nr);
         opsched_batch_i64_array(&b, OPSCHED_OP_OFFSET, offset, nr);
         opsched_batch_i64_array(&b, OPSCHED_OP_SIZE, size, nr);
@@ -653,4 +675,5 @@ done:
   free(arrays);
   free(first);
   free(by_op);
+  free(slot_number);
 }
