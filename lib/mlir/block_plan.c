@@ -298,6 +298,16 @@ static opsched_status schedule_from_ir(opsched_block_plan *p) {
   return st;
 }
 
+/* Out of memory while planning: an error at the block's parent op (or its
+ * first op), never a silent failure. */
+static void emit_oom(MlirBlock block) {
+  MlirOperation at = mlirBlockGetParentOperation(block);
+  if (mlirOperationIsNull(at))
+    at = mlirBlockGetFirstOperation(block);
+  if (!mlirOperationIsNull(at))
+    emit(at, OPSCHED_SEVERITY_ERROR, "opsched: out of memory while planning this block");
+}
+
 opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock block,
                                              const opsched_options *o,
                                              opsched_plan_source source) {
@@ -315,16 +325,20 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     return OPSCHED_PLAN_UNTOUCHED;
   p->n = count;
   p->ops = malloc(sizeof *p->ops * (size_t)count);
-  if (!p->ops)
+  if (!p->ops) {
+    emit_oom(block);
     return OPSCHED_PLAN_FAILED;
+  }
   int32_t i = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); i < count;
        op = mlirOperationGetNextInBlock(op))
     p->ops[i++] = op;
 
   opsched_ptrmap index;
-  if (opsched_ptrmap_init(&index, (size_t)count))
+  if (opsched_ptrmap_init(&index, (size_t)count)) {
+    emit_oom(block);
     return OPSCHED_PLAN_FAILED;
+  }
   for (i = 0; i < count; i++)
     opsched_ptrmap_put(&index, p->ops[i].ptr, i);
 
@@ -334,13 +348,17 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
   opsched_effect effects[EFFECT_CAP];
   eff.effectful = malloc(sizeof *eff.effectful * (size_t)count);
   p->graph = opsched_graph_create((size_t)count);
-  if (!eff.effectful || !p->graph)
+  if (!eff.effectful || !p->graph) {
+    emit_oom(block);
     goto done;
+  }
 
   int failed = 0;
   uint8_t *cost_dynamic = calloc((size_t)count, 1);
-  if (!cost_dynamic)
+  if (!cost_dynamic) {
+    emit_oom(block);
     goto done;
+  }
   for (i = 0; i < count; i++) {
     int dynamic = 0;
     int64_t cost = op_cost(p->ops[i], o, &failed, &dynamic);
@@ -367,6 +385,7 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     if (opsched_graph_add_node(p->graph, cost < 0 ? 0 : cost,
                                demand < 1 ? 1 : (int32_t)demand) < 0) {
       free(cost_dynamic);
+      emit_oom(block);
       goto done;
     }
   }
@@ -382,8 +401,10 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     int64_t neff = opschedMlirOpEffects(p->ops[i], effects, EFFECT_CAP);
     if (neff > EFFECT_CAP)
       neff = -1; /* too many resources to track: treat as unknown */
-    if (c.failed || add_effect_edges(&eff, p->graph, i, effects, neff))
+    if (c.failed || add_effect_edges(&eff, p->graph, i, effects, neff)) {
+      emit_oom(block); /* edges fail only when they cannot be stored */
       goto done;
+    }
   }
   opsched_status st = opsched_graph_finalize(p->graph);
   if (st == OPSCHED_ERR_CYCLE) {
@@ -395,8 +416,13 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     result = OPSCHED_PLAN_UNTOUCHED;
     goto done;
   }
-  if (st != OPSCHED_OK)
+  if (st != OPSCHED_OK) {
+    char msg[120];
+    snprintf(msg, sizeof msg, "opsched: cannot finish this block's graph: %s",
+             opsched_status_str(st));
+    emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
     goto done;
+  }
   if (source == OPSCHED_PLAN_PLACEMENT) {
     st = schedule_from_ir(p);
     if (st == OPSCHED_ERR_INVALID) {

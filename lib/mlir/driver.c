@@ -41,6 +41,9 @@ static void collect_region(plan_list *l, MlirRegion region, const opsched_option
        b = mlirBlockGetNextInRegion(b)) {
     opsched_block_plan *p = plan_push(l, top);
     if (!p) {
+      opschedMlirEmit(mlirOperationGetLocation(mlirBlockGetParentOperation(b)),
+                      OPSCHED_SEVERITY_ERROR,
+                      "opsched: out of memory while collecting the function's blocks");
       l->failed = 1;
       return;
     }
