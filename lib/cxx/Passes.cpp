@@ -47,8 +47,9 @@ struct PhaseTimers {
   Operation *op;
   static void callback(void *user, opsched_run_phase phase, int begin) {
     static const char *const names[OPSCHED_PHASE_COUNT] = {
-        "opsched: plan (graph, schedule, memory, streams, arena)",
-        "opsched: attributes", "opsched: reports"};
+        "opsched: plan",   "opsched: attributes", "opsched: reports",
+        "opsched: graph",  "opsched: schedule (order, memory, streams)",
+        "opsched: arena"};
     static const char ids[OPSCHED_PHASE_COUNT] = {0};
     auto *t = static_cast<PhaseTimers *>(user);
     TypeID id = TypeID::getFromOpaquePointer(&ids[phase]);

@@ -308,9 +308,27 @@ static void emit_oom(MlirBlock block) {
     emit(at, OPSCHED_SEVERITY_ERROR, "opsched: out of memory while planning this block");
 }
 
+/* Ends the current phase (if any) and begins `next` (-1: none). */
+static void plan_phase(const opsched_plan_hooks *h, int *current, int next) {
+  if (!h || !h->phase)
+    return;
+  if (*current >= 0)
+    h->phase(h->user, (opsched_plan_phase)*current, 0);
+  *current = next;
+  if (next >= 0)
+    h->phase(h->user, (opsched_plan_phase)next, 1);
+}
+
 opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock block,
                                              const opsched_options *o,
                                              opsched_plan_source source) {
+  return opsched_block_plan_build_timed(p, block, o, source, NULL);
+}
+
+opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBlock block,
+                                                   const opsched_options *o,
+                                                   opsched_plan_source source,
+                                                   const opsched_plan_hooks *hooks) {
   memset(p, 0, sizeof *p);
   p->block = block;
   int32_t count = 0;
@@ -342,6 +360,8 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
   for (i = 0; i < count; i++)
     opsched_ptrmap_put(&index, p->ops[i].ptr, i);
 
+  int phase = -1;
+  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_GRAPH);
   opsched_plan_result result = OPSCHED_PLAN_FAILED;
   effect_state eff = {.last_unknown = -1};
   enum { EFFECT_CAP = 16 };
@@ -423,6 +443,7 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
     goto done;
   }
+  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_SCHEDULE);
   if (source == OPSCHED_PLAN_PLACEMENT) {
     st = schedule_from_ir(p);
     if (st == OPSCHED_ERR_INVALID) {
@@ -454,6 +475,7 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
     goto done;
   }
+  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_ARENA);
   if (o->buffer_slots && p->bufs.buffers) {
     /* Timeline reuse adds waits, so only where this pass writes them. */
     unsigned packers = OPSCHED_ARENA_DEFAULT;
@@ -501,6 +523,7 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
   }
   result = OPSCHED_PLAN_OK;
 done:
+  plan_phase(hooks, &phase, -1);
   opsched_ptrmap_free(&index);
   effect_state_free(&eff);
   return result;

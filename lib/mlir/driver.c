@@ -35,8 +35,18 @@ static opsched_block_plan *plan_push(plan_list *l, int top) {
   return &l->plans[l->count++];
 }
 
+/* Forwards a block plan's phases to the run's callback. */
+static void plan_phase_to_run(void *user, opsched_plan_phase phase, int begin) {
+  const opsched_run_outputs *out = user;
+  static const opsched_run_phase map[] = {[OPSCHED_PLAN_PHASE_GRAPH] = OPSCHED_PHASE_GRAPH,
+                                          [OPSCHED_PLAN_PHASE_SCHEDULE] = OPSCHED_PHASE_SCHEDULE,
+                                          [OPSCHED_PLAN_PHASE_ARENA] = OPSCHED_PHASE_ARENA};
+  out->phase(out->phase_user, map[phase], begin);
+}
+
 static void collect_region(plan_list *l, MlirRegion region, const opsched_options *o,
-                           int top, opsched_plan_source source) {
+                           int top, opsched_plan_source source,
+                           const opsched_plan_hooks *hooks) {
   for (MlirBlock b = mlirRegionGetFirstBlock(region); !mlirBlockIsNull(b);
        b = mlirBlockGetNextInRegion(b)) {
     opsched_block_plan *p = plan_push(l, top);
@@ -47,13 +57,13 @@ static void collect_region(plan_list *l, MlirRegion region, const opsched_option
       l->failed = 1;
       return;
     }
-    if (opsched_block_plan_build(p, b, o, source) == OPSCHED_PLAN_FAILED)
+    if (opsched_block_plan_build_timed(p, b, o, source, hooks) == OPSCHED_PLAN_FAILED)
       l->failed = 1;
     for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
       for (MlirRegion r = mlirOperationGetFirstRegion(op); !mlirRegionIsNull(r);
            r = mlirRegionGetNextInOperation(r))
-        collect_region(l, r, o, 0, source);
+        collect_region(l, r, o, 0, source, hooks);
   }
 }
 
@@ -355,11 +365,13 @@ static void apply_plans(plan_list *l, MlirOperation func, const opsched_options 
 MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_options *o,
                                            const opsched_run_outputs *out) {
   plan_list l = {0};
+  opsched_plan_hooks hooks = {plan_phase_to_run, (void *)out};
   phase(out, OPSCHED_PHASE_PLAN, 1);
   for (MlirRegion r = mlirOperationGetFirstRegion(func); !mlirRegionIsNull(r);
        r = mlirRegionGetNextInOperation(r))
     collect_region(&l, r, o, 1,
-                   out->slots_only ? OPSCHED_PLAN_PLACEMENT : OPSCHED_PLAN_SCHEDULE);
+                   out->slots_only ? OPSCHED_PLAN_PLACEMENT : OPSCHED_PLAN_SCHEDULE,
+                   out->phase ? &hooks : NULL);
   phase(out, OPSCHED_PHASE_PLAN, 0);
 
   function_figures f;

@@ -4,9 +4,12 @@
 // RUN: %mlir_opt --load-pass-plugin=%opsched_plugin --mlir-print-ir-after-all --op-dep-graph --op-buffer-slots --op-schedule-verify %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
 
 // CHECK: OpSchedulePass
-// CHECK-NEXT: (A) opsched: plan (graph, schedule, memory, streams, arena)
-// CHECK-NEXT: (A) opsched: attributes
-// CHECK-NEXT: (A) opsched: reports
+// CHECK-NEXT: {{^ .*  }}(A) opsched: plan
+// CHECK-NEXT: {{^ .*    }}(A) opsched: graph
+// CHECK-NEXT: {{^ .*    }}(A) opsched: schedule (order, memory, streams)
+// CHECK-NEXT: {{^ .*    }}(A) opsched: arena
+// CHECK-NEXT: {{^ .*  }}(A) opsched: attributes
+// CHECK-NEXT: {{^ .*  }}(A) opsched: reports
 // CHECK-NOT: anonymous
 
 // PRINT: IR Dump After OpDepGraphPass (op-dep-graph)
