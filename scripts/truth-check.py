@@ -33,7 +33,7 @@ def memref_bytes(t):
 
 def upstream(mlir_opt, path):
     out = subprocess.run([mlir_opt, "--one-shot-bufferize=bufferize-function-boundaries", path],
-                         check=True, capture_output=True, text=True).stderr
+                         check=True, capture_output=True, text=True).stdout
     allocs = re.findall(r"memref\.alloc\(\)(?: \{[^}]*\})? : (memref<[^>]*>)", out)
     return len(allocs), sum(memref_bytes(t) for t in allocs), out.count("memref.copy")
 
