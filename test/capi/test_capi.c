@@ -99,6 +99,43 @@ static void test_create(void) {
   CHECK(opschedPassIsNull(opschedCreateOpSchedulePass(str("cost-model=x"), NULL, NULL)));
 }
 
+/* Every pass of the pass table is listed and created by name. */
+static void test_pass_table(void) {
+  static const char *const known[] = {"op-schedule", "op-dep-graph", "op-buffer-slots",
+                                      "op-schedule-verify"};
+  intptr_t n = opschedGetNumPasses();
+  CHECK(n >= 4);
+  for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+    int listed = 0;
+    for (intptr_t i = 0; i < n; i++)
+      listed |= mlirStringRefEqual(opschedGetPassArgument(i), str(known[k]));
+    CHECK(listed);
+    errors e = {0};
+    MlirPass p = opschedCreatePass(str(known[k]), str(""), collect, &e);
+    CHECK(!opschedPassIsNull(p) && e.count == 0);
+    opschedPassDestroy(p);
+  }
+  for (intptr_t i = 0; i < n; i++) { /* every listed name creates its pass */
+    MlirPass p = opschedCreatePass(opschedGetPassArgument(i), str(""), NULL, NULL);
+    CHECK(!opschedPassIsNull(p));
+    opschedPassDestroy(p);
+  }
+  CHECK(opschedGetPassArgument(n).data == NULL && opschedGetPassArgument(-1).data == NULL);
+  errors e = {0};
+  CHECK(opschedPassIsNull(opschedCreatePass(str("op-nothing"), str(""), collect, &e)));
+  CHECK(e.count == 1 && strcmp(e.last, "opschedCreatePass: no opsched pass named 'op-nothing'") == 0);
+  /* Options are per pass: op-buffer-slots takes alignment, not cost-model. */
+  MlirPass p = opschedCreatePass(str("op-buffer-slots"), str("alignment=128"), collect, &e);
+  CHECK(!opschedPassIsNull(p) && e.count == 1);
+  opschedPassDestroy(p);
+  CHECK(opschedPassIsNull(opschedCreatePass(str("op-buffer-slots"), str("cost-model=unit"),
+                                            collect, &e)));
+  CHECK(e.count == 2 && strcmp(e.last, "op-buffer-slots: no such option cost-model") == 0);
+  CHECK(opschedPassIsNull(opschedCreatePass(str("op-buffer-slots"), str("alignment=3"),
+                                            collect, &e)));
+  CHECK(e.count == 3 && strstr(e.last, "op-buffer-slots: invalid value '3' for option 'alignment'"));
+}
+
 static void test_direct(MlirContext ctx) {
   MlirModule module = mlirModuleCreateParse(ctx, str(kModule));
   CHECK(!mlirModuleIsNull(module));
@@ -197,6 +234,7 @@ int main(void) {
   mlirDialectRegistryDestroy(registry);
   test_versions();
   test_create();
+  test_pass_table();
   test_direct(ctx);
   test_pipeline(ctx);
   mlirContextDestroy(ctx);
