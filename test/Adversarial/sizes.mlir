@@ -1,6 +1,9 @@
 // Zero-sized tensors (0 bytes, but each op still pays its launch) and sizes
 // whose byte counts overflow int64 (a warning per op; sizes, costs, ranks,
-// times and peaks saturate at INT64_MAX instead of wrapping).
+// times and peaks saturate instead of wrapping, and are written as
+// 2^60 - 1 = 1152921504606846975, the range op-schedule-verify accepts).
+// RUN: opsched-opt --op-schedule='streams=2 buffer-slots=false' %s 2>/dev/null | opsched-opt --op-schedule-verify -o /dev/null
+// RUN: opsched-opt --op-schedule %s 2>/dev/null | opsched-opt --op-schedule-verify -o /dev/null
 // The schedule and its figures (buffer slots off):
 // RUN: opsched-opt --op-schedule='streams=2 buffer-slots=false' %s 2>&1 | FileCheck %s
 // With buffer slots (the default) buffers whose size saturates cannot get
