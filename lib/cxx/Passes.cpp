@@ -220,20 +220,22 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
   }
 };
 
-#define OPSCHED_COST_OPTIONS                                                           \
-  Option<std::string> costModel{                                                       \
-      *this, "cost-model",                                                             \
-      llvm::cl::desc("Op durations: roofline (from shapes) or unit (every op costs 1)"), \
-      llvm::cl::init("roofline")};                                                     \
-  Option<std::string> device{                                                          \
-      *this, "device",                                                                 \
-      llvm::cl::desc("Device profile of the roofline: generic, h100, a100, cpu"),      \
-      llvm::cl::init("generic")};                                                      \
-  Option<std::string> dot {                                                            \
-    *this, "dot",                                                                      \
-        llvm::cl::desc("Write the dependency graph in Graphviz to this file ('-' = stderr)"), \
-        llvm::cl::init("")                                                             \
-  }
+// The options of the passes that compute durations (op-schedule,
+// op-dep-graph), declared per pass so that --help lists under each pass only
+// what it uses. A macro: Pass::Option members must live in the pass class.
+#define OPSCHED_COST_OPTIONS                                                              \
+  Option<std::string> costModel{                                                          \
+      *this, "cost-model",                                                                \
+      llvm::cl::desc("Op durations: roofline (from shapes) or unit (every op costs 1)"),  \
+      llvm::cl::init("roofline")};                                                        \
+  Option<std::string> device{                                                             \
+      *this, "device",                                                                    \
+      llvm::cl::desc("Device profile of the roofline: generic, h100, a100, cpu"),         \
+      llvm::cl::init("generic")};                                                         \
+  Option<std::string> dot{                                                                \
+      *this, "dot",                                                                       \
+      llvm::cl::desc("Write the dependency graph in Graphviz to this file ('-' = stderr)"), \
+      llvm::cl::init("")}
 
 struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpSchedulePass)
