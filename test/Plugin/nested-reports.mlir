@@ -14,9 +14,7 @@
 // RUN: %mlir_opt --load-pass-plugin=%opsched_plugin --pass-pipeline='builtin.module(func.func(op-schedule{cost-model=unit report=%t.html trace=%t.json}))' %s -o /dev/null
 // RUN: FileCheck %s --check-prefix=HTML < %t.html
 // RUN: FileCheck %s --check-prefix=TRACE < %t.json
-// Running the same pipeline twice in one process (two pass-manager runs of
-// one pass object) is covered by the C API test; here a second module in
-// one file is a second run.
+// Two pass-manager runs of one pass object: test/capi (test_pipeline).
 
 // CHECK: @a: 2 ops
 // CHECK-NEXT: @b: 3 ops
