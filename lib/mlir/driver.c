@@ -272,6 +272,18 @@ static void write_summary(FILE *out, MlirOperation func, const function_figures 
 static opsched_function_report *report_take(plan_list *l, MlirOperation func,
                                             const opsched_options *o);
 
+/* Whether `op` carries any opsched.* attribute: most unscheduled ops (payload
+ * bodies) carry none, and skipping them saves a dictionary rebuild each. */
+static int has_opsched_attr(MlirOperation op) {
+  for (intptr_t i = 0, n = mlirOperationGetNumDiscardableAttributes(op); i < n; i++) {
+    MlirStringRef name =
+        mlirIdentifierStr(mlirOperationGetDiscardableAttribute(op, i).name);
+    if (name.length > 8 && memcmp(name.data, "opsched.", 8) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 /* Removes what opsched_block_plan_apply would write under `flags` from every
  * op of `block` (all = 1) or from its terminator only: ops this run does not
  * schedule must not keep an earlier run's results. */
@@ -288,6 +300,8 @@ static void clear_stale(opsched_attr_writer *w, MlirBlock block, MlirOperation t
   MlirOperation op = all ? mlirBlockGetFirstOperation(block) : terminator;
   for (; !mlirOperationIsNull(op); op = all ? mlirOperationGetNextInBlock(op)
                                             : (MlirOperation){NULL}) {
+    if (!has_opsched_attr(op))
+      continue;
     opsched_attr_batch b;
     opsched_batch_begin(&b, w, op);
     for (int k = 0; k < 3; k++)
