@@ -195,6 +195,20 @@ static void test_direct(MlirContext ctx) {
       opschedScheduleFunction(func_at(module, 0), str(""), &unset, collect, &e)));
   CHECK(e.count == 4 && strstr(e.last, "structSize"));
 
+  /* An output that cannot be written fails before scheduling: the function
+   * is not touched (the trace and report options reach the direct entry). */
+  MlirModule fresh = mlirModuleCreateParse(ctx, str(kModule));
+  MlirOperation seed = func_at(fresh, 0);
+  CHECK(mlirLogicalResultIsFailure(
+      opschedScheduleFunction(seed, str("report=/dev/full"), &f, collect, &e)));
+  CHECK(e.count == 5 && strstr(e.last, "op-schedule: cannot write to '/dev/full' (report)"));
+  CHECK(mlirAttributeIsNull(mlirOperationGetAttributeByName(seed, str("opsched.makespan"))));
+  CHECK(mlirLogicalResultIsFailure(
+      opschedScheduleFunction(seed, str("trace=/nonexistent/t.json"), &f, collect, &e)));
+  CHECK(e.count == 6 && strstr(e.last, "cannot open '/nonexistent/t.json' for writing (trace)"));
+  CHECK(mlirAttributeIsNull(mlirOperationGetAttributeByName(seed, str("opsched.makespan"))));
+  mlirModuleDestroy(fresh);
+
   /* Without a callback, errors reach the context's handlers. */
   int diagnostics = 0;
   MlirDiagnosticHandlerID id =
