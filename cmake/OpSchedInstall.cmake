@@ -3,10 +3,13 @@
 # from the top-level CMakeLists.txt, once every target exists.
 #
 # Installed layout (docs/api.md):
-#   include/opsched/{graph,schedule,options,cost,memory,Version}.h  core, C
+#   include/opsched/{graph,schedule,options,cost,memory,arena,Version}.h  core, C
+#   include/opsched/report.h                                      reports (DOT, table, trace, HTML), C
+#   include/opsched/attr_names.h                                  attribute names (data only)
 #   include/opsched/Passes.h                                      C++ passes
 #   include/opsched-c/*.h                                         C API
 #   lib/libopsched_core.a            OpSched::core  (pure C, no MLIR)
+#   lib/libopsched_report.a          OpSched::report (pure C, on OpSched::core)
 #   lib/libopsched_capi.so           OpSched::capi  (+ MLIR C API), OpSched::cxx
 #   lib/libopsched.so                OpSched::plugin (mlir-opt --load-pass-plugin)
 #   bin/opsched-opt                  OpSched::opt
@@ -49,7 +52,8 @@ target_include_directories(opsched_core PUBLIC $<BUILD_INTERFACE:${PROJECT_BINAR
 set(OPSCHED_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/OpSched)
 
 set_target_properties(opsched_core PROPERTIES EXPORT_NAME core)
-install(TARGETS opsched_core EXPORT OpSchedCoreTargets
+set_target_properties(opsched_report PROPERTIES EXPORT_NAME report)
+install(TARGETS opsched_core opsched_report EXPORT OpSchedCoreTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES
   ${PROJECT_SOURCE_DIR}/include/opsched/graph.h
@@ -57,6 +61,9 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/include/opsched/options.h
   ${PROJECT_SOURCE_DIR}/include/opsched/cost.h
   ${PROJECT_SOURCE_DIR}/include/opsched/memory.h
+  ${PROJECT_SOURCE_DIR}/include/opsched/arena.h
+  ${PROJECT_SOURCE_DIR}/include/opsched/report.h
+  ${PROJECT_SOURCE_DIR}/include/opsched/attr_names.h
   ${PROJECT_BINARY_DIR}/include/opsched/Version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/opsched)
 install(EXPORT OpSchedCoreTargets NAMESPACE OpSched::

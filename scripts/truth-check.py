@@ -40,7 +40,7 @@ def upstream(mlir_opt, path):
 
 def model(opsched_opt, path):
     out = subprocess.run([opsched_opt, "--op-schedule=summary=-", path, "-o", "/dev/null"],
-                         check=True, capture_output=True, text=True).stdout
+                         check=True, capture_output=True, text=True).stderr
     count = nbytes = 0
     for m in re.finditer(r"(\d+) allocations of (\d+) bytes", out):
         count += int(m.group(1))

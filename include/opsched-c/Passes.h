@@ -12,14 +12,16 @@
 #include "opsched-c/Support.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Registers `op-schedule` and `op-dep-graph` with MLIR's global pass
- * registry, so that mlirParsePassPipeline() knows them. Idempotent and
- * thread-safe. */
+/* Registers every opsched pass (op-schedule, op-dep-graph, op-buffer-slots,
+ * op-schedule-verify, and any later one: opschedGetPassArgument lists them)
+ * with MLIR's global pass registry, so that mlirParsePassPipeline() knows
+ * them. Idempotent and thread-safe. */
 OPSCHED_CAPI_EXPORTED void opschedRegisterPasses(void);
 
 /* Creates an `op-schedule` pass configured by `options`, written as inside
@@ -39,6 +41,20 @@ OPSCHED_CAPI_EXPORTED MlirPass opschedCreateOpSchedulePass(
  * nothing). */
 OPSCHED_CAPI_EXPORTED MlirPass opschedCreateOpDepGraphPass(
     MlirStringRef options, MlirStringCallback errorCallback, void *userData);
+
+/* Creates the opsched pass whose pipeline name is `name` ("op-buffer-slots",
+ * "op-schedule-verify", ...), configured by `options`, exactly as the two
+ * functions above do for theirs (an unknown name is an error through
+ * `errorCallback`). */
+OPSCHED_CAPI_EXPORTED MlirPass opschedCreatePass(MlirStringRef name, MlirStringRef options,
+                                                 MlirStringCallback errorCallback,
+                                                 void *userData);
+
+/* The number of opsched passes, and the pipeline name of the pass at
+ * `index` (0 <= index < count; a null string ref outside). The strings are
+ * static. */
+OPSCHED_CAPI_EXPORTED intptr_t opschedGetNumPasses(void);
+OPSCHED_CAPI_EXPORTED MlirStringRef opschedGetPassArgument(intptr_t index);
 
 /* Frees a pass created above that was never added to a pass manager.
  * A null pass is allowed. */

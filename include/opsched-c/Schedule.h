@@ -51,7 +51,9 @@ static inline void opschedFiguresInit(OpschedFigures *figures) {
  * block of its body and nested regions is reordered and annotated with the
  * opsched.* attributes. `options` uses the pipeline syntax
  * ("cost-model=unit streams=2"); the report options `table`, `summary` and
- * `dot` write their files as the pass does ("-" is stdout).
+ * `dot` write their files as the pass does ("-" is stderr: stdout may carry
+ * IR); the files are opened before anything is scheduled, and a file that
+ * cannot be opened or written fails the call.
  *
  * On success fills `figures` (nullable; its structSize must be set) and
  * returns success. On failure the IR is left as it was, and every error -

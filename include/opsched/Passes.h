@@ -13,8 +13,10 @@
 
 namespace opsched {
 
-/// Registers every opsched pass with the global pass registry. Safe to call
-/// more than once and from several threads.
+/// Registers every opsched pass (the pass table, lib/cxx/PassTable.def:
+/// op-schedule, op-dep-graph, op-buffer-slots, op-schedule-verify, ...) with
+/// the global pass registry. Safe to call more than once and from several
+/// threads.
 void registerPasses();
 
 /// `op-schedule`: reorders each block by critical-path list scheduling and

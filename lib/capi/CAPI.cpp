@@ -9,10 +9,9 @@
 #include "opsched-c/OpSched.h"
 
 #include "PassConfig.h"
-#include "driver.h"
+#include "PassTable.h"
 #include "opsched/Passes.h"
 #include "opsched/Version.h"
-#include "opsched/report.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
@@ -119,43 +118,11 @@ MlirPass createPass(std::unique_ptr<Pass> pass, MlirStringRef options,
       message = diag.str();
     return success();
   });
-  if (failed(opsched::detail::getPassConfig(*pass, &ctx))) {
+  if (failed(opsched::detail::initializePass(*pass, &ctx))) {
     report(callback, userData, message);
     return MlirPass{nullptr};
   }
   return wrap(pass.release());
-}
-
-/// An output file of the direct entry: "-" is stdout, empty is none.
-struct OutputFile {
-  FILE *file = nullptr;
-  bool owned = false;
-  LogicalResult open(const std::string &path, Operation *op, StringRef option) {
-    if (path.empty())
-      return success();
-    if (path == "-") {
-      file = stdout;
-      return success();
-    }
-    file = fopen(path.c_str(), "w");
-    owned = file != nullptr;
-    if (!file)
-      return op->emitError() << "op-schedule: cannot open '" << path << "' for writing ("
-                             << option << ")";
-    return success();
-  }
-  ~OutputFile() {
-    if (owned)
-      fclose(file);
-    else if (file)
-      fflush(file);
-  }
-};
-
-std::optional<int64_t> getI64(Operation *op, StringRef name) {
-  if (auto attr = dyn_cast_or_null<IntegerAttr>(op->getAttr(name)))
-    return attr.getValue().getSExtValue();
-  return std::nullopt;
 }
 
 } // namespace
@@ -173,6 +140,31 @@ MlirPass opschedCreateOpSchedulePass(MlirStringRef options, MlirStringCallback e
   return createPass(opsched::createOpSchedulePass(), options, errorCallback, userData);
 }
 
+MlirPass opschedCreatePass(MlirStringRef name, MlirStringRef options,
+                           MlirStringCallback errorCallback, void *userData) {
+  const opsched::PassInfo *info = opsched::findPass(unwrap(name));
+  if (!info) {
+    report(errorCallback, userData,
+           ("opschedCreatePass: no opsched pass named '" + unwrap(name) + "'").str());
+    return MlirPass{nullptr};
+  }
+  return createPass(info->create(), options, errorCallback, userData);
+}
+
+intptr_t opschedGetNumPasses(void) {
+  size_t count;
+  opsched::passTable(&count);
+  return static_cast<intptr_t>(count);
+}
+
+MlirStringRef opschedGetPassArgument(intptr_t index) {
+  size_t count;
+  const opsched::PassInfo *table = opsched::passTable(&count);
+  if (index < 0 || static_cast<size_t>(index) >= count)
+    return MlirStringRef{nullptr, 0};
+  return wrap(StringRef(table[index].argument));
+}
+
 MlirPass opschedCreateOpDepGraphPass(MlirStringRef options, MlirStringCallback errorCallback,
                                      void *userData) {
   return createPass(opsched::createOpDepGraphPass(), options, errorCallback, userData);
@@ -183,8 +175,6 @@ void opschedPassDestroy(MlirPass pass) { delete unwrap(pass); }
 MlirLogicalResult opschedScheduleFunction(MlirOperation func, MlirStringRef options,
                                           OpschedFigures *figures,
                                           MlirStringCallback errorCallback, void *userData) {
-  static constexpr const char *kMakespan = "opsched.makespan";
-  static constexpr const char *kCriticalPath = "opsched.critical_path";
   Operation *op = unwrap(func);
   MLIRContext *ctx = op->getContext();
   ErrorForwarder forwarder(ctx, errorCallback, userData);
@@ -211,65 +201,33 @@ MlirLogicalResult opschedScheduleFunction(MlirOperation func, MlirStringRef opti
   if (failed(config))
     return mlirLogicalResultFailure();
 
-  OutputFile dot, table, summary;
-  if (failed(dot.open(config->dot, op, "dot")) ||
-      failed(table.open(config->table, op, "table")) ||
-      failed(summary.open(config->summary, op, "summary")))
+  opsched::detail::OutputFiles files;
+  if (failed(files.open(*config, op, "op-schedule")))
+    return mlirLogicalResultFailure();
+  opsched::detail::FunctionRun run;
+  opsched::detail::runFunction(op, *config, 0, {}, run);
+  if (!run.succeeded)
+    return mlirLogicalResultFailure();
+  const opsched::detail::FunctionRun *runs[] = {&run};
+  if (failed(files.write(runs, op, "op-schedule")))
     return mlirLogicalResultFailure();
 
-  // Figures come back as the function's attributes; clear stale ones first so
-  // "nothing to schedule" reads as such, and restore them on failure.
-  Attribute oldMakespan = op->removeAttr(kMakespan);
-  Attribute oldCriticalPath = op->removeAttr(kCriticalPath);
-  int clusters = 0;
-  opsched_run_outputs outputs;
-  memset(&outputs, 0, sizeof outputs); // fields added later stay off
-  outputs.reorder = config->reorders ? 1 : 0;
-  outputs.dot = dot.file;
-  outputs.table = table.file;
-  outputs.summary = summary.file;
-  outputs.cluster_counter = &clusters;
-  if (dot.file)
-    opsched_dot_begin(dot.file);
-  MlirLogicalResult result = opschedMlirRunOnFunction(func, &config->options, &outputs);
-  if (dot.file)
-    opsched_dot_end(dot.file);
-  if (mlirLogicalResultIsFailure(result)) {
-    if (oldMakespan)
-      op->setAttr(kMakespan, oldMakespan);
-    if (oldCriticalPath)
-      op->setAttr(kCriticalPath, oldCriticalPath);
-    return result;
-  }
-
   if (figures) {
+    // The driver's own figures: nothing is read back from the attributes.
+    const opsched_function_figures &f = run.figures;
     OpschedFigures all;
     memset(&all, 0, sizeof all);
     all.structSize = figures->structSize;
-    std::optional<int64_t> makespan = getI64(op, kMakespan);
-    std::optional<int64_t> criticalPath = getI64(op, kCriticalPath);
-    all.scheduled = criticalPath.has_value();
+    all.scheduled = f.scheduled;
     int32_t streams = config->options.schedule.streams;
     all.streams = streams > 0 ? streams : 1;
-    all.makespan = makespan.value_or(0);
-    all.criticalPath = criticalPath.value_or(0);
-    // Durations of the body's ops (end - start), as the driver's total work.
-    all.totalWork = 0;
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (Operation &inner : block) {
-          std::optional<int64_t> start = getI64(&inner, "opsched.start"),
-                                 end = getI64(&inner, "opsched.end");
-          if (start && end)
-            all.totalWork += *end - *start;
-        }
-    // The driver writes opsched.peak_memory when it has a memory model of
-    // the body, and removes a stale one otherwise.
-    all.peakMemory = getI64(op, "opsched.peak_memory").value_or(-1);
-    // opsched.arena_size exists when buffer slots were assigned.
-    all.arenaBytes = getI64(op, "opsched.arena_size").value_or(-1);
+    all.makespan = f.scheduled ? f.makespan : 0;
+    all.criticalPath = f.scheduled ? f.critical_path : 0;
+    all.totalWork = f.scheduled ? f.work : 0;
+    all.peakMemory = f.scheduled ? f.peak : -1;
+    all.arenaBytes = f.scheduled ? f.arena : -1;
     size_t n = figures->structSize < sizeof all ? figures->structSize : sizeof all;
     memcpy(figures, &all, n);
   }
-  return result;
+  return mlirLogicalResultSuccess();
 }

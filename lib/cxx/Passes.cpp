@@ -2,56 +2,131 @@
 //
 // The passes are op-agnostic: on a function they schedule it; on anything
 // else (the module, in the flag form) they schedule every function inside,
-// in parallel when threading is on, writing reports in function order.
+// in parallel when threading is on. Outputs (dot, table, summary, trace,
+// report) are opened before scheduling and written in IR order at the end;
+// in the nested form (func.func(op-schedule{...})) the functions' outputs
+// are collected across the pass's parallel clones and written by the last
+// function of the module to finish.
 //
 //===----------------------------------------------------------------------===//
 
 #include "opsched/Passes.h"
 
 #include "Functions.h"
-
 #include "PassConfig.h"
-#include "driver.h"
-#include "opsched/report.h"
+#include "PassTable.h"
 
-#include "mlir/CAPI/IR.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Threading.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/DenseMap.h"
 
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <mutex>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 using namespace mlir;
+using opsched::PassId;
+using opsched::detail::FunctionRun;
+using opsched::detail::OutputFiles;
+using opsched::detail::PassConfig;
+using opsched::detail::PhaseHooks;
 
 namespace {
 
-/// A FILE that collects one function's report text in memory.
-struct MemoryStream {
-  char *data = nullptr;
-  size_t size = 0;
-  FILE *file = nullptr;
-  explicit MemoryStream(bool wanted) {
-    if (wanted)
-      file = open_memstream(&data, &size);
+/// The driver's phases as nested timers under the pass (--mlir-timing):
+/// MLIR's pass timing nests analysis timers under the running pass, and a
+/// pass reaches the instrumentor only through its analysis manager.
+struct PhaseTimers {
+  PassInstrumentor *instrumentor;
+  Operation *op;
+  static void callback(void *user, opsched_run_phase phase, int begin) {
+    static const char *const names[OPSCHED_PHASE_COUNT] = {
+        "opsched: plan",   "opsched: attributes", "opsched: reports",
+        "opsched: graph",  "opsched: schedule (order, memory, streams)",
+        "opsched: arena"};
+    static const char ids[OPSCHED_PHASE_COUNT] = {0};
+    auto *t = static_cast<PhaseTimers *>(user);
+    TypeID id = TypeID::getFromOpaquePointer(&ids[phase]);
+    if (begin)
+      t->instrumentor->runBeforeAnalysis(names[phase], id, t->op);
+    else
+      t->instrumentor->runAfterAnalysis(names[phase], id, t->op);
   }
-  ~MemoryStream() {
-    if (file)
-      fclose(file);
-    free(data);
+};
+
+/// Collects one run's function outputs in the nested form, where the pass
+/// manager runs a clone of the pass per function, possibly in parallel.
+class RunCollector {
+public:
+  /// Registers `func`'s run; the first function of a module's run opens the
+  /// files. Fails (an error emitted once) when they cannot be opened.
+  LogicalResult begin(Operation *func, const PassConfig &config, StringRef who,
+                      size_t &index) {
+    std::lock_guard<std::mutex> lock(mutex);
+    Operation *p = func->getParentOp();
+    auto it = p == parent ? position.find(func) : position.end();
+    if (it == position.end() || runs[it->second].has_value())
+      reset(func, config, who);
+    index = position.lookup(func);
+    return failure(filesFailed);
   }
-  std::string take() {
-    if (!file)
-      return {};
-    fflush(file);
-    return std::string(data, size);
+
+  /// Records `run`; the last function of the module writes every output in
+  /// IR order.
+  LogicalResult finish(size_t index, FunctionRun run, StringRef who) {
+    std::lock_guard<std::mutex> lock(mutex);
+    anyFailed |= !run.succeeded;
+    runs[index].emplace(std::move(run));
+    if (++done < runs.size())
+      return success();
+    LogicalResult result = success();
+    if (!anyFailed && !filesFailed) {
+      std::vector<const FunctionRun *> list;
+      for (const std::optional<FunctionRun> &r : runs)
+        list.push_back(&*r);
+      result = files->write(list, parent, who);
+    }
+    clear();
+    return result;
+  }
+
+private:
+  std::mutex mutex;
+  Operation *parent = nullptr;
+  llvm::DenseMap<Operation *, size_t> position;
+  std::vector<std::optional<FunctionRun>> runs;
+  size_t done = 0;
+  bool anyFailed = false, filesFailed = false;
+  std::unique_ptr<OutputFiles> files;
+
+  void clear() {
+    parent = nullptr;
+    position.clear();
+    runs.clear();
+    done = 0;
+    anyFailed = filesFailed = false;
+    files.reset();
+  }
+
+  /// A new run over the functions beside `func` (its parent's children with
+  /// its op name: the ones the nested pipeline visits).
+  void reset(Operation *func, const PassConfig &config, StringRef who) {
+    clear();
+    parent = func->getParentOp();
+    for (Region &region : parent->getRegions())
+      for (Block &block : region)
+        for (Operation &op : block)
+          if (op.getName() == func->getName())
+            position.try_emplace(&op, position.size());
+    runs.resize(position.size());
+    files = std::make_unique<OutputFiles>();
+    filesFailed = failed(files->open(config, parent, who));
   }
 };
 
@@ -59,93 +134,53 @@ template <typename Derived>
 struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
   using Base = PassWrapper<Derived, OperationPass<>>;
   OpSchedPassBase() = default;
-  OpSchedPassBase(const OpSchedPassBase &other) : Base(other), config(other.config) {}
+  OpSchedPassBase(const OpSchedPassBase &other)
+      : Base(other), config(other.config), collector(other.collector) {}
 
-  Pass::Option<std::string> costModel{
-      *this, "cost-model",
-      llvm::cl::desc("Op durations: roofline (from shapes) or unit (every op costs 1)"),
-      llvm::cl::init("roofline")};
-  Pass::Option<std::string> device{
-      *this, "device",
-      llvm::cl::desc("Device profile of the roofline: generic, h100, a100, cpu"),
-      llvm::cl::init("generic")};
-  Pass::Option<std::string> dot{
-      *this, "dot", llvm::cl::desc("Write the dependency graph in Graphviz to this file"),
-      llvm::cl::init("")};
+  StringRef getName() const override { return opsched::passName(Derived::kId); }
+  StringRef getArgument() const override { return opsched::passArgument(Derived::kId); }
 
-  opsched_options config;
+  PassConfig config;
+  /// Shared by the clones the pass manager makes of this pass.
+  std::shared_ptr<RunCollector> collector = std::make_shared<RunCollector>();
 
   /// Parses every option through the C validators; a bad value is an error
   /// naming the option and its accepted values.
   LogicalResult parseConfig(MLIRContext *ctx) {
-    opsched_options_init(&config);
+    config = PassConfig();
+    opsched_options_init(&config.options);
     char err[512] = "";
-    int bad = opsched_options_set_cost_model(&config, costModel.c_str(), err, sizeof err) ||
-              opsched_options_set_device(&config, device.c_str(), err, sizeof err) ||
-              static_cast<Derived *>(this)->parseExtra(err, sizeof err);
-    if (bad)
-      return emitError(UnknownLoc::get(ctx)) << this->getArgument() << ": " << err;
+    if (static_cast<Derived *>(this)->fillConfig(err, sizeof err))
+      return emitError(UnknownLoc::get(ctx)) << getArgument() << ": " << err;
     return success();
   }
 
   LogicalResult initialize(MLIRContext *ctx) override { return parseConfig(ctx); }
 
-  virtual bool reorders() const = 0;
-  virtual bool slotsOnly() const { return false; }
-  /// Report files besides `dot`: (option name, path) pairs.
-  virtual std::string tablePath() const { return ""; }
-  virtual std::string summaryPath() const { return ""; }
-  virtual std::string tracePath() const { return ""; }
-  virtual std::string reportPath() const { return ""; }
-  virtual std::string optionsText() const { return ""; }
+  /// cost-model and device, for the passes that compute durations.
+  int fillCost(const std::string &costModel, const std::string &device, char *err,
+               size_t n) {
+    return opsched_options_set_cost_model(&config.options, costModel.c_str(), err, n) ||
+           opsched_options_set_device(&config.options, device.c_str(), err, n);
+  }
 
   void runOnOperation() override {
     Operation *root = this->getOperation();
-    SmallVector<Operation *> funcs = opsched::collectFunctions(root);
-    bool wantDot = !dot.empty(), wantTable = !tablePath().empty(),
-         wantSummary = !summaryPath().empty(), wantTrace = !tracePath().empty(),
-         wantReport = !reportPath().empty();
-    if ((wantDot || wantTable || wantSummary || wantTrace || wantReport) &&
-        isa<FunctionOpInterface>(root) && root->getParentOp()) {
-      // Functions run in parallel: a report file would see them in any order.
-      root->emitError() << this->getArgument()
-                        << ": report outputs ('dot', 'table', 'summary', 'trace', 'report') "
-                           "need the pass to run "
-                           "on the module (the flag form, or builtin.module("
-                        << this->getArgument() << "{...})), so functions are written "
-                        << "in a deterministic order";
-      return this->signalPassFailure();
-    }
+    PhaseTimers timers{this->getAnalysisManager().getPassInstrumentor(), root};
+    PhaseHooks hooks;
+    if (timers.instrumentor)
+      hooks = {&PhaseTimers::callback, &timers};
+    if (config.wantsFiles() && isa<FunctionOpInterface>(root) && root->getParentOp())
+      return runNested(root, hooks);
 
-    SmallVector<std::string> dotText(funcs.size()), tableText(funcs.size()),
-        summaryText(funcs.size());
-    // The trace and HTML report need every function's plans at once.
-    struct ReportDeleter {
-      void operator()(opsched_function_report *r) const {
-        opschedMlirFunctionReportDestroy(r);
-      }
-    };
-    std::vector<std::unique_ptr<opsched_function_report, ReportDeleter>> reports(
-        funcs.size());
-    auto runOne = [&](size_t i) -> LogicalResult {
-      MemoryStream dotStream(wantDot), tableStream(wantTable), summaryStream(wantSummary);
-      int clusters = static_cast<int>(i) << 16;
-      opsched_function_report *report = nullptr;
-      opsched_run_outputs out;
-      memset(&out, 0, sizeof out);
-      out.reorder = reorders() ? 1 : 0;
-      out.slots_only = slotsOnly() ? 1 : 0;
-      out.dot = dotStream.file;
-      out.table = tableStream.file;
-      out.summary = summaryStream.file;
-      out.cluster_counter = &clusters;
-      out.report = (wantTrace || wantReport) ? &report : nullptr;
-      MlirLogicalResult r = opschedMlirRunOnFunction(wrap(funcs[i]), &config, &out);
-      reports[i].reset(report);
-      dotText[i] = dotStream.take();
-      tableText[i] = tableStream.take();
-      summaryText[i] = summaryStream.take();
-      return mlirLogicalResultIsSuccess(r) ? success() : failure();
+    SmallVector<Operation *> funcs = opsched::collectFunctions(root);
+    OutputFiles files;
+    if (config.wantsFiles() && failed(files.open(config, root, getArgument())))
+      return this->signalPassFailure();
+    std::vector<FunctionRun> runs(funcs.size());
+    auto runOne = [&](size_t i) {
+      opsched::detail::runFunction(funcs[i], config, i, hooks, runs[i]);
+      return success(runs[i].succeeded);
     };
     LogicalResult result = success();
     if (funcs.size() == 1) {
@@ -164,66 +199,54 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
     }
     if (failed(result))
       return this->signalPassFailure();
-    if (wantDot && failed(writeFile(dot, [&](FILE *f) {
-          opsched_dot_begin(f);
-          for (const std::string &t : dotText)
-            fwrite(t.data(), 1, t.size(), f);
-          opsched_dot_end(f);
-        })))
-      return this->signalPassFailure();
-    if (wantTable && failed(writeTexts(tablePath(), tableText)))
-      return this->signalPassFailure();
-    if (wantSummary && failed(writeTexts(summaryPath(), summaryText)))
-      return this->signalPassFailure();
-    if (wantTrace || wantReport) {
-      std::vector<opsched_function_report *> list;
-      for (auto &r : reports)
-        list.push_back(r.get());
-      std::string subtitle = optionsText();
-      auto writeOne = [&](const std::string &path, bool trace) {
-        return writeFile(path, [&](FILE *f) {
-          if (opschedMlirWriteReports(list.data(), list.size(), subtitle.c_str(),
-                                      trace ? f : nullptr, trace ? nullptr : f))
-            this->getOperation()->emitError()
-                << this->getArgument() << ": writing '" << path << "' failed";
-        });
-      };
-      if ((wantTrace && failed(writeOne(tracePath(), true))) ||
-          (wantReport && failed(writeOne(reportPath(), false))))
-        return this->signalPassFailure();
-    }
+    if (!config.wantsFiles())
+      return;
+    std::vector<const FunctionRun *> list;
+    for (const FunctionRun &r : runs)
+      list.push_back(&r);
+    if (failed(files.write(list, root, getArgument())))
+      this->signalPassFailure();
   }
 
-  LogicalResult writeTexts(const std::string &path, ArrayRef<std::string> texts) {
-    return writeFile(path, [&](FILE *f) {
-      for (const std::string &t : texts)
-        fwrite(t.data(), 1, t.size(), f);
-    });
-  }
-
-  template <typename Fn>
-  LogicalResult writeFile(const std::string &path, Fn &&fn) {
-    FILE *f = path == "-" ? stdout : fopen(path.c_str(), "w");
-    if (!f)
-      return this->getOperation()->emitError()
-             << this->getArgument() << ": cannot open '" << path << "' for writing";
-    fn(f);
-    if (f == stdout)
-      fflush(f);
-    else
-      fclose(f);
-    return success();
+  void runNested(Operation *func, const PhaseHooks &hooks) {
+    size_t index = 0;
+    bool ok = succeeded(collector->begin(func, config, getArgument(), index));
+    FunctionRun run;
+    if (ok)
+      opsched::detail::runFunction(func, config, index, hooks, run);
+    ok &= run.succeeded;
+    if (failed(collector->finish(index, std::move(run), getArgument())) || !ok)
+      this->signalPassFailure();
   }
 };
 
+// The options of the passes that compute durations (op-schedule,
+// op-dep-graph), declared per pass so that --help lists under each pass only
+// what it uses. A macro: Pass::Option members must live in the pass class.
+#define OPSCHED_COST_OPTIONS                                                              \
+  Option<std::string> costModel{                                                          \
+      *this, "cost-model",                                                                \
+      llvm::cl::desc("Op durations: roofline (from shapes) or unit (every op costs 1)"),  \
+      llvm::cl::init("roofline")};                                                        \
+  Option<std::string> device{                                                             \
+      *this, "device",                                                                    \
+      llvm::cl::desc("Device profile of the roofline: generic, h100, a100, cpu"),         \
+      llvm::cl::init("generic")};                                                         \
+  Option<std::string> dot{                                                                \
+      *this, "dot",                                                                       \
+      llvm::cl::desc("Write the dependency graph in Graphviz to this file ('-' = stderr)"), \
+      llvm::cl::init("")}
+
 struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpSchedulePass)
-  StringRef getArgument() const override { return "op-schedule"; }
+  static constexpr PassId kId = PassId::OpSchedulePass;
   StringRef getDescription() const override {
     return "Reorder each block by critical-path list scheduling and annotate the schedule";
   }
   OpSchedulePass() = default;
   OpSchedulePass(const OpSchedulePass &other) : OpSchedPassBase(other) {}
+
+  OPSCHED_COST_OPTIONS;
 
   Option<std::string> priority{
       *this, "priority",
@@ -240,7 +263,7 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
                          llvm::cl::init(0)};
   Option<std::string> table{
       *this, "table",
-      llvm::cl::desc("Print each block's schedule as the seed's 'name start end' table to this file ('-' = stdout)"),
+      llvm::cl::desc("Print each block's schedule as the seed's 'name start end' table to this file ('-' = stderr)"),
       llvm::cl::init("")};
 
   Option<std::string> maxMemory{
@@ -280,7 +303,7 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
       llvm::cl::init("")};
   Option<std::string> summary{
       *this, "summary",
-      llvm::cl::desc("Write one line of figures per function to this file ('-' = stdout)"),
+      llvm::cl::desc("Write one line of figures per function to this file ('-' = stderr)"),
       llvm::cl::init("")};
   Option<bool> dotFold{*this, "dot-fold",
                        llvm::cl::desc("Leave zero-cost ops (constants, empty tensors, views) "
@@ -292,57 +315,62 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
                      "per function and its blocks, JSON Lines), csv (function,block,figure,value)"),
       llvm::cl::init("pretty")};
 
-  int parseExtra(char *err, size_t n) {
-    return opsched_options_set_priority(&config, priority.c_str(), err, n) ||
-           opsched_options_set_streams(&config, streams, err, n) ||
-           opsched_options_set_resource_limit(&config, resourceLimit, err, n) ||
-           opsched_options_set_effort(&config, effort, err, n) ||
-           opsched_options_set_max_memory(&config, maxMemory.c_str(), err, n) ||
-           opsched_options_set_policy(&config, policy.c_str(), err, n) ||
-           opsched_options_set_alignment(&config, alignment, err, n) ||
-           opsched_options_set_summary_format(&config, summaryFormat.c_str(), err, n) ||
-           (config.dot_fold = dotFold, 0) ||
-           (config.strict_memory = strictMemory, config.buffer_slots = bufferSlots,
-            config.sync_reuse = syncReuse, 0);
-  }
-  bool reorders() const override { return true; }
-  std::string tablePath() const override { return table; }
-  std::string summaryPath() const override { return summary; }
-  std::string tracePath() const override { return trace; }
-  std::string reportPath() const override { return report; }
-  std::string optionsText() const override {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    const_cast<OpSchedulePass *>(this)->printAsTextualPipeline(os);
-    return text;
+  int fillConfig(char *err, size_t n) {
+    opsched_options *o = &config.options;
+    if (fillCost(costModel, device, err, n) ||
+        opsched_options_set_priority(o, priority.c_str(), err, n) ||
+        opsched_options_set_streams(o, streams, err, n) ||
+        opsched_options_set_resource_limit(o, resourceLimit, err, n) ||
+        opsched_options_set_effort(o, effort, err, n) ||
+        opsched_options_set_max_memory(o, maxMemory.c_str(), err, n) ||
+        opsched_options_set_policy(o, policy.c_str(), err, n) ||
+        opsched_options_set_alignment(o, alignment, err, n) ||
+        opsched_options_set_summary_format(o, summaryFormat.c_str(), err, n))
+      return 1;
+    o->dot_fold = dotFold;
+    o->strict_memory = strictMemory;
+    o->buffer_slots = bufferSlots;
+    o->sync_reuse = syncReuse;
+    config.reorders = true;
+    config.dot = dot;
+    config.table = table;
+    config.summary = summary;
+    config.trace = trace;
+    config.report = report;
+    llvm::raw_string_ostream os(config.subtitle);
+    printAsTextualPipeline(os);
+    return 0;
   }
 };
 
 struct OpDepGraphPass : public OpSchedPassBase<OpDepGraphPass> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpDepGraphPass)
-  StringRef getArgument() const override { return "op-dep-graph"; }
+  static constexpr PassId kId = PassId::OpDepGraphPass;
   StringRef getDescription() const override {
     return "Annotate upward ranks and the critical path of each block without moving ops";
   }
   OpDepGraphPass() = default;
   OpDepGraphPass(const OpDepGraphPass &other) : OpSchedPassBase(other) {}
 
+  OPSCHED_COST_OPTIONS;
   Option<bool> dotFold{*this, "dot-fold",
                        llvm::cl::desc("Leave zero-cost ops (constants, empty tensors, views) "
                                       "out of 'dot'"),
                        llvm::cl::init(false)};
 
-  int parseExtra(char *, size_t) {
-    config.buffer_slots = 0; /* analysis only: nothing is placed */
-    config.dot_fold = dotFold;
+  int fillConfig(char *err, size_t n) {
+    if (fillCost(costModel, device, err, n))
+      return 1;
+    config.options.buffer_slots = 0; /* analysis only: nothing is placed */
+    config.options.dot_fold = dotFold;
+    config.dot = dot;
     return 0;
   }
-  bool reorders() const override { return false; }
 };
 
 struct OpBufferSlotsPass : public OpSchedPassBase<OpBufferSlotsPass> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpBufferSlotsPass)
-  StringRef getArgument() const override { return "op-buffer-slots"; }
+  static constexpr PassId kId = PassId::OpBufferSlotsPass;
   StringRef getDescription() const override {
     return "Assign arena slots and offsets to the buffers of each block under the "
            "schedule the IR carries (op-schedule runs this by default)";
@@ -354,11 +382,10 @@ struct OpBufferSlotsPass : public OpSchedPassBase<OpBufferSlotsPass> {
                             llvm::cl::desc("Byte alignment of arena offsets, a power of two"),
                             llvm::cl::init(64)};
 
-  int parseExtra(char *err, size_t n) {
-    return opsched_options_set_alignment(&config, alignment, err, n);
+  int fillConfig(char *err, size_t n) {
+    config.slotsOnly = true;
+    return opsched_options_set_alignment(&config.options, alignment, err, n);
   }
-  bool reorders() const override { return false; }
-  bool slotsOnly() const override { return true; }
 };
 
 } // namespace
@@ -375,31 +402,16 @@ std::unique_ptr<Pass> opsched::createOpDepGraphPass() {
   return std::make_unique<OpDepGraphPass>();
 }
 
-void opsched::registerPasses() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    PassRegistration<OpSchedulePass>();
-    PassRegistration<OpDepGraphPass>();
-    PassRegistration<OpBufferSlotsPass>();
-  });
-  registerVerifyPass();
-}
-
 //===- For lib/capi (PassConfig.h) -----------------------------------------===//
 
-template <typename P>
-static FailureOr<opsched::detail::PassConfig> passConfigOf(P &pass, MLIRContext *ctx) {
-  if (failed(pass.parseConfig(ctx)))
+FailureOr<PassConfig> opsched::detail::getPassConfig(Pass &pass, MLIRContext *ctx) {
+  if (failed(initializePass(pass, ctx)))
     return failure();
-  return opsched::detail::PassConfig{pass.config, pass.dot, pass.tablePath(),
-                                     pass.summaryPath(), pass.reorders()};
-}
-
-FailureOr<opsched::detail::PassConfig> opsched::detail::getPassConfig(Pass &pass,
-                                                                      MLIRContext *ctx) {
   if (auto *p = dyn_cast<OpSchedulePass>(&pass))
-    return passConfigOf(*p, ctx);
+    return p->config;
   if (auto *p = dyn_cast<OpDepGraphPass>(&pass))
-    return passConfigOf(*p, ctx);
+    return p->config;
+  if (auto *p = dyn_cast<OpBufferSlotsPass>(&pass))
+    return p->config;
   return failure();
 }

@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "opsched/Passes.h"
+
+#include "PassTable.h"
 #include "opsched/Version.h"
 
 #include "mlir/Tools/Plugins/PassPlugin.h"
@@ -65,7 +67,6 @@ std::vector<std::string> readCmdline() {
 /// True for an argument the stock parser cannot know yet: one of our pass
 /// flags, or a help flag that should list our passes.
 bool needsPreload(const std::string &arg) {
-  static const char *const flags[] = {"op-schedule", "op-dep-graph", "op-schedule-verify"};
   if (arg == "--") // end of options
     return false;
   const char *a = arg.c_str();
@@ -76,10 +77,7 @@ bool needsPreload(const std::string &arg) {
   if (name == "help" || name == "help-hidden" || name == "help-list" ||
       name == "help-list-hidden")
     return true;
-  for (const char *f : flags)
-    if (name == f)
-      return true;
-  return false;
+  return opsched::findPass(name) != nullptr;
 }
 
 /// Path of this shared object, absolute.
@@ -95,8 +93,38 @@ std::string selfPath() {
   return path;
 }
 
+/// The argument's option name: "--load-pass-plugin=x" -> "load-pass-plugin".
+std::string optionName(const std::string &arg) {
+  const char *a = arg.c_str();
+  if (a[0] != '-')
+    return {};
+  a += a[1] == '-' ? 2 : 1;
+  return std::string(a, strcspn(a, "="));
+}
+
+/// A pass flag before --load-pass-plugin has already been rejected by
+/// mlir-opt's parser ("Unknown command line argument"), which would then
+/// run without it and exit 0: stop with the fix instead.
+void refusePassFlagBeforePlugin(const std::vector<std::string> &args) {
+  for (size_t i = 1; i < args.size() && args[i] != "--"; i++) {
+    std::string name = optionName(args[i]);
+    if (name == "load-pass-plugin")
+      return;
+    if (name.empty() || !opsched::findPass(name))
+      continue;
+    fprintf(stderr,
+            "opsched: '%s' comes before --load-pass-plugin: mlir-opt parses pass flags "
+            "before it loads plugins, so the pass would not run. Put "
+            "--load-pass-plugin=<libopsched.so> first.\n",
+            args[i].c_str());
+    fflush(nullptr);
+    _exit(1);
+  }
+}
+
 void reexecWithPreload() {
   std::vector<std::string> args = readCmdline();
+  refusePassFlagBeforePlugin(args);
   bool wanted = false;
   for (size_t i = 1; i < args.size(); i++) {
     if (args[i] == "--")

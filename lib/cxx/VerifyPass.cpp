@@ -9,6 +9,7 @@
 #include "opsched/Passes.h"
 
 #include "Functions.h"
+#include "PassTable.h"
 
 #include "verify.h"
 
@@ -24,10 +25,9 @@ namespace {
 
 struct OpScheduleVerifyPass : public PassWrapper<OpScheduleVerifyPass, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpScheduleVerifyPass)
-  StringRef getArgument() const override { return "op-schedule-verify"; }
-  // The name --mlir-timing and --mlir-print-ir-after-all show (not the
-  // type name, which is in an anonymous namespace).
-  StringRef getName() const override { return "OpScheduleVerifyPass"; }
+  StringRef getName() const override { return opsched::passName(kId); }
+  StringRef getArgument() const override { return opsched::passArgument(kId); }
+  static constexpr opsched::PassId kId = opsched::PassId::OpScheduleVerifyPass;
   StringRef getDescription() const override {
     return "Check an annotated module's schedule, streams, waits, buffers and limits "
            "independently of the scheduler";
@@ -53,5 +53,5 @@ std::unique_ptr<Pass> opsched::createOpScheduleVerifyPass() {
 
 void opsched::registerVerifyPass() {
   static std::once_flag once;
-  std::call_once(once, [] { PassRegistration<OpScheduleVerifyPass>(); });
+  std::call_once(once, [] { registerPass(opsched::createOpScheduleVerifyPass); });
 }

@@ -7,8 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every integer written is within the documented range: a saturated sum
+ * (INT64_MAX) becomes OPSCHED_ATTR_VALUE_MAX, which the checker accepts. */
+static int64_t capped(int64_t value) {
+  return value > OPSCHED_ATTR_VALUE_MAX ? OPSCHED_ATTR_VALUE_MAX : value;
+}
+
+/* `values`, or a capped copy in `*copy` (caller frees) when one is over the
+ * range; NULL when that copy cannot be made. */
+static const int64_t *capped_array(const int64_t *values, intptr_t count, int64_t **copy) {
+  *copy = NULL;
+  intptr_t k = 0;
+  while (k < count && values[k] <= OPSCHED_ATTR_VALUE_MAX)
+    k++;
+  if (k == count)
+    return values;
+  *copy = malloc(sizeof **copy * (size_t)count);
+  if (!*copy)
+    return NULL;
+  for (k = 0; k < count; k++)
+    (*copy)[k] = capped(values[k]);
+  return *copy;
+}
+
 void opsched_attr_set_i64(MlirOperation op, const char *name, int64_t value) {
   MlirContext ctx = mlirOperationGetContext(op);
+  value = capped(value);
   mlirOperationSetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString(name),
       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), value));
@@ -32,9 +56,13 @@ void opsched_attr_set_f64(MlirOperation op, const char *name, double value) {
 
 void opsched_attr_set_i64_array(MlirOperation op, const char *name,
                                 const int64_t *values, intptr_t count) {
-  mlirOperationSetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString(name),
-      mlirDenseI64ArrayGet(mlirOperationGetContext(op), count, values));
+  int64_t *copy;
+  const int64_t *v = capped_array(values, count, &copy);
+  if (v)
+    mlirOperationSetDiscardableAttributeByName(
+        op, mlirStringRefCreateFromCString(name),
+        mlirDenseI64ArrayGet(mlirOperationGetContext(op), count, v));
+  free(copy);
 }
 
 void opsched_attr_remove(MlirOperation op, const char *name) {
@@ -136,6 +164,7 @@ void opsched_attr_writer_free(opsched_attr_writer *w) {
 }
 
 static MlirAttribute writer_i64(opsched_attr_writer *w, int64_t value) {
+  value = capped(value);
   opsched_attr_cache *c = &w->ints;
   uint64_t key = (uint64_t)value;
   if (c->entries)
@@ -190,7 +219,11 @@ void opsched_batch_i64(opsched_attr_batch *b, opsched_op_attr name, int64_t valu
 
 void opsched_batch_i64_array(opsched_attr_batch *b, opsched_op_attr name,
                              const int64_t *values, intptr_t count) {
-  batch_set(b, name, writer_i64_array(b->w, values, count));
+  int64_t *copy;
+  const int64_t *v = capped_array(values, count, &copy);
+  if (v)
+    batch_set(b, name, writer_i64_array(b->w, v, count));
+  free(copy);
 }
 
 void opsched_batch_unit(opsched_attr_batch *b, opsched_op_attr name, int present) {

@@ -298,9 +298,37 @@ static opsched_status schedule_from_ir(opsched_block_plan *p) {
   return st;
 }
 
+/* Out of memory while planning: an error at the block's parent op (or its
+ * first op), never a silent failure. */
+static void emit_oom(MlirBlock block) {
+  MlirOperation at = mlirBlockGetParentOperation(block);
+  if (mlirOperationIsNull(at))
+    at = mlirBlockGetFirstOperation(block);
+  if (!mlirOperationIsNull(at))
+    emit(at, OPSCHED_SEVERITY_ERROR, "opsched: out of memory while planning this block");
+}
+
+/* Ends the current phase (if any) and begins `next` (-1: none). */
+static void plan_phase(const opsched_plan_hooks *h, int *current, int next) {
+  if (!h || !h->phase)
+    return;
+  if (*current >= 0)
+    h->phase(h->user, (opsched_plan_phase)*current, 0);
+  *current = next;
+  if (next >= 0)
+    h->phase(h->user, (opsched_plan_phase)next, 1);
+}
+
 opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock block,
                                              const opsched_options *o,
                                              opsched_plan_source source) {
+  return opsched_block_plan_build_timed(p, block, o, source, NULL);
+}
+
+opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBlock block,
+                                                   const opsched_options *o,
+                                                   opsched_plan_source source,
+                                                   const opsched_plan_hooks *hooks) {
   memset(p, 0, sizeof *p);
   p->block = block;
   int32_t count = 0;
@@ -315,32 +343,42 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     return OPSCHED_PLAN_UNTOUCHED;
   p->n = count;
   p->ops = malloc(sizeof *p->ops * (size_t)count);
-  if (!p->ops)
+  if (!p->ops) {
+    emit_oom(block);
     return OPSCHED_PLAN_FAILED;
+  }
   int32_t i = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); i < count;
        op = mlirOperationGetNextInBlock(op))
     p->ops[i++] = op;
 
   opsched_ptrmap index;
-  if (opsched_ptrmap_init(&index, (size_t)count))
+  if (opsched_ptrmap_init(&index, (size_t)count)) {
+    emit_oom(block);
     return OPSCHED_PLAN_FAILED;
+  }
   for (i = 0; i < count; i++)
     opsched_ptrmap_put(&index, p->ops[i].ptr, i);
 
+  int phase = -1;
+  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_GRAPH);
   opsched_plan_result result = OPSCHED_PLAN_FAILED;
   effect_state eff = {.last_unknown = -1};
   enum { EFFECT_CAP = 16 };
   opsched_effect effects[EFFECT_CAP];
   eff.effectful = malloc(sizeof *eff.effectful * (size_t)count);
   p->graph = opsched_graph_create((size_t)count);
-  if (!eff.effectful || !p->graph)
+  if (!eff.effectful || !p->graph) {
+    emit_oom(block);
     goto done;
+  }
 
   int failed = 0;
   uint8_t *cost_dynamic = calloc((size_t)count, 1);
-  if (!cost_dynamic)
+  if (!cost_dynamic) {
+    emit_oom(block);
     goto done;
+  }
   for (i = 0; i < count; i++) {
     int dynamic = 0;
     int64_t cost = op_cost(p->ops[i], o, &failed, &dynamic);
@@ -367,6 +405,7 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     if (opsched_graph_add_node(p->graph, cost < 0 ? 0 : cost,
                                demand < 1 ? 1 : (int32_t)demand) < 0) {
       free(cost_dynamic);
+      emit_oom(block);
       goto done;
     }
   }
@@ -382,8 +421,10 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     int64_t neff = opschedMlirOpEffects(p->ops[i], effects, EFFECT_CAP);
     if (neff > EFFECT_CAP)
       neff = -1; /* too many resources to track: treat as unknown */
-    if (c.failed || add_effect_edges(&eff, p->graph, i, effects, neff))
+    if (c.failed || add_effect_edges(&eff, p->graph, i, effects, neff)) {
+      emit_oom(block); /* edges fail only when they cannot be stored */
       goto done;
+    }
   }
   opsched_status st = opsched_graph_finalize(p->graph);
   if (st == OPSCHED_ERR_CYCLE) {
@@ -395,8 +436,14 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     result = OPSCHED_PLAN_UNTOUCHED;
     goto done;
   }
-  if (st != OPSCHED_OK)
+  if (st != OPSCHED_OK) {
+    char msg[120];
+    snprintf(msg, sizeof msg, "opsched: cannot finish this block's graph: %s",
+             opsched_status_str(st));
+    emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
     goto done;
+  }
+  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_SCHEDULE);
   if (source == OPSCHED_PLAN_PLACEMENT) {
     st = schedule_from_ir(p);
     if (st == OPSCHED_ERR_INVALID) {
@@ -428,6 +475,7 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
     goto done;
   }
+  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_ARENA);
   if (o->buffer_slots && p->bufs.buffers) {
     /* Timeline reuse adds waits, so only where this pass writes them. */
     unsigned packers = OPSCHED_ARENA_DEFAULT;
@@ -475,6 +523,7 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
   }
   result = OPSCHED_PLAN_OK;
 done:
+  plan_phase(hooks, &phase, -1);
   opsched_ptrmap_free(&index);
   effect_state_free(&eff);
   return result;
@@ -525,10 +574,31 @@ static int32_t *values_by_op(const opsched_block_plan *p, int32_t **first) {
   return by_op;
 }
 
+/* Slot numbers by first use in the new order, not the input's buffer
+ * numbering, so a second run on the pass's own output writes the same
+ * numbers (idempotence). -1 for buffers without a slot; NULL on OOM. */
+static int64_t *slot_numbers(const opsched_block_plan *p, const int32_t *order,
+                             const int32_t *first, const int32_t *by_op) {
+  const opsched_block_buffers *bb = &p->bufs;
+  int64_t *number = malloc(sizeof *number * (size_t)(bb->num_buffers + 1));
+  if (!number)
+    return NULL;
+  for (int32_t k = 0; k < bb->num_buffers; k++)
+    number[k] = -1;
+  int64_t next = 0;
+  for (int32_t i = 0; i < p->n; i++)
+    for (int32_t j = first[order[i]]; j < first[order[i] + 1]; j++) {
+      int32_t buf = bb->value_buffer[by_op[j]];
+      if (bb->value_result[by_op[j]] >= 0 && bb->buffer_node[buf] >= 0 && number[buf] < 0)
+        number[buf] = next++;
+    }
+  return number;
+}
+
 /* Slot, offset and size per result of op v (arrays of its result count). */
 static int slot_arrays(const opsched_block_plan *p, int32_t v, const int32_t *first,
-                       const int32_t *by_op, int64_t *slot, int64_t *offset,
-                       int64_t *size, int32_t nr) {
+                       const int32_t *by_op, const int64_t *slot_number, int64_t *slot,
+                       int64_t *offset, int64_t *size, int32_t nr) {
   const opsched_block_buffers *bb = &p->bufs;
   for (int32_t r = 0; r < nr; r++)
     slot[r] = offset[r] = size[r] = -1;
@@ -538,7 +608,7 @@ static int slot_arrays(const opsched_block_plan *p, int32_t v, const int32_t *fi
     int32_t buf = bb->value_buffer[i], r = bb->value_result[i];
     if (r < 0 || r >= nr || bb->buffer_node[buf] < 0)
       continue; /* resident buffers get no slot */
-    slot[r] = buf;
+    slot[r] = slot_number[buf];
     if (bb->value_owns[i]) {
       int dyn = bb->op_dynamic[v] && bb->buffer_bytes[buf] == 0;
       offset[r] = dyn ? -2 : opsched_arena_offset(p->arena, buf);
@@ -580,7 +650,8 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int flags) {
   int64_t *ids = malloc(sizeof *ids * (size_t)(p->n + 1));
   int64_t *arrays = malloc(sizeof *arrays * 3 * (size_t)(max_results + 1));
   int32_t *first = NULL, *by_op = slots ? values_by_op(p, &first) : NULL;
-  if (!position || !ids || !arrays || (slots && !by_op))
+  int64_t *slot_number = by_op ? slot_numbers(p, order, first, by_op) : NULL;
+  if (!position || !ids || !arrays || (slots && !slot_number))
     goto done; /* out of memory: the IR keeps its original form */
   for (int32_t i = 0; i < p->n; i++)
     position[order[i]] = i;
@@ -621,7 +692,7 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int flags) {
     }
     if (flags & OPSCHED_APPLY_SLOTS) {
       int32_t nr = (int32_t)mlirOperationGetNumResults(p->ops[v]);
-      if (slots && slot_arrays(p, v, first, by_op, slot, offset, size, nr)) {
+      if (slots && slot_arrays(p, v, first, by_op, slot_number, slot, offset, size, nr)) {
         opsched_batch_i64_array(&b, OPSCHED_OP_SLOT, slot, nr);
         opsched_batch_i64_array(&b, OPSCHED_OP_OFFSET, offset, nr);
         opsched_batch_i64_array(&b, OPSCHED_OP_SIZE, size, nr);
@@ -653,4 +724,5 @@ done:
   free(arrays);
   free(first);
   free(by_op);
+  free(slot_number);
 }

@@ -45,6 +45,23 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *plan, MlirBlock
                                              const opsched_options *options,
                                              opsched_plan_source source);
 
+/* The steps of a build, reported to timers (--mlir-timing). */
+typedef enum opsched_plan_phase {
+  OPSCHED_PLAN_PHASE_GRAPH,    /* ops, costs, buffers, edges */
+  OPSCHED_PLAN_PHASE_SCHEDULE, /* order, memory policy, streams (or the IR's placement) */
+  OPSCHED_PLAN_PHASE_ARENA     /* buffer slots and offsets */
+} opsched_plan_phase;
+typedef struct opsched_plan_hooks {
+  void (*phase)(void *user, opsched_plan_phase phase, int begin);
+  void *user;
+} opsched_plan_hooks;
+
+/* opsched_block_plan_build, calling `hooks` (nullable) around each phase. */
+opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *plan, MlirBlock block,
+                                                   const opsched_options *options,
+                                                   opsched_plan_source source,
+                                                   const opsched_plan_hooks *hooks);
+
 void opsched_block_plan_release(opsched_block_plan *plan);
 
 /* Frees what opsched_block_plan_apply does not read: the graph and the

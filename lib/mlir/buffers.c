@@ -3,6 +3,7 @@
 #include "op_work.h"
 #include "ptrmap.h"
 #include "queries.h"
+#include "opsched/attr_names.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -207,7 +208,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
       if (dynamic) {
         bb->op_dynamic[i] = 1;
         MlirAttribute over = mlirOperationGetDiscardableAttributeByName(
-            op, mlirStringRefCreateFromCString("opsched.bytes"));
+            op, mlirStringRefCreateFromCString(OPSCHED_ATTR_BYTES));
         bytes = !mlirAttributeIsNull(over) && mlirAttributeIsAInteger(over) &&
                         mlirIntegerAttrGetValueInt(over) >= 0
                     ? mlirIntegerAttrGetValueInt(over)

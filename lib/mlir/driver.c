@@ -36,22 +36,35 @@ static opsched_block_plan *plan_push(plan_list *l, int top) {
   return &l->plans[l->count++];
 }
 
+/* Forwards a block plan's phases to the run's callback. */
+static void plan_phase_to_run(void *user, opsched_plan_phase phase, int begin) {
+  const opsched_run_outputs *out = user;
+  static const opsched_run_phase map[] = {[OPSCHED_PLAN_PHASE_GRAPH] = OPSCHED_PHASE_GRAPH,
+                                          [OPSCHED_PLAN_PHASE_SCHEDULE] = OPSCHED_PHASE_SCHEDULE,
+                                          [OPSCHED_PLAN_PHASE_ARENA] = OPSCHED_PHASE_ARENA};
+  out->phase(out->phase_user, map[phase], begin);
+}
+
 static void collect_region(plan_list *l, MlirRegion region, const opsched_options *o,
-                           int top, opsched_plan_source source) {
+                           int top, opsched_plan_source source,
+                           const opsched_plan_hooks *hooks) {
   for (MlirBlock b = mlirRegionGetFirstBlock(region); !mlirBlockIsNull(b);
        b = mlirBlockGetNextInRegion(b)) {
     opsched_block_plan *p = plan_push(l, top);
     if (!p) {
+      opschedMlirEmit(mlirOperationGetLocation(mlirBlockGetParentOperation(b)),
+                      OPSCHED_SEVERITY_ERROR,
+                      "opsched: out of memory while collecting the function's blocks");
       l->failed = 1;
       return;
     }
-    if (opsched_block_plan_build(p, b, o, source) == OPSCHED_PLAN_FAILED)
+    if (opsched_block_plan_build_timed(p, b, o, source, hooks) == OPSCHED_PLAN_FAILED)
       l->failed = 1;
     for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
       for (MlirRegion r = mlirOperationGetFirstRegion(op); !mlirRegionIsNull(r);
            r = mlirRegionGetNextInOperation(r))
-        collect_region(l, r, o, 0, source);
+        collect_region(l, r, o, 0, source, hooks);
   }
 }
 
@@ -105,7 +118,7 @@ static void write_reports(const opsched_block_plan *p, const opsched_run_outputs
   free(labels);
 }
 
-typedef struct function_figures function_figures;
+typedef opsched_function_figures function_figures;
 static void write_summary(FILE *out, MlirOperation func, const function_figures *f,
                           int reorder, int32_t streams);
 
@@ -128,22 +141,23 @@ static void write_memory_attrs(MlirOperation func, const opsched_options *o,
     opsched_attr_remove(func, OPSCHED_ATTR_MEMORY_LIMIT);
 }
 
-/* A function's figures, over the blocks of its body (nested regions are
- * scheduled but not added). */
-typedef struct function_figures {
-  int scheduled;
-  int64_t ops, blocks, makespan, critical_path, work, lower_bound;
-  int64_t waits_before, waits_after, reuse_waits;
-  int64_t peak, original_peak, resident; /* -1: no buffers anywhere */
-  int64_t buffers, buffer_bytes; /* allocations the model predicts (all blocks) */
-  int64_t arena;                 /* largest arena of the body's blocks, -1 none */
-  int limit_met;
-} function_figures;
 
 /* Sums of per-block figures saturate at INT64_MAX like the figures
  * themselves (tensor sizes that overflow 64-bit byte counts). */
 static int64_t figure_add(int64_t a, int64_t b) {
   return b > 0 && a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* The attributes' range (OPSCHED_ATTR_VALUE_MAX): the figures a caller gets
+ * are the values the attributes hold. */
+static int64_t cap(int64_t v) { return v > OPSCHED_ATTR_VALUE_MAX ? OPSCHED_ATTR_VALUE_MAX : v; }
+
+static void cap_figures(function_figures *f) {
+  int64_t *fields[] = {&f->makespan, &f->critical_path, &f->work, &f->lower_bound,
+                       &f->peak, &f->original_peak, &f->resident, &f->buffer_bytes,
+                       &f->arena};
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    *fields[i] = cap(*fields[i]);
 }
 
 static void gather_figures(const plan_list *l, function_figures *f) {
@@ -185,6 +199,7 @@ static void gather_figures(const plan_list *l, function_figures *f) {
     if (l->plans[i].arena && opsched_arena_size(l->plans[i].arena) > f->arena)
       f->arena = opsched_arena_size(l->plans[i].arena);
   }
+  cap_figures(f);
 }
 
 static void write_arena_attrs(MlirOperation func, const opsched_options *o,
@@ -258,66 +273,142 @@ static void write_summary(FILE *out, MlirOperation func, const function_figures 
 static opsched_function_report *report_take(plan_list *l, MlirOperation func,
                                             const opsched_options *o);
 
-MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_options *o,
-                                           const opsched_run_outputs *out) {
-  plan_list l = {0};
-  for (MlirRegion r = mlirOperationGetFirstRegion(func); !mlirRegionIsNull(r);
-       r = mlirRegionGetNextInOperation(r))
-    collect_region(&l, r, o, 1,
-                   out->slots_only ? OPSCHED_PLAN_PLACEMENT : OPSCHED_PLAN_SCHEDULE);
+/* Whether `op` carries any opsched.* attribute: most unscheduled ops (payload
+ * bodies) carry none, and skipping them saves a dictionary rebuild each. */
+static int has_opsched_attr(MlirOperation op) {
+  for (intptr_t i = 0, n = mlirOperationGetNumDiscardableAttributes(op); i < n; i++) {
+    MlirStringRef name =
+        mlirIdentifierStr(mlirOperationGetDiscardableAttribute(op, i).name);
+    if (name.length > 8 && memcmp(name.data, "opsched.", 8) == 0)
+      return 1;
+  }
+  return 0;
+}
 
-  function_figures f;
-  gather_figures(&l, &f);
-  if (!l.failed && out->reorder && o->memory_policy == OPSCHED_MEMORY_EXACT)
-    for (size_t i = 0; i < l.count; i++)
-      if (l.plans[i].schedule && l.plans[i].bufs.buffers &&
-          !opsched_schedule_memory_exact_proven(l.plans[i].schedule)) {
-        opschedMlirEmit(mlirOperationGetLocation(l.plans[i].ops[0]), OPSCHED_SEVERITY_REMARK,
+/* Removes what opsched_block_plan_apply would write under `flags` from every
+ * op of `block` (all = 1) or from its terminator only: ops this run does not
+ * schedule must not keep an earlier run's results. */
+static void clear_stale(opsched_attr_writer *w, MlirBlock block, MlirOperation terminator,
+                        int all, int flags) {
+  static const opsched_op_attr by_flag[][6] = {
+      {OPSCHED_OP_RANK, OPSCHED_OP_CRITICAL},
+      {OPSCHED_OP_START, OPSCHED_OP_END, OPSCHED_OP_LIVE_BYTES, OPSCHED_OP_ID,
+       OPSCHED_OP_STREAM, OPSCHED_OP_WAITS},
+      {OPSCHED_OP_SLOT, OPSCHED_OP_OFFSET, OPSCHED_OP_SIZE}};
+  static const int counts[] = {2, 6, 3};
+  static const int flag_of[] = {OPSCHED_APPLY_RANKS, OPSCHED_APPLY_SCHEDULE,
+                                OPSCHED_APPLY_SLOTS};
+  MlirOperation op = all ? mlirBlockGetFirstOperation(block) : terminator;
+  for (; !mlirOperationIsNull(op); op = all ? mlirOperationGetNextInBlock(op)
+                                            : (MlirOperation){NULL}) {
+    if (!has_opsched_attr(op))
+      continue;
+    opsched_attr_batch b;
+    opsched_batch_begin(&b, w, op);
+    for (int k = 0; k < 3; k++)
+      if (flags & flag_of[k])
+        for (int j = 0; j < counts[k]; j++)
+          opsched_batch_remove(&b, by_flag[k][j]);
+    opsched_batch_commit(&b);
+  }
+}
+
+static void phase(const opsched_run_outputs *out, opsched_run_phase ph, int begin) {
+  if (out->phase)
+    out->phase(out->phase_user, ph, begin);
+}
+
+/* Remarks and the max-memory diagnostic, once the plans are built; a strict
+ * unmet limit fails the run. */
+static void diagnose_plans(plan_list *l, MlirOperation func, const opsched_options *o,
+                           const function_figures *f, const opsched_run_outputs *out) {
+  if (l->failed || !out->reorder)
+    return;
+  if (o->memory_policy == OPSCHED_MEMORY_EXACT)
+    for (size_t i = 0; i < l->count; i++)
+      if (l->plans[i].schedule && l->plans[i].bufs.buffers &&
+          !opsched_schedule_memory_exact_proven(l->plans[i].schedule)) {
+        opschedMlirEmit(mlirOperationGetLocation(l->plans[i].ops[0]), OPSCHED_SEVERITY_REMARK,
                         "opsched: the exact search stopped at its budget: this block's "
                         "order is the lowest peak found, not a proven optimum");
       }
-  if (!l.failed && out->reorder && !f.limit_met && o->max_memory > 0) {
+  if (!f->limit_met && o->max_memory > 0) {
     char msg[256];
     snprintf(msg, sizeof msg,
              "opsched: cannot meet max-memory = %lld bytes: the lowest peak found is "
              "%lld bytes",
-             (long long)o->max_memory, (long long)f.peak);
+             (long long)o->max_memory, (long long)f->peak);
     opschedMlirEmit(mlirOperationGetLocation(func),
                     o->strict_memory ? OPSCHED_SEVERITY_ERROR : OPSCHED_SEVERITY_WARNING,
                     msg);
     /* Strict: fail before anything is rewritten. */
     if (o->strict_memory)
-      l.failed = 1;
+      l->failed = 1;
   }
+}
+
+/* Writes every plan back (and the DOT/table text), clears what unscheduled
+ * ops kept from an earlier run, then the function's attributes. */
+static void apply_plans(plan_list *l, MlirOperation func, const opsched_options *o,
+                        const function_figures *f, const opsched_run_outputs *out) {
+  /* The figures are gathered: without reports, the graphs and buffer
+   * models go before the attributes are made (a lower peak). */
+  int reports = out->dot || out->table || out->report;
+  for (size_t i = 0; !reports && i < l->count; i++)
+    opsched_block_plan_trim(&l->plans[i]);
+  int flags = out->slots_only ? OPSCHED_APPLY_SLOTS
+                              : OPSCHED_APPLY_RANKS | OPSCHED_APPLY_SLOTS |
+                                    (out->reorder ? OPSCHED_APPLY_SCHEDULE : 0);
+  opsched_attr_writer w;
+  opsched_attr_writer_init(&w, mlirOperationGetContext(func));
+  for (size_t i = 0; i < l->count; i++) {
+    const opsched_block_plan *p = &l->plans[i];
+    clear_stale(&w, p->block, mlirBlockGetTerminator(p->block), !p->schedule, flags);
+    if (!p->schedule)
+      continue;
+    opsched_block_plan_apply(p, flags);
+    if (out->dot || out->table)
+      write_reports(p, out, func, o);
+  }
+  opsched_attr_writer_free(&w);
+  if (f->scheduled && out->slots_only)
+    write_arena_attrs(func, o, f);
+  else if (f->scheduled)
+    write_function_attrs(func, o, f, out->reorder);
+}
+
+MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_options *o,
+                                           const opsched_run_outputs *out) {
+  plan_list l = {0};
+  opsched_plan_hooks hooks = {plan_phase_to_run, (void *)out};
+  phase(out, OPSCHED_PHASE_PLAN, 1);
+  for (MlirRegion r = mlirOperationGetFirstRegion(func); !mlirRegionIsNull(r);
+       r = mlirRegionGetNextInOperation(r))
+    collect_region(&l, r, o, 1,
+                   out->slots_only ? OPSCHED_PLAN_PLACEMENT : OPSCHED_PLAN_SCHEDULE,
+                   out->phase ? &hooks : NULL);
+  phase(out, OPSCHED_PHASE_PLAN, 0);
+
+  function_figures f;
+  gather_figures(&l, &f);
+  diagnose_plans(&l, func, o, &f, out);
   if (!l.failed) {
-    /* The figures are gathered: without reports, the graphs and buffer
-     * models go before the attributes are made (a lower peak). */
-    int reports = out->dot || out->table || out->report;
-    for (size_t i = 0; !reports && i < l.count; i++)
-      opsched_block_plan_trim(&l.plans[i]);
-    for (size_t i = 0; i < l.count; i++) {
-      const opsched_block_plan *p = &l.plans[i];
-      if (!p->schedule)
-        continue;
-      opsched_block_plan_apply(
-          p, out->slots_only ? OPSCHED_APPLY_SLOTS
-                             : OPSCHED_APPLY_RANKS | OPSCHED_APPLY_SLOTS |
-                                   (out->reorder ? OPSCHED_APPLY_SCHEDULE : 0));
-      if (out->dot || out->table)
-        write_reports(p, out, func, o);
-    }
-    if (f.scheduled && out->slots_only)
-      write_arena_attrs(func, o, &f);
-    else if (f.scheduled)
-      write_function_attrs(func, o, &f, out->reorder);
+    phase(out, OPSCHED_PHASE_ATTRIBUTES, 1);
+    apply_plans(&l, func, o, &f, out);
+    phase(out, OPSCHED_PHASE_ATTRIBUTES, 0);
     if (out->summary && o->summary_format != OPSCHED_SUMMARY_PRETTY)
       opsched_summary_write(out->summary, o->summary_format, func, l.plans, l.top_level,
                             l.count);
     else if (out->summary)
       write_summary(out->summary, func, &f, out->reorder, o->schedule.streams);
+    if (out->figures)
+      *out->figures = f;
   }
-  if (!l.failed && out->report && f.scheduled)
+  if (!l.failed && out->report && f.scheduled) {
+    phase(out, OPSCHED_PHASE_REPORTS, 1);
     *out->report = report_take(&l, func, o);
+    phase(out, OPSCHED_PHASE_REPORTS, 0);
+  }
   for (size_t i = 0; i < l.count; i++)
     opsched_block_plan_release(&l.plans[i]);
   free(l.plans);

@@ -16,6 +16,35 @@ extern "C" {
  * reports, which are written once per module. */
 typedef struct opsched_function_report opsched_function_report;
 
+/* A function's figures, over the blocks of its body (nested regions are
+ * scheduled but not added). Values are the attributes' (capped like them,
+ * OPSCHED_ATTR_VALUE_MAX), so a caller never reads them back from the IR. */
+typedef struct opsched_function_figures {
+  int scheduled; /* some block of the body was scheduled */
+  int64_t ops, blocks, makespan, critical_path, work, lower_bound;
+  int64_t waits_before, waits_after, reuse_waits;
+  int64_t peak, original_peak, resident; /* -1: no buffers anywhere */
+  int64_t buffers, buffer_bytes; /* allocations the model predicts (all blocks) */
+  int64_t arena;                 /* largest arena of the body's blocks, -1 none */
+  int limit_met;
+} opsched_function_figures;
+
+/* The phases of a run, for timers (--mlir-timing). */
+typedef enum opsched_run_phase {
+  OPSCHED_PHASE_PLAN,       /* graph, schedule, memory, streams, arena per block */
+  OPSCHED_PHASE_ATTRIBUTES, /* writing the results back (and the table, DOT text) */
+  OPSCHED_PHASE_REPORTS,    /* the trace and HTML report's data */
+  /* Inside OPSCHED_PHASE_PLAN, once per block (the timers add up): */
+  OPSCHED_PHASE_GRAPH,    /* ops, costs, buffer model, dependency edges */
+  OPSCHED_PHASE_SCHEDULE, /* order, memory policy, streams and waits */
+  OPSCHED_PHASE_ARENA,    /* buffer slots and offsets */
+  OPSCHED_PHASE_COUNT
+} opsched_run_phase;
+
+/* Called at the start (begin = 1) and end (begin = 0) of each phase, on the
+ * thread running the function. */
+typedef void (*opsched_phase_callback)(void *user, opsched_run_phase phase, int begin);
+
 /* What a run over one function should produce besides attributes. */
 typedef struct opsched_run_outputs {
   int reorder;  /* 0: annotate ranks/critical only (op-dep-graph) */
@@ -28,6 +57,11 @@ typedef struct opsched_run_outputs {
    * caller, freed with opschedMlirFunctionReportDestroy; NULL when nothing
    * was scheduled). */
   opsched_function_report **report;
+  /* Nullable: on success receives the function's figures. */
+  opsched_function_figures *figures;
+  /* Nullable: phase boundaries (phase_user is passed back). */
+  opsched_phase_callback phase;
+  void *phase_user;
 } opsched_run_outputs;
 
 /* Schedules (or, without `reorder`, analyses) every block of `func` - the

@@ -11,26 +11,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define A_START "opsched.start"
-#define A_END "opsched.end"
-#define A_STREAM "opsched.stream"
-#define A_ID "opsched.id"
-#define A_WAITS "opsched.waits"
-#define A_RESOURCES "opsched.resources"
-#define A_COST "opsched.cost"
-#define A_BYTES "opsched.bytes"
-#define A_SLOT "opsched.slot"
-#define A_OFFSET "opsched.offset"
-#define A_SIZE "opsched.size"
-#define F_STREAMS "opsched.streams"
-#define F_RESOURCE_LIMIT "opsched.resource_limit"
-#define F_ARENA "opsched.arena_size"
-#define F_MEMORY_LIMIT "opsched.memory_limit"
+#include "opsched/attr_names.h"
+#define A_START OPSCHED_ATTR_START
+#define A_END OPSCHED_ATTR_END
+#define A_STREAM OPSCHED_ATTR_STREAM
+#define A_ID OPSCHED_ATTR_ID
+#define A_WAITS OPSCHED_ATTR_WAITS
+#define A_RESOURCES OPSCHED_ATTR_RESOURCES
+#define A_COST OPSCHED_ATTR_COST
+#define A_BYTES OPSCHED_ATTR_BYTES
+#define A_SLOT OPSCHED_ATTR_SLOT
+#define A_OFFSET OPSCHED_ATTR_OFFSET
+#define A_SIZE OPSCHED_ATTR_SIZE
+#define F_STREAMS OPSCHED_ATTR_STREAMS
+#define F_RESOURCE_LIMIT OPSCHED_ATTR_RESOURCE_LIMIT
+#define F_ARENA OPSCHED_ATTR_ARENA_SIZE
+#define F_MEMORY_LIMIT OPSCHED_ATTR_MEMORY_LIMIT
 
 #define PREFIX "opsched-verify: "
 /* The largest time, size or offset (docs/Passes.md "Numeric range"): sums
  * of two and doubled times stay far from overflow. */
-#define MAX_VALUE (((int64_t)1 << 60) - 1)
+#define MAX_VALUE OPSCHED_ATTR_VALUE_MAX
 #define MAX_VALUE_TEXT "2^60-1"
 
 typedef struct vdiag {

@@ -15,18 +15,19 @@
 // ALIGN: invalid value '48' for option 'alignment'; accepted: a power of two from 1 to 1073741824
 // ALIGN0: error: op-buffer-slots: invalid value '0' for option 'alignment'
 
-// Reuse after a last use: a (slot 1) is last read by b, so c reuses its
+// Reuse after a last use: a (slot 0) is last read by b, so c reuses its
 // memory at offset 0; b's view carries b's slot and owns nothing (-1).
+// Slots are numbered by first use in the block's order (idempotence).
 // CHECK-LABEL: func.func @reuse
 // CHECK-SAME: opsched.alignment = 64 : i64, {{.*}}opsched.arena_size = 128 : i64
-// CHECK: opsched.offset = array<i64: 0>, {{.*}}opsched.size = array<i64: 64>, opsched.slot = array<i64: 1>{{.*}}loc("a")
-// CHECK: opsched.offset = array<i64: 64>, {{.*}}opsched.size = array<i64: 64>, opsched.slot = array<i64: 2>{{.*}}loc("b")
-// CHECK: opsched.offset = array<i64: -1>, {{.*}}opsched.size = array<i64: -1>, opsched.slot = array<i64: 2>{{.*}}loc("view")
-// CHECK: opsched.offset = array<i64: 0>, {{.*}}opsched.size = array<i64: 64>, opsched.slot = array<i64: 3>{{.*}}loc("c")
+// CHECK: opsched.offset = array<i64: 0>, {{.*}}opsched.size = array<i64: 64>, opsched.slot = array<i64: 0>{{.*}}loc("a")
+// CHECK: opsched.offset = array<i64: 64>, {{.*}}opsched.size = array<i64: 64>, opsched.slot = array<i64: 1>{{.*}}loc("b")
+// CHECK: opsched.offset = array<i64: -1>, {{.*}}opsched.size = array<i64: -1>, opsched.slot = array<i64: 1>{{.*}}loc("view")
+// CHECK: opsched.offset = array<i64: 0>, {{.*}}opsched.size = array<i64: 64>, opsched.slot = array<i64: 2>{{.*}}loc("c")
 // IRORDER-LABEL: func.func @reuse
 // IRORDER-SAME: opsched.arena_size = 128 : i64
-// IRORDER: opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>, opsched.slot = array<i64: 1>} {{.*}}loc("a")
-// IRORDER: opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>, opsched.slot = array<i64: 3>} {{.*}}loc("c")
+// IRORDER: opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>, opsched.slot = array<i64: 0>} {{.*}}loc("a")
+// IRORDER: opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>, opsched.slot = array<i64: 2>} {{.*}}loc("c")
 
 // Two streams, no synchronisation between A's last reader A2 (stream 0,
 // ends at 2) and B (stream 1, starts at 5): B may not reuse A's memory even

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int failures;
 #define CHECK(cond)                                                            \
@@ -99,6 +100,43 @@ static void test_create(void) {
   CHECK(opschedPassIsNull(opschedCreateOpSchedulePass(str("cost-model=x"), NULL, NULL)));
 }
 
+/* Every pass of the pass table is listed and created by name. */
+static void test_pass_table(void) {
+  static const char *const known[] = {"op-schedule", "op-dep-graph", "op-buffer-slots",
+                                      "op-schedule-verify"};
+  intptr_t n = opschedGetNumPasses();
+  CHECK(n >= 4);
+  for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+    int listed = 0;
+    for (intptr_t i = 0; i < n; i++)
+      listed |= mlirStringRefEqual(opschedGetPassArgument(i), str(known[k]));
+    CHECK(listed);
+    errors e = {0};
+    MlirPass p = opschedCreatePass(str(known[k]), str(""), collect, &e);
+    CHECK(!opschedPassIsNull(p) && e.count == 0);
+    opschedPassDestroy(p);
+  }
+  for (intptr_t i = 0; i < n; i++) { /* every listed name creates its pass */
+    MlirPass p = opschedCreatePass(opschedGetPassArgument(i), str(""), NULL, NULL);
+    CHECK(!opschedPassIsNull(p));
+    opschedPassDestroy(p);
+  }
+  CHECK(opschedGetPassArgument(n).data == NULL && opschedGetPassArgument(-1).data == NULL);
+  errors e = {0};
+  CHECK(opschedPassIsNull(opschedCreatePass(str("op-nothing"), str(""), collect, &e)));
+  CHECK(e.count == 1 && strcmp(e.last, "opschedCreatePass: no opsched pass named 'op-nothing'") == 0);
+  /* Options are per pass: op-buffer-slots takes alignment, not cost-model. */
+  MlirPass p = opschedCreatePass(str("op-buffer-slots"), str("alignment=128"), collect, &e);
+  CHECK(!opschedPassIsNull(p) && e.count == 1);
+  opschedPassDestroy(p);
+  CHECK(opschedPassIsNull(opschedCreatePass(str("op-buffer-slots"), str("cost-model=unit"),
+                                            collect, &e)));
+  CHECK(e.count == 2 && strcmp(e.last, "op-buffer-slots: no such option cost-model") == 0);
+  CHECK(opschedPassIsNull(opschedCreatePass(str("op-buffer-slots"), str("alignment=3"),
+                                            collect, &e)));
+  CHECK(e.count == 3 && strstr(e.last, "op-buffer-slots: invalid value '3' for option 'alignment'"));
+}
+
 static void test_direct(MlirContext ctx) {
   MlirModule module = mlirModuleCreateParse(ctx, str(kModule));
   CHECK(!mlirModuleIsNull(module));
@@ -157,6 +195,20 @@ static void test_direct(MlirContext ctx) {
       opschedScheduleFunction(func_at(module, 0), str(""), &unset, collect, &e)));
   CHECK(e.count == 4 && strstr(e.last, "structSize"));
 
+  /* An output that cannot be written fails before scheduling: the function
+   * is not touched (the trace and report options reach the direct entry). */
+  MlirModule fresh = mlirModuleCreateParse(ctx, str(kModule));
+  MlirOperation seed = func_at(fresh, 0);
+  CHECK(mlirLogicalResultIsFailure(
+      opschedScheduleFunction(seed, str("report=/dev/full"), &f, collect, &e)));
+  CHECK(e.count == 5 && strstr(e.last, "op-schedule: cannot write to '/dev/full' (report)"));
+  CHECK(mlirAttributeIsNull(mlirOperationGetAttributeByName(seed, str("opsched.makespan"))));
+  CHECK(mlirLogicalResultIsFailure(
+      opschedScheduleFunction(seed, str("trace=/nonexistent/t.json"), &f, collect, &e)));
+  CHECK(e.count == 6 && strstr(e.last, "cannot open '/nonexistent/t.json' for writing (trace)"));
+  CHECK(mlirAttributeIsNull(mlirOperationGetAttributeByName(seed, str("opsched.makespan"))));
+  mlirModuleDestroy(fresh);
+
   /* Without a callback, errors reach the context's handlers. */
   int diagnostics = 0;
   MlirDiagnosticHandlerID id =
@@ -190,6 +242,47 @@ static void test_pipeline(MlirContext ctx) {
   mlirModuleDestroy(module);
 }
 
+/* The whole of a small file, or "" (static buffer). */
+static const char *slurp(const char *path) {
+  static char buf[4096];
+  buf[0] = '\0';
+  FILE *f = fopen(path, "r");
+  if (f) {
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+  }
+  return buf;
+}
+
+/* One pass object run by several pass-manager runs, in the nested form with
+ * a report file: a run that fails part-way (@bad) writes nothing, and every
+ * later run writes the module's summary again, whole and in order. */
+static void test_rerun(MlirContext ctx) {
+  char path[64], options[128];
+  snprintf(path, sizeof path, "/tmp/opsched-test-capi-%ld.txt", (long)getpid());
+  snprintf(options, sizeof options, "cost-model=unit summary=%s", path);
+  MlirModule module = mlirModuleCreateParse(ctx, str(kModule));
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  errors e = {0};
+  MlirPass schedule = opschedCreateOpSchedulePass(str(options), collect, &e);
+  mlirOpPassManagerAddOwnedPass(mlirPassManagerGetNestedUnder(pm, str("func.func")), schedule);
+  MlirOperation op = mlirModuleGetOperation(module);
+  CHECK(mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, op)));
+  CHECK(e.count == 0 && strcmp(slurp(path), "") == 0);
+  mlirOperationDestroy(func_at(module, 2)); /* drop @bad */
+  static const char *expected = "@seed: 6 ops in 1 block; critical path 4 ns; makespan 6 ns "
+                                "on 1 stream; speedup 1.00x over the original order on one "
+                                "stream\n@decl: nothing to schedule\n";
+  for (int run = 0; run < 2; run++) {
+    CHECK(mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op)));
+    CHECK(strcmp(slurp(path), expected) == 0);
+    remove(path);
+  }
+  mlirPassManagerDestroy(pm);
+  mlirModuleDestroy(module);
+}
+
 int main(void) {
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   mlirRegisterAllDialects(registry);
@@ -197,8 +290,10 @@ int main(void) {
   mlirDialectRegistryDestroy(registry);
   test_versions();
   test_create();
+  test_pass_table();
   test_direct(ctx);
   test_pipeline(ctx);
+  test_rerun(ctx);
   mlirContextDestroy(ctx);
   if (failures)
     fprintf(stderr, "%d check(s) failed\n", failures);

@@ -33,6 +33,8 @@ step "install into $PREFIX"
 "$CMAKE" --install "$BUILD" --prefix "$PREFIX" > "$WORK/install.log"
 for f in lib/libopsched_core.a lib/libopsched_capi.so lib/libopsched.so bin/opsched-opt \
          include/opsched/Version.h include/opsched/graph.h include/opsched/Passes.h \
+         include/opsched/arena.h include/opsched/attr_names.h include/opsched/report.h \
+         lib/libopsched_report.a \
          include/opsched-c/OpSched.h lib/cmake/OpSched/OpSchedConfig.cmake \
          lib/cmake/OpSched/OpSchedConfigVersion.cmake; do
   [ -e "$PREFIX/$f" ] || { echo "missing after install: $f" >&2; exit 1; }
@@ -95,6 +97,6 @@ env -u LD_PRELOAD "$MLIR_OPT" --load-pass-plugin="$PREFIX/lib/libopsched.so" \
   > "$WORK/plugin.out"
 "$FILECHECK" --check-prefix=ATTRS "$CHECKS/tools.check" < "$WORK/plugin.out"
 "$PREFIX/bin/opsched-opt" --op-schedule='cost-model=unit streams=2 table=-' "$MODEL" -o /dev/null \
-  > "$WORK/opt.out"
+  2> "$WORK/opt.out"
 "$FILECHECK" --check-prefix=TABLE "$CHECKS/tools.check" < "$WORK/opt.out"
 step "ok"

@@ -1,0 +1,22 @@
+// Real pass names (not "{anonymous}::OpSchedulePass") in --mlir-timing and
+// --mlir-print-ir-after-all, and the driver's phases as nested timers.
+// RUN: %mlir_opt --load-pass-plugin=%opsched_plugin --mlir-disable-threading --mlir-timing --op-schedule='report=%t.html' %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %mlir_opt --load-pass-plugin=%opsched_plugin --mlir-print-ir-after-all --op-dep-graph --op-buffer-slots --op-schedule-verify %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
+
+// CHECK: OpSchedulePass
+// CHECK-NEXT: {{^ .*  }}(A) opsched: plan
+// CHECK-NEXT: {{^ .*    }}(A) opsched: graph
+// CHECK-NEXT: {{^ .*    }}(A) opsched: schedule (order, memory, streams)
+// CHECK-NEXT: {{^ .*    }}(A) opsched: arena
+// CHECK-NEXT: {{^ .*  }}(A) opsched: attributes
+// CHECK-NEXT: {{^ .*  }}(A) opsched: reports
+// CHECK-NOT: anonymous
+
+// PRINT: IR Dump After OpDepGraphPass (op-dep-graph)
+// PRINT: IR Dump After OpBufferSlotsPass (op-buffer-slots)
+// PRINT: IR Dump After OpScheduleVerifyPass (op-schedule-verify)
+func.func @f(%v: tensor<16xf32>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  %a = linalg.add ins(%v, %v : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  return %a : tensor<16xf32>
+}
