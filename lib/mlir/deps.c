@@ -72,7 +72,8 @@ static int division_may_trap(MlirOperation op) {
 /* tensor.extract/insert read or write an element: after bufferization a load
  * or store that an earlier check (cf.assert, a call) may guard. Safe only at
  * constant indices inside a static shape. Slices with dynamic offsets or
- * sizes likewise copy memory that may be out of bounds. */
+ * sizes, gathers and scatters likewise touch memory that may be out of
+ * bounds. */
 static int element_access_may_trap(MlirOperation op) {
   intptr_t tensor_pos;
   if (name_is(op, "tensor.extract"))
@@ -83,6 +84,8 @@ static int element_access_may_trap(MlirOperation op) {
     return mlirOperationGetNumOperands(op) > 1;
   else if (name_is(op, "tensor.insert_slice"))
     return mlirOperationGetNumOperands(op) > 2;
+  else if (name_is(op, "tensor.gather") || name_is(op, "tensor.scatter"))
+    return 1; /* indices come from a tensor: never known in bounds */
   else
     return 0;
   intptr_t n = mlirOperationGetNumOperands(op);
