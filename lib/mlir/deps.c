@@ -128,7 +128,19 @@ typedef struct ssa_ctx {
   int32_t user;
   int failed;
   int bufferization; /* a to_tensor/to_buffer is nested in the user */
+  int outside_tensor; /* the user reads a tensor defined outside the block */
+  MlirOperation top;  /* the user */
 } ssa_ctx;
+
+static int is_outside(MlirOperation top, MlirValue v);
+
+/* A tensor from outside the block: an argument of the block or a value of
+ * an enclosing block (neither an op of the block nor nested in `top`). */
+static int outside_tensor(const opsched_ptrmap *index, MlirOperation top, MlirValue v) {
+  if (!mlirTypeIsATensor(mlirValueGetType(v)) || !is_outside(top, v))
+    return 0;
+  return !mlirValueIsAOpResult(v) || opsched_ptrmap_get(index, mlirOpResultGetOwner(v).ptr) < 0;
+}
 
 /* Adds def -> user for every operand, at any depth inside the user, whose
  * defining op is in this block: nested regions capture outer values. */
@@ -138,6 +150,7 @@ static MlirWalkResult add_operand_edges(MlirOperation op, void *data) {
     c->bufferization = 1;
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
     MlirValue v = mlirOperationGetOperand(op, i);
+    c->outside_tensor |= outside_tensor(c->index, c->top, v);
     if (!mlirValueIsAOpResult(v))
       continue;
     int32_t def = opsched_ptrmap_get(c->index, mlirOpResultGetOwner(v).ptr);
@@ -253,6 +266,22 @@ static void mark_backed(alias_sets *s, MlirValue v) {
 
 /* Seeds: to_tensor results and to_buffer operands; an op with one nested
  * (whose values we do not follow) seeds everything it uses and defines. */
+typedef struct outside_walk {
+  alias_sets *sets;
+  const opsched_ptrmap *index;
+  MlirOperation top;
+} outside_walk;
+
+static MlirWalkResult seed_outside(MlirOperation op, void *data) {
+  outside_walk *w = data;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (outside_tensor(w->index, w->top, v))
+      mark_backed(w->sets, v);
+  }
+  return MlirWalkResultAdvance;
+}
+
 static void alias_seed(alias_sets *s, MlirOperation op, int nested) {
   if (name_is(op, "bufferization.to_tensor"))
     for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
@@ -301,7 +330,7 @@ static int writes_in_place(alias_sets *s, MlirOperation op) {
 /* Per op: 0 untouched, 1 reads, 2 writes memory-backed tensors. Returns
  * non-zero when out of memory. */
 static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
-                        uint8_t *access) {
+                        const opsched_ptrmap *index, int outside, uint8_t *access) {
   alias_sets s = {0};
   intptr_t cap = 0;
   for (int32_t i = 0; i < n; i++)
@@ -316,8 +345,13 @@ static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
   }
   for (int32_t i = 0; i < n; i++)
     alias_op(&s, ops[i], 0);
-  for (int32_t i = 0; i < n; i++)
+  for (int32_t i = 0; i < n; i++) {
     alias_seed(&s, ops[i], nested[i]);
+    if (outside) {
+      outside_walk w = {&s, index, ops[i]};
+      mlirOperationWalk(ops[i], seed_outside, &w, MlirWalkPreOrder);
+    }
+  }
   for (int32_t i = 0; i < n; i++) {
     access[i] = (uint8_t)alias_op(&s, ops[i], 1);
     if (access[i] && writes_in_place(&s, ops[i]))
@@ -328,6 +362,38 @@ static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
   free(s.parent);
   free(s.backed);
   return failed;
+}
+
+static MlirWalkResult find_memory_source(MlirOperation op, void *data) {
+  if (name_is(op, "bufferization.to_tensor") || name_is(op, "bufferization.to_buffer") ||
+      name_is(op, "memref.get_global")) {
+    *(int *)data = 1;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Whether tensors reaching `block` from outside may share memory with a
+ * memref: its function takes a memref (a caller may pass a tensor made from
+ * it), or makes tensors from memrefs, or reads a global. */
+static int outside_may_alias(MlirBlock block) {
+  MlirOperation f = mlirBlockGetParentOperation(block);
+  if (mlirOperationIsNull(f))
+    return 1;
+  for (MlirOperation p = mlirOperationGetParentOperation(f);
+       !mlirOperationIsNull(p) && !name_is(p, "builtin.module");
+       p = mlirOperationGetParentOperation(p))
+    f = p;
+  if (mlirOperationGetNumRegions(f) > 0) {
+    MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+    for (intptr_t i = 0, n = mlirBlockIsNull(entry) ? 0 : mlirBlockGetNumArguments(entry);
+         i < n; i++)
+      if (mlirTypeIsAMemRef(mlirValueGetType(mlirBlockGetArgument(entry, i))))
+        return 1;
+  }
+  int found = 0;
+  mlirOperationWalk(f, find_memory_source, &found, MlirWalkPreOrder);
+  return found;
 }
 
 /* ---- Effects ------------------------------------------------------------- */
@@ -440,6 +506,21 @@ static int64_t op_effects(MlirOperation op, uint8_t alias, opsched_effect *out, 
   return neff;
 }
 
+/* Whether an op of the block touches memory (the default resource) or has
+ * unknown effects: only then can aliases of outside tensors order anything. */
+static int block_touches_memory(MlirOperation *ops, int32_t n, opsched_effect *effects,
+                                int64_t cap) {
+  for (int32_t i = 0; i < n; i++) {
+    int64_t neff = op_effects(ops[i], 0, effects, cap);
+    if (neff < 0)
+      return 1;
+    for (int64_t e = 0; e < neff; e++)
+      if (effects[e].resource == OPSCHED_RESOURCE_DEFAULT)
+        return 1;
+  }
+  return 0;
+}
+
 /* ---- Speculation order -------------------------------------------------- */
 
 typedef struct spec_state {
@@ -476,16 +557,21 @@ int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
   spec.traps = malloc(sizeof *spec.traps * (size_t)n);
   uint8_t *nested = calloc((size_t)n, 1), *alias = calloc((size_t)n, 1);
   int err = !eff.effectful || !spec.traps || !nested || !alias;
-  int any_bufferization = 0;
+  int any_bufferization = 0, any_outside = 0;
   for (int32_t i = 0; i < n && !err; i++) {
-    ssa_ctx c = {index, g, i, 0, 0};
+    ssa_ctx c = {index, g, i, 0, 0, 0, ops[i]};
     mlirOperationWalk(ops[i], add_operand_edges, &c, MlirWalkPreOrder);
     err |= c.failed;
     nested[i] = (uint8_t)c.bufferization;
     any_bufferization |= c.bufferization;
+    any_outside |= c.outside_tensor;
   }
-  if (!err && any_bufferization)
-    err = alias_access(ops, n, nested, alias);
+  /* Cheapest test first: most blocks read no outside tensor or touch no
+   * memory, and the function walk is the costly one. */
+  int outside = !err && any_outside && block_touches_memory(ops, n, effects, EFFECT_CAP) &&
+                outside_may_alias(mlirOperationGetBlock(ops[0]));
+  if (!err && (any_bufferization || outside))
+    err = alias_access(ops, n, nested, index, outside, alias);
   for (int32_t i = 0; i < n && !err; i++) {
     int64_t neff = op_effects(ops[i], alias[i], effects, EFFECT_CAP);
     err |= add_effect_edges(&eff, g, i, effects, neff);

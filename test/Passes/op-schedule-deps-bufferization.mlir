@@ -67,9 +67,11 @@ func.func @write_through_to_buffer(%t: tensor<4xf32>, %x: f32) -> tensor<4xf32> 
   return %r : tensor<4xf32>
 }
 
-// Tensors that share no memory with a memref still move freely.
+// Tensors that share no memory with a memref still move freely (a tensor
+// argument might: this function takes a memref).
 // CHECK-LABEL: func.func @unrelated_tensor_moves
-// EXACT-NEXT: arith.addf %arg1, %arg1
+// EXACT-NEXT: tensor.splat
+// EXACT-NEXT: arith.addf
 // EXACT-NEXT: arith.mulf
 // EXACT-NEXT: bufferization.to_tensor
 // EXACT-NEXT: arith.addf
@@ -79,7 +81,8 @@ func.func @write_through_to_buffer(%t: tensor<4xf32>, %x: f32) -> tensor<4xf32> 
 // ANY: bufferization.to_tensor
 // ANY: arith.addf %{{.*}}, %{{.*}} {
 // ANY: memref.dealloc
-func.func @unrelated_tensor_moves(%m: memref<4xf32>, %u: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+func.func @unrelated_tensor_moves(%m: memref<4xf32>, %f: f32) -> (tensor<4xf32>, tensor<4xf32>) {
+  %u = tensor.splat %f {opsched.cost = 1} : tensor<4xf32>
   %t = bufferization.to_tensor %m restrict {opsched.cost = 1} : memref<4xf32> to tensor<4xf32>
   %s = arith.addf %t, %t {opsched.cost = 1} : tensor<4xf32>
   %r = arith.mulf %s, %s {opsched.cost = 50} : tensor<4xf32>
@@ -120,4 +123,56 @@ func.func @in_place_write(%m: memref<4xf32>, %x: f32) -> (tensor<4xf32>, f32) {
   %f = linalg.fill {opsched.cost = 1} ins(%x : f32) outs(%t : tensor<4xf32>) -> tensor<4xf32>
   %v = memref.load %m[%c0] {opsched.cost = 100} : memref<4xf32>
   return %f, %v : tensor<4xf32>, f32
+}
+
+// A memory-backed tensor captured by a loop body: in the body's block the
+// read of %t stays before the store to %m.
+// CHECK-LABEL: func.func @captured_in_loop
+// CHECK: scf.for
+// CHECK: tensor.extract_slice
+// CHECK: arith.addf
+// CHECK: memref.store
+// CHECK: scf.yield
+func.func @captured_in_loop(%m: memref<4xf32>, %n: index, %x: f32) -> tensor<2xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = bufferization.to_tensor %m restrict : memref<4xf32> to tensor<4xf32>
+  %z = tensor.empty() : tensor<2xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> tensor<2xf32> {
+    %e = tensor.extract_slice %t[1] [2] [1] {opsched.cost = 1} : tensor<4xf32> to tensor<2xf32>
+    %s = arith.addf %e, %acc {opsched.cost = 1} : tensor<2xf32>
+    %p = arith.mulf %s, %s {opsched.cost = 50} : tensor<2xf32>
+    memref.store %x, %m[%c0] {opsched.cost = 100} : memref<4xf32>
+    scf.yield %p : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// A function taking a memref may get a tensor made from it: the reader of
+// the tensor argument stays before the store.
+// CHECK-LABEL: func.func @argument_may_alias
+// CHECK: arith.addf
+// CHECK: memref.store
+// CHECK-NEXT: return
+func.func @argument_may_alias(%m: memref<4xf32>, %t: tensor<4xf32>, %x: f32) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %s = arith.addf %t, %t {opsched.cost = 1} : tensor<4xf32>
+  %r = arith.mulf %s, %s {opsched.cost = 50} : tensor<4xf32>
+  memref.store %x, %m[%c0] {opsched.cost = 100} : memref<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// Without memrefs in sight, a tensor argument is no memory: its reader
+// moves past a call.
+// EXACT-LABEL: func.func @tensor_only_moves
+// EXACT-NEXT: arith.addf
+// EXACT-NEXT: arith.mulf
+// EXACT-NEXT: call @side_effect
+// EXACT-NEXT: return
+func.func private @side_effect()
+func.func @tensor_only_moves(%t: tensor<4xf32>) -> tensor<4xf32> {
+  func.call @side_effect() {opsched.cost = 1} : () -> ()
+  %s = arith.addf %t, %t {opsched.cost = 1} : tensor<4xf32>
+  %r = arith.mulf %s, %s {opsched.cost = 50} : tensor<4xf32>
+  return %r : tensor<4xf32>
 }
