@@ -264,14 +264,13 @@ static void mark_backed(alias_sets *s, MlirValue v) {
     s->backed[find_root(s, id)] = 1;
 }
 
-/* Seeds: to_tensor results and to_buffer operands; an op with one nested
- * (whose values we do not follow) seeds everything it uses and defines. */
 typedef struct outside_walk {
   alias_sets *sets;
   const opsched_ptrmap *index;
   MlirOperation top;
 } outside_walk;
 
+/* Marks the tensors from outside the block that op uses, at any depth. */
 static MlirWalkResult seed_outside(MlirOperation op, void *data) {
   outside_walk *w = data;
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
@@ -282,6 +281,8 @@ static MlirWalkResult seed_outside(MlirOperation op, void *data) {
   return MlirWalkResultAdvance;
 }
 
+/* Seeds: to_tensor results and to_buffer operands; an op with one nested
+ * (whose values we do not follow) seeds everything it uses and defines. */
 static void alias_seed(alias_sets *s, MlirOperation op, int nested) {
   if (name_is(op, "bufferization.to_tensor"))
     for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
