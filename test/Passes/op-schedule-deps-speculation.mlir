@@ -239,3 +239,32 @@ func.func @traps_swap(%a: i32, %b: i32, %c: i32) -> i32 {
   %s = arith.addi %r, %q {opsched.cost = 1} : i32
   return %s : i32
 }
+
+// scf.for is RecursivelySpeculatable with a constant non-zero step: the
+// loop adding moves above the call; the loop whose step may be 0 (it may
+// never end) stays after it.
+// CHECK-LABEL: func.func @loops_and_steps
+// EXACT-NEXT: arith.constant {{.*}} 0 : index
+// EXACT-NEXT: arith.constant {{.*}} 1 : index
+// EXACT-NEXT: scf.for %{{.*}} = %c0 to %arg1 step %c1
+// EXACT: call @maybe_exit
+// EXACT-NEXT: scf.for %{{.*}} = %c0 to %arg1 step %arg2
+// ANY: call @maybe_exit
+// ANY: step %arg2
+// CHECK: return
+func.func @loops_and_steps(%a: i32, %n: index, %s: index) -> (i32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  func.call @maybe_exit(%a) {opsched.cost = 1} : (i32) -> ()
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a) -> i32 {
+    %y = arith.addi %x, %x : i32
+    scf.yield %y : i32
+  } {opsched.cost = 1}
+  %q = scf.for %i = %c0 to %n step %s iter_args(%x = %a) -> i32 {
+    %y = arith.addi %x, %x : i32
+    scf.yield %y : i32
+  } {opsched.cost = 1}
+  %r2 = arith.muli %r, %r {opsched.cost = 100} : i32
+  %q2 = arith.muli %q, %q {opsched.cost = 50} : i32
+  return %r2, %q2 : i32, i32
+}
