@@ -104,9 +104,18 @@ static int element_access_may_trap(MlirOperation op) {
   return 0;
 }
 
+typedef struct trap_walk {
+  MlirOperation root;
+  int trap;
+} trap_walk;
+
+/* Nested ops count for their parent even when the parent claims to be
+ * speculatable without looking inside (not RecursivelySpeculatable). */
 static MlirWalkResult find_trap(MlirOperation op, void *data) {
-  if (division_may_trap(op) || element_access_may_trap(op)) {
-    *(int *)data = 1;
+  trap_walk *w = data;
+  if (division_may_trap(op) || element_access_may_trap(op) ||
+      (!mlirOperationEqual(op, w->root) && !opschedMlirOpIsSpeculatable(op))) {
+    w->trap = 1;
     return MlirWalkResultInterrupt;
   }
   return MlirWalkResultAdvance;
@@ -115,9 +124,9 @@ static MlirWalkResult find_trap(MlirOperation op, void *data) {
 int opsched_deps_may_trap(MlirOperation op) {
   if (!opschedMlirOpIsSpeculatable(op))
     return 1;
-  int trap = 0;
-  mlirOperationWalk(op, find_trap, &trap, MlirWalkPreOrder);
-  return trap;
+  trap_walk w = {op, 0};
+  mlirOperationWalk(op, find_trap, &w, MlirWalkPreOrder);
+  return w.trap;
 }
 
 /* ---- SSA edges ----------------------------------------------------------- */
