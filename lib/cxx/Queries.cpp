@@ -17,6 +17,17 @@
 
 using namespace mlir;
 
+// Resources by name, not by address: a resource is a singleton per shared
+// object, so the plugin's copy and libMLIR's may differ.
+static uintptr_t resourceKey(SideEffects::Resource *r) {
+  StringRef name = r->getName();
+  if (name == SideEffects::DefaultResource::get()->getName())
+    return OPSCHED_RESOURCE_DEFAULT;
+  if (name == SideEffects::AutomaticAllocationScopeResource::get()->getName())
+    return OPSCHED_RESOURCE_AUTOMATIC_SCOPE;
+  return reinterpret_cast<uintptr_t>(r);
+}
+
 int64_t opschedMlirOpEffects(MlirOperation op, opsched_effect *out, int64_t cap) {
   std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
       getEffectsRecursively(unwrap(op));
@@ -25,10 +36,15 @@ int64_t opschedMlirOpEffects(MlirOperation op, opsched_effect *out, int64_t cap)
   // MapVector keeps first-seen order: deterministic output.
   llvm::MapVector<uintptr_t, bool> byResource;
   for (const MemoryEffects::EffectInstance &e : *effects) {
-    if (isa<MemoryEffects::Allocate>(e.getEffect()))
+    uintptr_t key = resourceKey(e.getResource());
+    if (isa<MemoryEffects::Allocate>(e.getEffect())) {
+      // A stack allocation lives until the scope's stack is restored: it
+      // "reads" the scope so stack save/restore (writers) order against it.
+      if (key == OPSCHED_RESOURCE_AUTOMATIC_SCOPE)
+        byResource[key] |= false;
       continue;
+    }
     bool write = !isa<MemoryEffects::Read>(e.getEffect());
-    auto key = reinterpret_cast<uintptr_t>(e.getResource());
     byResource[key] |= write;
   }
   int64_t i = 0;
@@ -96,4 +112,36 @@ void opschedMlirEmit(MlirLocation loc, opsched_severity severity,
     emitRemark(l) << message;
     break;
   }
+}
+
+int opschedMlirOpIsSpeculatable(MlirOperation op) {
+  Operation *o = unwrap(op);
+  if (isSpeculatable(o))
+    return 1;
+  // An allocation cannot trap (a failed one shows at a later access):
+  // treat ops whose only effects are allocations as speculatable.
+  if (o->getNumRegions() != 0)
+    return 0;
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(o);
+  if (!effects || effects->empty())
+    return 0;
+  return llvm::all_of(*effects, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Allocate>(e.getEffect());
+  });
+}
+
+int opschedMlirOpMayNotReturn(MlirOperation op) {
+  Operation *o = unwrap(op);
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(o);
+  if (!effects)
+    return 1;
+  for (const MemoryEffects::EffectInstance &e : *effects)
+    if (!isa<MemoryEffects::Read>(e.getEffect()) &&
+        !isa<MemoryEffects::Allocate>(e.getEffect()))
+      return 1;
+  // A region op upstream cannot prove speculatable may loop forever (a
+  // while, a for with a step that may be zero) or trap inside.
+  return o->getNumRegions() != 0 && !isSpeculatable(o);
 }

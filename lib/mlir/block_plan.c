@@ -1,6 +1,7 @@
 #include "block_plan.h"
 
 #include "attrs.h"
+#include "deps.h"
 #include "op_work.h"
 #include "ptrmap.h"
 #include "queries.h"
@@ -10,124 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct capture_ctx {
-  const opsched_ptrmap *index;
-  opsched_graph *graph;
-  int32_t user;
-  int failed;
-} capture_ctx;
-
-/* Adds def -> user for every operand, at any depth inside the user, whose
- * defining op is in this block: nested regions capture outer values. */
-static MlirWalkResult add_operand_edges(MlirOperation op, void *data) {
-  capture_ctx *c = data;
-  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
-    MlirValue v = mlirOperationGetOperand(op, i);
-    if (!mlirValueIsAOpResult(v))
-      continue;
-    int32_t def = opsched_ptrmap_get(c->index, mlirOpResultGetOwner(v).ptr);
-    if (def >= 0 && def != c->user &&
-        opsched_graph_add_edge(c->graph, def, c->user) != OPSCHED_OK)
-      c->failed = 1;
-  }
-  return MlirWalkResultAdvance;
-}
-
-/* Per-resource memory state for effect ordering. */
-typedef struct resource_state {
-  uintptr_t resource;
-  int32_t last_writer;
-  int32_t *readers; /* readers since the last write */
-  int32_t nreaders, cap;
-} resource_state;
-
-typedef struct effect_state {
-  resource_state *res;
-  int32_t nres, cap;
-  int32_t last_unknown;    /* last op with unknown effects, or -1 */
-  int32_t *effectful;      /* effectful ops since last_unknown */
-  int32_t neffectful;
-} effect_state;
-
-static resource_state *find_resource(effect_state *s, uintptr_t r) {
-  for (int32_t i = 0; i < s->nres; i++)
-    if (s->res[i].resource == r)
-      return &s->res[i];
-  if (s->nres == s->cap) {
-    int32_t cap = s->cap ? 2 * s->cap : 8;
-    resource_state *p = realloc(s->res, sizeof *p * (size_t)cap);
-    if (!p)
-      return NULL;
-    s->res = p;
-    s->cap = cap;
-  }
-  resource_state *rs = &s->res[s->nres++];
-  memset(rs, 0, sizeof *rs);
-  rs->resource = r;
-  rs->last_writer = -1;
-  return rs;
-}
-
-static int push_reader(resource_state *rs, int32_t v) {
-  if (rs->nreaders == rs->cap) {
-    int32_t cap = rs->cap ? 2 * rs->cap : 8;
-    int32_t *p = realloc(rs->readers, sizeof *p * (size_t)cap);
-    if (!p)
-      return 1;
-    rs->readers = p;
-    rs->cap = cap;
-  }
-  rs->readers[rs->nreaders++] = v;
-  return 0;
-}
-
-/* Orders effectful ops: RAW/WAR/WAW per resource keep program order; an op
- * with unknown effects orders against every effectful op before and after
- * it. Pure ops get no edges here and move freely. */
-static int add_effect_edges(effect_state *s, opsched_graph *g, int32_t v,
-                            const opsched_effect *eff, int64_t neff) {
-  int err = 0;
-  if (neff == 0)
-    return 0;
-  if (s->last_unknown >= 0)
-    err |= opsched_graph_add_edge(g, s->last_unknown, v) != OPSCHED_OK;
-  if (neff < 0) {
-    for (int32_t i = 0; i < s->neffectful; i++)
-      err |= opsched_graph_add_edge(g, s->effectful[i], v) != OPSCHED_OK;
-    s->neffectful = 0;
-    s->last_unknown = v;
-    for (int32_t i = 0; i < s->nres; i++) {
-      s->res[i].last_writer = -1;
-      s->res[i].nreaders = 0;
-    }
-    return err;
-  }
-  s->effectful[s->neffectful++] = v;
-  for (int64_t e = 0; e < neff; e++) {
-    resource_state *rs = find_resource(s, eff[e].resource);
-    if (!rs)
-      return 1;
-    if (rs->last_writer >= 0)
-      err |= opsched_graph_add_edge(g, rs->last_writer, v) != OPSCHED_OK;
-    if (eff[e].write) {
-      for (int32_t i = 0; i < rs->nreaders; i++)
-        err |= opsched_graph_add_edge(g, rs->readers[i], v) != OPSCHED_OK;
-      rs->nreaders = 0;
-      rs->last_writer = v;
-    } else {
-      err |= push_reader(rs, v);
-    }
-  }
-  return err;
-}
-
-static void effect_state_free(effect_state *s) {
-  for (int32_t i = 0; i < s->nres; i++)
-    free(s->res[i].readers);
-  free(s->res);
-  free(s->effectful);
-}
 
 static void emit(MlirOperation op, opsched_severity sev, const char *msg) {
   opschedMlirEmit(mlirOperationGetLocation(op), sev, msg);
@@ -332,11 +215,14 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   memset(p, 0, sizeof *p);
   p->block = block;
   int32_t count = 0;
+  /* The last op stays last, registered or not, in every region kind: it
+   * may be the block's terminator (an unregistered op may be one). */
+  p->terminator = (MlirOperation){NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
+       op = mlirOperationGetNextInBlock(op)) {
     count++;
-  /* The terminator (or an unregistered op that may be one) stays last. */
-  p->terminator = mlirBlockGetTerminator(block);
+    p->terminator = op;
+  }
   if (!mlirOperationIsNull(p->terminator))
     count--;
   if (count <= 1)
@@ -363,12 +249,8 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   int phase = -1;
   plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_GRAPH);
   opsched_plan_result result = OPSCHED_PLAN_FAILED;
-  effect_state eff = {.last_unknown = -1};
-  enum { EFFECT_CAP = 16 };
-  opsched_effect effects[EFFECT_CAP];
-  eff.effectful = malloc(sizeof *eff.effectful * (size_t)count);
   p->graph = opsched_graph_create((size_t)count);
-  if (!eff.effectful || !p->graph) {
+  if (!p->graph) {
     emit_oom(block);
     goto done;
   }
@@ -415,16 +297,9 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   }
   report_shapes(p, cost_dynamic);
   free(cost_dynamic);
-  for (i = 0; i < count; i++) {
-    capture_ctx c = {&index, p->graph, i, 0};
-    mlirOperationWalk(p->ops[i], add_operand_edges, &c, MlirWalkPreOrder);
-    int64_t neff = opschedMlirOpEffects(p->ops[i], effects, EFFECT_CAP);
-    if (neff > EFFECT_CAP)
-      neff = -1; /* too many resources to track: treat as unknown */
-    if (c.failed || add_effect_edges(&eff, p->graph, i, effects, neff)) {
-      emit_oom(block); /* edges fail only when they cannot be stored */
-      goto done;
-    }
+  if (opsched_deps_add_edges(p->graph, p->ops, count, &index)) {
+    emit_oom(block); /* edges fail only when they cannot be stored */
+    goto done;
   }
   opsched_status st = opsched_graph_finalize(p->graph);
   if (st == OPSCHED_ERR_CYCLE) {
@@ -525,7 +400,6 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
 done:
   plan_phase(hooks, &phase, -1);
   opsched_ptrmap_free(&index);
-  effect_state_free(&eff);
   return result;
 }
 

@@ -21,12 +21,30 @@ typedef struct opsched_effect {
   int write;
 } opsched_effect;
 
+/* Resource identities the C code names (others are opaque addresses). */
+enum { OPSCHED_RESOURCE_DEFAULT = 1, OPSCHED_RESOURCE_AUTOMATIC_SCOPE = 2 };
+
 /* The memory effects of `op` and everything nested in it, one entry per
- * resource (write wins). Returns the number of entries (which may exceed
+ * resource (write wins). An allocation on the automatic allocation scope
+ * (memref.alloca, llvm.alloca) is reported as a read of
+ * OPSCHED_RESOURCE_AUTOMATIC_SCOPE; other allocations are left out. Returns the number of entries (which may exceed
  * `cap`; only `cap` are written), or -1 when the effects are unknown (no
  * interface, unregistered op): such an op must order against every
  * effectful op. */
 int64_t opschedMlirOpEffects(MlirOperation op, opsched_effect *out, int64_t cap);
+
+/* 1 when `op` may run earlier than in program order without a trap or
+ * other behaviour the original would not have: MLIR's isSpeculatable
+ * (ConditionallySpeculatable, recursively through regions), plus ops whose
+ * only effects are allocations. Ops without the interface are not. */
+int opschedMlirOpIsSpeculatable(MlirOperation op);
+
+/* 1 when `op`, or anything nested in it, may not return to the next op or
+ * does something the program may observe before it ends: unknown effects
+ * (no interface, unregistered ops, calls of any kind), any write or free
+ * (cf.assert, vector.print, stores), or regions MLIR cannot prove
+ * speculatable (a loop that may not end). */
+int opschedMlirOpMayNotReturn(MlirOperation op);
 
 /* For a destination-passing op, the operand index tied to result
  * `result_index` (the init it writes in place), or -1. */

@@ -1,0 +1,596 @@
+#include "deps.h"
+
+#include "queries.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int name_is(MlirOperation op, const char *name) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+  size_t n = strlen(name);
+  return s.length == n && memcmp(s.data, name, n) == 0;
+}
+
+static int name_in(MlirOperation op, const char *const *names) {
+  for (; *names; names++)
+    if (name_is(op, *names))
+      return 1;
+  return 0;
+}
+
+/* ---- Speculation: what may trap when run earlier ------------------------ */
+
+static const char *const signed_div[] = {
+    "arith.divsi", "arith.remsi",  "arith.ceildivsi", "arith.floordivsi",
+    "index.divs",  "index.rems",   "index.ceildivs",  "index.floordivs",
+    "llvm.sdiv",   "llvm.srem",    NULL};
+static const char *const unsigned_div[] = {
+    "arith.divui", "arith.remui", "arith.ceildivui", "index.divu",
+    "index.remu",  "index.ceildivu", "llvm.udiv",    "llvm.urem", NULL};
+static const char *const constant_ops[] = {"arith.constant", "index.constant",
+                                           "llvm.mlir.constant", NULL};
+
+/* The integer a constant op defines (a splat counts), or 0 when `v` is not
+ * such a constant of at most 64 bits. */
+static int constant_int(MlirValue v, int64_t *out) {
+  if (!mlirValueIsAOpResult(v))
+    return 0;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  if (!name_in(def, constant_ops))
+    return 0;
+  MlirAttribute a = mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(a))
+    return 0;
+  if (mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a))
+    a = mlirDenseElementsAttrGetSplatValue(a);
+  if (!mlirAttributeIsAInteger(a))
+    return 0;
+  MlirType t = mlirAttributeGetType(a);
+  if (!mlirTypeIsAIndex(t) && !(mlirTypeIsAInteger(t) && mlirIntegerTypeIsSignless(t) &&
+                                mlirIntegerTypeGetWidth(t) <= 64))
+    return 0;
+  *out = mlirIntegerAttrGetValueInt(a);
+  return 1;
+}
+
+/* Division traps on a zero divisor, and signed division on -1 (INT_MIN/-1),
+ * whatever MLIR's speculatability says of the op. */
+static int division_may_trap(MlirOperation op) {
+  int is_signed = name_in(op, signed_div);
+  if (!is_signed && !name_in(op, unsigned_div))
+    return 0;
+  int64_t d;
+  if (mlirOperationGetNumOperands(op) < 2 ||
+      !constant_int(mlirOperationGetOperand(op, 1), &d))
+    return 1;
+  return d == 0 || (is_signed && d == -1);
+}
+
+/* tensor.extract/insert read or write an element: after bufferization a load
+ * or store that an earlier check (cf.assert, a call) may guard. Safe only at
+ * constant indices inside a static shape. Slices with dynamic offsets or
+ * sizes, gathers and scatters likewise touch memory that may be out of
+ * bounds. */
+static int element_access_may_trap(MlirOperation op) {
+  intptr_t tensor_pos;
+  if (name_is(op, "tensor.extract"))
+    tensor_pos = 0;
+  else if (name_is(op, "tensor.insert"))
+    tensor_pos = 1;
+  else if (name_is(op, "tensor.extract_slice"))
+    return mlirOperationGetNumOperands(op) > 1;
+  else if (name_is(op, "tensor.insert_slice"))
+    return mlirOperationGetNumOperands(op) > 2;
+  else if (name_is(op, "tensor.gather") || name_is(op, "tensor.scatter"))
+    return 1; /* indices come from a tensor: never known in bounds */
+  else
+    return 0;
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (n <= tensor_pos)
+    return 1;
+  MlirType t = mlirValueGetType(mlirOperationGetOperand(op, tensor_pos));
+  if (!mlirTypeIsARankedTensor(t) || !mlirShapedTypeHasStaticShape(t) ||
+      mlirShapedTypeGetRank(t) != n - tensor_pos - 1)
+    return 1;
+  for (intptr_t i = tensor_pos + 1; i < n; i++) {
+    int64_t k;
+    if (!constant_int(mlirOperationGetOperand(op, i), &k) || k < 0 ||
+        k >= mlirShapedTypeGetDimSize(t, i - tensor_pos - 1))
+      return 1;
+  }
+  return 0;
+}
+
+typedef struct trap_walk {
+  MlirOperation root;
+  int trap;
+} trap_walk;
+
+/* Nested ops count for their parent even when the parent claims to be
+ * speculatable without looking inside (not RecursivelySpeculatable). */
+static MlirWalkResult find_trap(MlirOperation op, void *data) {
+  trap_walk *w = data;
+  if (division_may_trap(op) || element_access_may_trap(op) ||
+      (!mlirOperationEqual(op, w->root) && !opschedMlirOpIsSpeculatable(op))) {
+    w->trap = 1;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+int opsched_deps_may_trap(MlirOperation op) {
+  if (!opschedMlirOpIsSpeculatable(op))
+    return 1;
+  trap_walk w = {op, 0};
+  mlirOperationWalk(op, find_trap, &w, MlirWalkPreOrder);
+  return w.trap;
+}
+
+/* ---- SSA edges ----------------------------------------------------------- */
+
+typedef struct ssa_ctx {
+  const opsched_ptrmap *index;
+  opsched_graph *graph;
+  int32_t user;
+  int failed;
+  int bufferization; /* a to_tensor/to_buffer is nested in the user */
+  int outside_tensor; /* the user reads a tensor defined outside the block */
+  MlirOperation top;  /* the user */
+} ssa_ctx;
+
+static int is_outside(MlirOperation top, MlirValue v);
+
+/* A tensor from outside the block: an argument of the block or a value of
+ * an enclosing block (neither an op of the block nor nested in `top`). */
+static int outside_tensor(const opsched_ptrmap *index, MlirOperation top, MlirValue v) {
+  if (!mlirTypeIsATensor(mlirValueGetType(v)) || !is_outside(top, v))
+    return 0;
+  return !mlirValueIsAOpResult(v) || opsched_ptrmap_get(index, mlirOpResultGetOwner(v).ptr) < 0;
+}
+
+/* Adds def -> user for every operand, at any depth inside the user, whose
+ * defining op is in this block: nested regions capture outer values. */
+static MlirWalkResult add_operand_edges(MlirOperation op, void *data) {
+  ssa_ctx *c = data;
+  if (name_is(op, "bufferization.to_tensor") || name_is(op, "bufferization.to_buffer"))
+    c->bufferization = 1;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    c->outside_tensor |= outside_tensor(c->index, c->top, v);
+    if (!mlirValueIsAOpResult(v))
+      continue;
+    int32_t def = opsched_ptrmap_get(c->index, mlirOpResultGetOwner(v).ptr);
+    if (def >= 0 && def != c->user &&
+        opsched_graph_add_edge(c->graph, def, c->user) != OPSCHED_OK)
+      c->failed = 1;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* ---- Aliases across bufferization --------------------------------------- */
+
+/* Tensors that may share memory with a memref, as union-find classes over
+ * every tensor value an op uses (at any depth) or defines: an op may return
+ * (a view of) any tensor it uses, so all of them join one class. A class is
+ * memory-backed when it holds a to_tensor result or a to_buffer operand. */
+typedef struct alias_sets {
+  opsched_ptrmap ids; /* value -> id */
+  int32_t *parent;
+  uint8_t *backed; /* per root */
+  int32_t count, cap;
+  int failed;
+} alias_sets;
+
+static int32_t find_root(alias_sets *s, int32_t x) {
+  while (s->parent[x] != x) {
+    s->parent[x] = s->parent[s->parent[x]];
+    x = s->parent[x];
+  }
+  return x;
+}
+
+/* The id of tensor value `v`, added when absent; -1 when `v` is no tensor. */
+static int32_t value_id(alias_sets *s, MlirValue v) {
+  if (!mlirTypeIsATensor(mlirValueGetType(v)))
+    return -1;
+  int32_t id = opsched_ptrmap_get(&s->ids, v.ptr);
+  if (id >= 0)
+    return id;
+  if (s->count == s->cap) {
+    s->failed = 1; /* cannot happen: cap counts every operand and result */
+    return -1;
+  }
+  id = s->count++;
+  opsched_ptrmap_put(&s->ids, v.ptr, id);
+  s->parent[id] = id;
+  s->backed[id] = 0;
+  return id;
+}
+
+typedef struct alias_walk {
+  alias_sets *sets;
+  MlirOperation top;
+  int32_t first; /* id the op's values join, -1 before the first */
+  int touched;   /* query mode: a value of a backed class was seen */
+  int query;
+} alias_walk;
+
+static int is_outside(MlirOperation top, MlirValue v) {
+  MlirOperation owner = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v)
+                                                : mlirBlockGetParentOperation(
+                                                      mlirBlockArgumentGetOwner(v));
+  for (MlirOperation p = owner; !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (mlirOperationEqual(p, top))
+      return 0;
+  return 1;
+}
+
+static void alias_visit(alias_walk *w, MlirValue v) {
+  int32_t id = value_id(w->sets, v);
+  if (id < 0)
+    return;
+  int32_t r = find_root(w->sets, id);
+  if (w->query) {
+    w->touched |= w->sets->backed[r];
+    return;
+  }
+  if (w->first < 0) {
+    w->first = r;
+    return;
+  }
+  int32_t f = find_root(w->sets, w->first);
+  if (f != r) {
+    w->sets->parent[r] = f;
+    w->sets->backed[f] |= w->sets->backed[r];
+  }
+}
+
+static MlirWalkResult alias_operands(MlirOperation op, void *data) {
+  alias_walk *w = data;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (mlirOperationEqual(op, w->top) || is_outside(w->top, v))
+      alias_visit(w, v);
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Joins (or, in query mode, looks up) the tensors op uses and defines. */
+static int alias_op(alias_sets *s, MlirOperation op, int query) {
+  alias_walk w = {s, op, -1, 0, query};
+  mlirOperationWalk(op, alias_operands, &w, MlirWalkPreOrder);
+  for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
+    alias_visit(&w, mlirOperationGetResult(op, i));
+  return w.touched;
+}
+
+static void mark_backed(alias_sets *s, MlirValue v) {
+  int32_t id = value_id(s, v);
+  if (id >= 0)
+    s->backed[find_root(s, id)] = 1;
+}
+
+typedef struct outside_walk {
+  alias_sets *sets;
+  const opsched_ptrmap *index;
+  MlirOperation top;
+} outside_walk;
+
+/* Marks the tensors from outside the block that op uses, at any depth. */
+static MlirWalkResult seed_outside(MlirOperation op, void *data) {
+  outside_walk *w = data;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
+    MlirValue v = mlirOperationGetOperand(op, i);
+    if (outside_tensor(w->index, w->top, v))
+      mark_backed(w->sets, v);
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Seeds: to_tensor results and to_buffer operands; an op with one nested
+ * (whose values we do not follow) seeds everything it uses and defines. */
+static void alias_seed(alias_sets *s, MlirOperation op, int nested) {
+  if (name_is(op, "bufferization.to_tensor"))
+    for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
+      mark_backed(s, mlirOperationGetResult(op, i));
+  else if (name_is(op, "bufferization.to_buffer"))
+    for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++)
+      mark_backed(s, mlirOperationGetOperand(op, i));
+  else if (nested) {
+    alias_walk w = {s, op, -1, 0, 0};
+    mlirOperationWalk(op, alias_operands, &w, MlirWalkPreOrder);
+    for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
+      alias_visit(&w, mlirOperationGetResult(op, i));
+    if (w.first >= 0)
+      s->backed[find_root(s, w.first)] = 1;
+  }
+}
+
+static intptr_t count_operands(MlirOperation op) {
+  intptr_t n = mlirOperationGetNumResults(op);
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+         !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation o = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(o);
+           o = mlirOperationGetNextInBlock(o))
+        n += count_operands(o);
+  return n + mlirOperationGetNumOperands(op);
+}
+
+/* Writes in place: a tied init (destination-passing), the dest of an
+ * insert, or a region op returning tensors (its body may insert in place). */
+static int writes_in_place(alias_sets *s, MlirOperation op) {
+  static const char *const inserts[] = {"tensor.insert", "tensor.insert_slice",
+                                        "tensor.scatter", NULL};
+  intptr_t nres = mlirOperationGetNumResults(op);
+  for (intptr_t r = 0; r < nres; r++) {
+    int64_t tied = opschedMlirOpTiedOperand(op, r);
+    int32_t id = tied < 0 ? -1 : value_id(s, mlirOperationGetOperand(op, (intptr_t)tied));
+    if (id >= 0 && s->backed[find_root(s, id)])
+      return 1;
+  }
+  if (name_in(op, inserts) || (mlirOperationGetNumRegions(op) > 0 && nres > 0))
+    return 1;
+  return 0;
+}
+
+/* Per op: 0 untouched, 1 reads, 2 writes memory-backed tensors. Returns
+ * non-zero when out of memory. */
+static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
+                        const opsched_ptrmap *index, int outside, uint8_t *access) {
+  alias_sets s = {0};
+  intptr_t cap = 0;
+  for (int32_t i = 0; i < n; i++)
+    cap += count_operands(ops[i]);
+  s.cap = (int32_t)cap;
+  s.parent = malloc(sizeof *s.parent * (size_t)(cap + 1));
+  s.backed = malloc((size_t)cap + 1);
+  if (!s.parent || !s.backed || opsched_ptrmap_init(&s.ids, (size_t)cap + 1)) {
+    free(s.parent);
+    free(s.backed);
+    return 1;
+  }
+  for (int32_t i = 0; i < n; i++)
+    alias_op(&s, ops[i], 0);
+  for (int32_t i = 0; i < n; i++) {
+    alias_seed(&s, ops[i], nested[i]);
+    if (outside) {
+      outside_walk w = {&s, index, ops[i]};
+      mlirOperationWalk(ops[i], seed_outside, &w, MlirWalkPreOrder);
+    }
+  }
+  for (int32_t i = 0; i < n; i++) {
+    access[i] = (uint8_t)alias_op(&s, ops[i], 1);
+    if (access[i] && writes_in_place(&s, ops[i]))
+      access[i] = 2;
+  }
+  int failed = s.failed;
+  opsched_ptrmap_free(&s.ids);
+  free(s.parent);
+  free(s.backed);
+  return failed;
+}
+
+static MlirWalkResult find_memory_source(MlirOperation op, void *data) {
+  if (name_is(op, "bufferization.to_tensor") || name_is(op, "bufferization.to_buffer") ||
+      name_is(op, "memref.get_global")) {
+    *(int *)data = 1;
+    return MlirWalkResultInterrupt;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Whether tensors reaching `block` from outside may share memory with a
+ * memref: its function takes a memref (a caller may pass a tensor made from
+ * it), or makes tensors from memrefs, or reads a global. */
+static int outside_may_alias(MlirBlock block) {
+  MlirOperation f = mlirBlockGetParentOperation(block);
+  if (mlirOperationIsNull(f))
+    return 1;
+  for (MlirOperation p = mlirOperationGetParentOperation(f);
+       !mlirOperationIsNull(p) && !name_is(p, "builtin.module");
+       p = mlirOperationGetParentOperation(p))
+    f = p;
+  if (mlirOperationGetNumRegions(f) > 0) {
+    MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+    for (intptr_t i = 0, n = mlirBlockIsNull(entry) ? 0 : mlirBlockGetNumArguments(entry);
+         i < n; i++)
+      if (mlirTypeIsAMemRef(mlirValueGetType(mlirBlockGetArgument(entry, i))))
+        return 1;
+  }
+  int found = 0;
+  mlirOperationWalk(f, find_memory_source, &found, MlirWalkPreOrder);
+  return found;
+}
+
+/* ---- Effects ------------------------------------------------------------- */
+
+/* Per-resource memory state for effect ordering. */
+typedef struct resource_state {
+  uintptr_t resource;
+  int32_t last_writer;
+  int32_t *readers; /* readers since the last write */
+  int32_t nreaders, cap;
+} resource_state;
+
+typedef struct effect_state {
+  resource_state *res;
+  int32_t nres, cap;
+  int32_t last_unknown; /* last op with unknown effects, or -1 */
+  int32_t *effectful;   /* effectful ops since last_unknown */
+  int32_t neffectful;
+} effect_state;
+
+static resource_state *find_resource(effect_state *s, uintptr_t r) {
+  for (int32_t i = 0; i < s->nres; i++)
+    if (s->res[i].resource == r)
+      return &s->res[i];
+  if (s->nres == s->cap) {
+    int32_t cap = s->cap ? 2 * s->cap : 8;
+    resource_state *p = realloc(s->res, sizeof *p * (size_t)cap);
+    if (!p)
+      return NULL;
+    s->res = p;
+    s->cap = cap;
+  }
+  resource_state *rs = &s->res[s->nres++];
+  memset(rs, 0, sizeof *rs);
+  rs->resource = r;
+  rs->last_writer = -1;
+  return rs;
+}
+
+static int push_reader(resource_state *rs, int32_t v) {
+  if (rs->nreaders == rs->cap) {
+    int32_t cap = rs->cap ? 2 * rs->cap : 8;
+    int32_t *p = realloc(rs->readers, sizeof *p * (size_t)cap);
+    if (!p)
+      return 1;
+    rs->readers = p;
+    rs->cap = cap;
+  }
+  rs->readers[rs->nreaders++] = v;
+  return 0;
+}
+
+/* Orders effectful ops: RAW/WAR/WAW per resource keep program order; an op
+ * with unknown effects (neff < 0) orders against every effectful op before
+ * and after it. */
+static int add_effect_edges(effect_state *s, opsched_graph *g, int32_t v,
+                            const opsched_effect *eff, int64_t neff) {
+  int err = 0;
+  if (neff == 0)
+    return 0;
+  if (s->last_unknown >= 0)
+    err |= opsched_graph_add_edge(g, s->last_unknown, v) != OPSCHED_OK;
+  if (neff < 0) {
+    for (int32_t i = 0; i < s->neffectful; i++)
+      err |= opsched_graph_add_edge(g, s->effectful[i], v) != OPSCHED_OK;
+    s->neffectful = 0;
+    s->last_unknown = v;
+    for (int32_t i = 0; i < s->nres; i++) {
+      s->res[i].last_writer = -1;
+      s->res[i].nreaders = 0;
+    }
+    return err;
+  }
+  s->effectful[s->neffectful++] = v;
+  for (int64_t e = 0; e < neff; e++) {
+    resource_state *rs = find_resource(s, eff[e].resource);
+    if (!rs)
+      return 1;
+    if (rs->last_writer >= 0)
+      err |= opsched_graph_add_edge(g, rs->last_writer, v) != OPSCHED_OK;
+    if (eff[e].write) {
+      for (int32_t i = 0; i < rs->nreaders; i++)
+        err |= opsched_graph_add_edge(g, rs->readers[i], v) != OPSCHED_OK;
+      rs->nreaders = 0;
+      rs->last_writer = v;
+    } else {
+      err |= push_reader(rs, v);
+    }
+  }
+  return err;
+}
+
+static void effect_state_free(effect_state *s) {
+  for (int32_t i = 0; i < s->nres; i++)
+    free(s->res[i].readers);
+  free(s->res);
+  free(s->effectful);
+}
+
+/* The op's effects plus its access to memory-backed tensors (a read or
+ * write of the default resource, where memrefs live). */
+static int64_t op_effects(MlirOperation op, uint8_t alias, opsched_effect *out, int64_t cap) {
+  int64_t neff = opschedMlirOpEffects(op, out, cap);
+  if (neff < 0 || neff > cap)
+    return -1; /* too many resources to track: treat as unknown */
+  if (alias && neff < cap)
+    out[neff++] = (opsched_effect){OPSCHED_RESOURCE_DEFAULT, alias == 2};
+  else if (alias)
+    return -1;
+  return neff;
+}
+
+/* Whether an op of the block touches memory (the default resource) or has
+ * unknown effects: only then can aliases of outside tensors order anything. */
+static int block_touches_memory(MlirOperation *ops, int32_t n, opsched_effect *effects,
+                                int64_t cap) {
+  for (int32_t i = 0; i < n; i++) {
+    int64_t neff = op_effects(ops[i], 0, effects, cap);
+    if (neff < 0)
+      return 1;
+    for (int64_t e = 0; e < neff; e++)
+      if (effects[e].resource == OPSCHED_RESOURCE_DEFAULT)
+        return 1;
+  }
+  return 0;
+}
+
+/* ---- Speculation order -------------------------------------------------- */
+
+typedef struct spec_state {
+  int32_t last_barrier; /* last op that may not return, or -1 */
+  int32_t *traps;       /* ops that may trap since last_barrier */
+  int32_t ntraps;
+} spec_state;
+
+/* An op that may trap and an op that may not return (or is observable)
+ * keep their program order; two ops that may only trap may swap. */
+static int add_speculation_edges(spec_state *s, opsched_graph *g, int32_t v, int trap,
+                                 int barrier) {
+  int err = 0;
+  if ((trap || barrier) && s->last_barrier >= 0)
+    err |= opsched_graph_add_edge(g, s->last_barrier, v) != OPSCHED_OK;
+  if (barrier) {
+    for (int32_t i = 0; i < s->ntraps; i++)
+      err |= opsched_graph_add_edge(g, s->traps[i], v) != OPSCHED_OK;
+    s->ntraps = 0;
+    s->last_barrier = v;
+  } else if (trap) {
+    s->traps[s->ntraps++] = v;
+  }
+  return err;
+}
+
+int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
+                           const opsched_ptrmap *index) {
+  enum { EFFECT_CAP = 16 };
+  opsched_effect effects[EFFECT_CAP];
+  effect_state eff = {.last_unknown = -1};
+  spec_state spec = {.last_barrier = -1};
+  eff.effectful = malloc(sizeof *eff.effectful * (size_t)n);
+  spec.traps = malloc(sizeof *spec.traps * (size_t)n);
+  uint8_t *nested = calloc((size_t)n, 1), *alias = calloc((size_t)n, 1);
+  int err = !eff.effectful || !spec.traps || !nested || !alias;
+  int any_bufferization = 0, any_outside = 0;
+  for (int32_t i = 0; i < n && !err; i++) {
+    ssa_ctx c = {index, g, i, 0, 0, 0, ops[i]};
+    mlirOperationWalk(ops[i], add_operand_edges, &c, MlirWalkPreOrder);
+    err |= c.failed;
+    nested[i] = (uint8_t)c.bufferization;
+    any_bufferization |= c.bufferization;
+    any_outside |= c.outside_tensor;
+  }
+  /* Cheapest test first: most blocks read no outside tensor or touch no
+   * memory, and the function walk is the costly one. */
+  int outside = !err && any_outside && block_touches_memory(ops, n, effects, EFFECT_CAP) &&
+                outside_may_alias(mlirOperationGetBlock(ops[0]));
+  if (!err && (any_bufferization || outside))
+    err = alias_access(ops, n, nested, index, outside, alias);
+  for (int32_t i = 0; i < n && !err; i++) {
+    int64_t neff = op_effects(ops[i], alias[i], effects, EFFECT_CAP);
+    err |= add_effect_edges(&eff, g, i, effects, neff);
+    err |= add_speculation_edges(&spec, g, i, opsched_deps_may_trap(ops[i]),
+                                 opschedMlirOpMayNotReturn(ops[i]));
+  }
+  effect_state_free(&eff);
+  free(spec.traps);
+  free(nested);
+  free(alias);
+  return err;
+}

@@ -1,0 +1,37 @@
+/* lib/mlir/deps.h - the dependency rules of a block's graph (internal to
+ * lib/mlir). docs/Passes.md, "Dependency rules", states them; in short,
+ * between two ops of one block, in program order, there is an edge when:
+ * - SSA: the later one uses (at any depth) a value the earlier one defines;
+ * - effects, per resource: read after write, write after read or write;
+ *   an op with unknown effects orders against every effectful op; stack
+ *   allocations read the automatic allocation scope, which stack
+ *   save/restore (unknown effects) write;
+ * - aliases across bufferization: an op touching a tensor that may share
+ *   memory with a memref (bufferization.to_tensor / to_buffer and what is
+ *   derived from them) reads (or, writing it in place, writes) the memref;
+ * - speculation: an op that may trap (not speculatable) and an op that may
+ *   not return or is observable keep their order.
+ * The terminator (the block's last op, whatever it is) is not in the graph:
+ * the caller keeps it last. */
+#ifndef OPSCHED_MLIR_DEPS_H
+#define OPSCHED_MLIR_DEPS_H
+
+#include "mlir-c/IR.h"
+#include "opsched/graph.h"
+#include "ptrmap.h"
+
+#include <stdint.h>
+
+/* Adds every edge among the `n` ops of a block (`ops` in program order,
+ * `index` maps each op to its position). Returns non-zero when out of
+ * memory. */
+int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
+                           const opsched_ptrmap *index);
+
+/* 1 when `op` (or an op nested in it) may trap if run earlier: MLIR's
+ * speculatability, plus integer division or remainder by a divisor that is
+ * not a constant known safe, and tensor element access at an index not
+ * known in bounds. */
+int opsched_deps_may_trap(MlirOperation op);
+
+#endif
