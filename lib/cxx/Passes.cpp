@@ -366,6 +366,7 @@ void opsched::registerPasses() {
     PassRegistration<OpBufferSlotsPass>();
   });
   registerVerifyPass();
+  registerMaterializePasses();
 }
 
 //===- For lib/capi (PassConfig.h) -----------------------------------------===//

@@ -65,7 +65,8 @@ std::vector<std::string> readCmdline() {
 /// True for an argument the stock parser cannot know yet: one of our pass
 /// flags, or a help flag that should list our passes.
 bool needsPreload(const std::string &arg) {
-  static const char *const flags[] = {"op-schedule", "op-dep-graph", "op-schedule-verify"};
+  static const char *const flags[] = {"op-schedule", "op-dep-graph", "op-schedule-verify",
+                                      "op-materialize-arena", "op-materialize-streams"};
   if (arg == "--") // end of options
     return false;
   const char *a = arg.c_str();

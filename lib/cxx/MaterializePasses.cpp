@@ -1,0 +1,81 @@
+//===- MaterializePasses.cpp - op-materialize-arena / -streams: forward to C ===//
+//
+// Thin pass classes over lib/mlir/materialize_*.c. Like the other opsched
+// passes they are op-agnostic: on a function they rewrite that function, on
+// anything else every function inside (one after the other, so diagnostics
+// come in module order).
+//
+//===----------------------------------------------------------------------===//
+
+#include "opsched/Passes.h"
+
+#include "Functions.h"
+#include "materialize.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Async/IR/Async.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+namespace {
+
+template <typename Derived>
+struct MaterializePassBase : public PassWrapper<Derived, OperationPass<>> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, memref::MemRefDialect, async::AsyncDialect>();
+  }
+  void runOnOperation() override {
+    bool failedAny = false;
+    for (Operation *func : opsched::collectFunctions(this->getOperation()))
+      failedAny |= mlirLogicalResultIsFailure(Derived::runOnFunction(wrap(func)));
+    if (failedAny)
+      this->signalPassFailure();
+  }
+};
+
+struct OpMaterializeArenaPass : public MaterializePassBase<OpMaterializeArenaPass> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpMaterializeArenaPass)
+  StringRef getArgument() const override { return "op-materialize-arena"; }
+  StringRef getDescription() const override {
+    return "Replace the buffers op-schedule placed (opsched.offset) by views into one "
+           "arena allocation of opsched.arena_size bytes";
+  }
+  static MlirLogicalResult runOnFunction(MlirOperation f) {
+    return opschedMlirMaterializeArena(f);
+  }
+};
+
+struct OpMaterializeStreamsPass : public MaterializePassBase<OpMaterializeStreamsPass> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpMaterializeStreamsPass)
+  StringRef getArgument() const override { return "op-materialize-streams"; }
+  StringRef getDescription() const override {
+    return "Run each stream of the schedule (opsched.stream, opsched.waits) in async.execute "
+           "regions ordered by stream order and waits";
+  }
+  static MlirLogicalResult runOnFunction(MlirOperation f) {
+    return opschedMlirMaterializeStreams(f);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> opsched::createOpMaterializeArenaPass() {
+  return std::make_unique<OpMaterializeArenaPass>();
+}
+
+std::unique_ptr<Pass> opsched::createOpMaterializeStreamsPass() {
+  return std::make_unique<OpMaterializeStreamsPass>();
+}
+
+void opsched::registerMaterializePasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    PassRegistration<OpMaterializeArenaPass>();
+    PassRegistration<OpMaterializeStreamsPass>();
+  });
+}

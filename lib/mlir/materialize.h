@@ -1,0 +1,34 @@
+/* lib/mlir/materialize.h - the materializing passes' C entry points (called
+ * by lib/cxx/MaterializePasses.cpp). They turn the schedule op-schedule
+ * wrote as attributes into IR a stock MLIR pipeline executes. */
+#ifndef OPSCHED_MLIR_MATERIALIZE_H
+#define OPSCHED_MLIR_MATERIALIZE_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* op-materialize-arena on one function: every `memref.alloc` of the body
+ * with an `opsched.offset` becomes a `memref.view` into one arena
+ * allocation of `opsched.arena_size` bytes; their deallocations go, the
+ * arena is freed before each return. Escaping buffers, dynamic sizes and
+ * layouts a view cannot produce keep their allocation (a remark says why).
+ * On inconsistent annotations an error is emitted at the op and nothing is
+ * rewritten. */
+MlirLogicalResult opschedMlirMaterializeArena(MlirOperation func);
+
+/* op-materialize-streams on one function: the body's ops run, stream by
+ * stream, inside `async.execute` regions ordered by stream order and
+ * `opsched.waits`; values crossing regions travel as `!async.value`; every
+ * region is awaited before the ops that follow the scheduled ones. Errors
+ * (missing or malformed stream annotations) leave the IR untouched. */
+MlirLogicalResult opschedMlirMaterializeStreams(MlirOperation func);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
