@@ -159,9 +159,10 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
   const char *why = NULL;
   int64_t bytes = memref_bytes(mlirValueGetType(mlirOperationGetResult(alloc, 0)), &why);
   if (j->arena_size < 0) {
-    opsched_emitf(j->func, OPSCHED_SEVERITY_ERROR,
-            "opsched: allocations carry opsched.offset but the function has no "
-            "opsched.arena_size (run op-schedule with buffer-slots)");
+    if (!j->errors)
+      opsched_emitf(j->func, OPSCHED_SEVERITY_ERROR,
+                    "opsched: allocations carry opsched.offset but the function has no "
+                    "opsched.arena_size (run op-schedule with buffer-slots)");
     j->errors++;
     return b;
   }
@@ -287,14 +288,15 @@ static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute
 
 /* The view replacing one allocation; it inherits the allocation's schedule
  * attributes (stream, id, waits, times) so later passes see the same plan. */
-static void rewrite_buffer(MlirValue arena, MlirBlock entry, MlirOperation before_entry,
+static void rewrite_buffer(MlirValue arena, MlirBlock entry, MlirOperation *prelude_end,
                            const arena_buffer *b) {
   MlirContext ctx = mlirOperationGetContext(b->alloc);
   MlirLocation loc = mlirOperationGetLocation(b->alloc);
   MlirType index = mlirIndexTypeGet(ctx);
   MlirNamedAttribute value = named(ctx, "value", mlirIntegerAttrGet(index, b->offset));
   MlirOperation cst = create_op("arith.constant", loc, 1, &index, 0, NULL, 1, &value);
-  mlirBlockInsertOwnedOperationBefore(entry, before_entry, cst);
+  mlirBlockInsertOwnedOperationAfter(entry, *prelude_end, cst);
+  *prelude_end = cst; /* the offsets follow the arena, in buffer order */
   MlirValue operands[2] = {arena, mlirOperationGetResult(cst, 0)};
   MlirType type = mlirValueGetType(mlirOperationGetResult(b->alloc, 0));
   MlirOperation view = create_op("memref.view", loc, 1, &type, 2, operands, 0, NULL);
@@ -328,8 +330,9 @@ static void rewrite(arena_job *j, MlirRegion body) {
   MlirOperation arena = create_op("memref.alloc", loc, 1, &arena_type, 0, NULL, 2, attrs);
   mlirBlockInsertOwnedOperationBefore(entry, first, arena);
   MlirValue arena_value = mlirOperationGetResult(arena, 0);
+  MlirOperation prelude_end = arena;
   for (size_t i = 0; i < j->count; i++)
-    rewrite_buffer(arena_value, entry, first, &j->buffers[i]);
+    rewrite_buffer(arena_value, entry, &prelude_end, &j->buffers[i]);
   for (MlirBlock blk = mlirRegionGetFirstBlock(body); !mlirBlockIsNull(blk);
        blk = mlirBlockGetNextInRegion(blk)) {
     MlirOperation term = mlirBlockGetTerminator(blk);
