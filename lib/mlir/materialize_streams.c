@@ -3,9 +3,11 @@
  *
  * A segment is a run of consecutive ops (in IR order) of one stream. A new
  * segment starts at an op with `opsched.waits`, and a segment ends after an
- * op another stream waits on or reads a value of: every cross-stream
- * dependency then runs from the end of one region to the start of another,
- * so the regions' tokens express the schedule's waits exactly, no coarser.
+ * op another stream waits on: every wait then runs from the end of one
+ * region to the start of another, so the regions' tokens express the
+ * schedule's waits exactly, no coarser. A value read on another stream needs
+ * no cut of its own: the schedule orders its reader after the producer
+ * through waits, and the wait's source ends the producer's segment no later.
  * Each segment depends on the previous one of its stream (stream order),
  * on the segments holding the ops it waits on, and receives the values it
  * reads from other segments as `!async.value` operands. Ops without
@@ -153,7 +155,8 @@ static int32_t find_id(const stream_job *j, int64_t id, int32_t before) {
   return -1;
 }
 
-/* Marks ops that end a segment; checks the waits refer to earlier ops. */
+/* Marks the ops other ops wait on (they end a segment); checks the waits
+ * refer to earlier ops. */
 static int mark_splits(stream_job *j) {
   for (int32_t i = j->first_sched; i <= j->last_sched; i++) {
     MlirAttribute w = mlirOperationGetDiscardableAttributeByName(
@@ -178,13 +181,6 @@ static int mark_splits(stream_job *j) {
         }
       }
     }
-    for (intptr_t r = 0; r < mlirOperationGetNumResults(j->ops[i]); r++)
-      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(j->ops[i], r));
-           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
-        int32_t user = top_index(j, mlirOpOperandGetOwner(u));
-        if (user >= 0 && j->stream[user] >= 0 && j->stream[user] != j->stream[i])
-          j->split_after[i] = 1;
-      }
   }
   return j->errors == 0;
 }
