@@ -30,9 +30,21 @@ struct MaterializePassBase : public PassWrapper<Derived, OperationPass<>> {
     registry.insert<arith::ArithDialect, memref::MemRefDialect, async::AsyncDialect>();
   }
   void runOnOperation() override {
-    bool failedAny = false;
-    for (Operation *func : opsched::collectFunctions(this->getOperation()))
-      failedAny |= mlirLogicalResultIsFailure(Derived::runOnFunction(wrap(func)));
+    SmallVector<Operation *> funcs = opsched::collectFunctions(this->getOperation());
+    bool failedAny = false, annotatedAny = false;
+    for (Operation *func : funcs) {
+      int annotated = 0;
+      failedAny |= mlirLogicalResultIsFailure(Derived::runOnFunction(wrap(func), 0, &annotated));
+      annotatedAny |= annotated != 0;
+    }
+    // Nothing to materialize anywhere: the first function that could have
+    // been annotated says why (nothing was rewritten).
+    for (Operation *func : funcs) {
+      int annotated = 0;
+      if (failedAny || annotatedAny)
+        break;
+      failedAny = mlirLogicalResultIsFailure(Derived::runOnFunction(wrap(func), 1, &annotated));
+    }
     if (failedAny)
       this->signalPassFailure();
   }
@@ -45,8 +57,8 @@ struct OpMaterializeArenaPass : public MaterializePassBase<OpMaterializeArenaPas
     return "Replace the buffers op-schedule placed (opsched.offset) by views into one "
            "arena allocation of opsched.arena_size bytes";
   }
-  static MlirLogicalResult runOnFunction(MlirOperation f) {
-    return opschedMlirMaterializeArena(f);
+  static MlirLogicalResult runOnFunction(MlirOperation f, int report, int *annotated) {
+    return opschedMlirMaterializeArena(f, report, annotated);
   }
 };
 
@@ -57,8 +69,8 @@ struct OpMaterializeStreamsPass : public MaterializePassBase<OpMaterializeStream
     return "Run each stream of the schedule (opsched.stream, opsched.waits) in async.execute "
            "regions ordered by stream order and waits";
   }
-  static MlirLogicalResult runOnFunction(MlirOperation f) {
-    return opschedMlirMaterializeStreams(f);
+  static MlirLogicalResult runOnFunction(MlirOperation f, int report, int *annotated) {
+    return opschedMlirMaterializeStreams(f, report, annotated);
   }
 };
 

@@ -236,7 +236,7 @@ static int read_function_attrs(arena_job *j) {
 /* Collects and checks the allocations: the body's blocks are the arena's;
  * an allocation in a nested region keeps its memory (its block has its own
  * arena in the plan, and the region may run many times). */
-static int collect(arena_job *j, MlirRegion body) {
+static int collect(arena_job *j, MlirRegion body, int report_unannotated, int *annotated) {
   MlirOperation first_alloc = {NULL};
   int any_annotated = 0;
   for (MlirBlock blk = mlirRegionGetFirstBlock(body); !mlirBlockIsNull(blk);
@@ -249,7 +249,10 @@ static int collect(arena_job *j, MlirRegion body) {
         any_annotated |= !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
             op, mlirStringRefCreateFromCString(OPSCHED_ATTR_OFFSET)));
       }
-  if (!mlirOperationIsNull(first_alloc) && !any_annotated) {
+  *annotated = any_annotated;
+  if (!any_annotated) {
+    if (mlirOperationIsNull(first_alloc) || !report_unannotated)
+      return 1;
     opsched_emitf(first_alloc, OPSCHED_SEVERITY_ERROR,
                   "opsched: no buffer slots to materialize: run op-schedule (buffer-slots) "
                   "on the bufferized function first");
@@ -343,7 +346,9 @@ static void rewrite(arena_job *j, MlirRegion body) {
   }
 }
 
-MlirLogicalResult opschedMlirMaterializeArena(MlirOperation func) {
+MlirLogicalResult opschedMlirMaterializeArena(MlirOperation func, int report_unannotated,
+                                              int *annotated) {
+  *annotated = 0;
   if (mlirOperationGetNumRegions(func) == 0)
     return mlirLogicalResultSuccess();
   MlirRegion body = mlirOperationGetRegion(func, 0);
@@ -352,7 +357,7 @@ MlirLogicalResult opschedMlirMaterializeArena(MlirOperation func) {
   arena_job j;
   memset(&j, 0, sizeof j);
   j.func = func;
-  int ok = read_function_attrs(&j) && collect(&j, body);
+  int ok = read_function_attrs(&j) && collect(&j, body, report_unannotated, annotated);
   if (ok && j.count > 0)
     rewrite(&j, body);
   free(j.buffers);

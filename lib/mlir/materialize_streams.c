@@ -104,7 +104,7 @@ static int pair_push_unique(ivec *a, int32_t op, int32_t result) {
 }
 
 /* Reads every op's stream, id and waits; checks where unscheduled ops are. */
-static int read_schedule(stream_job *j) {
+static int read_schedule(stream_job *j, int report_unannotated) {
   j->first_sched = -1;
   j->last_sched = -1;
   for (int32_t i = 0; i < j->n; i++) {
@@ -129,7 +129,7 @@ static int read_schedule(stream_job *j) {
   if (j->errors)
     return 0;
   if (j->first_sched < 0) {
-    if (j->n > 0) {
+    if (j->n > 0 && report_unannotated) {
       opsched_emitf(j->func, OPSCHED_SEVERITY_ERROR,
                     "opsched: no op of the body carries opsched.stream: run op-schedule "
                     "with streams > 1 first");
@@ -477,7 +477,9 @@ static void job_free(stream_job *j) {
   free(j->split_after);
 }
 
-MlirLogicalResult opschedMlirMaterializeStreams(MlirOperation func) {
+MlirLogicalResult opschedMlirMaterializeStreams(MlirOperation func, int report_unannotated,
+                                                int *annotated) {
+  *annotated = 0;
   if (mlirOperationGetNumRegions(func) == 0)
     return mlirLogicalResultSuccess();
   MlirRegion region = mlirOperationGetRegion(func, 0);
@@ -493,8 +495,9 @@ MlirLogicalResult opschedMlirMaterializeStreams(MlirOperation func) {
   int ok = job_init(&j, func, body);
   if (!ok)
     opsched_emitf(func, OPSCHED_SEVERITY_ERROR, "opsched: out of memory");
-  ok = ok && read_schedule(&j);
+  ok = ok && read_schedule(&j, report_unannotated);
   if (ok && j.first_sched >= 0) {
+    *annotated = 1;
     ok = mark_splits(&j) && build_segments(&j) && link_segments(&j) && check_types(&j);
     MlirType token = mlirTypeParseGet(mlirOperationGetContext(func),
                                       mlirStringRefCreateFromCString("!async.token"));
