@@ -33,7 +33,13 @@ typedef struct opsched_options {
   int buffer_slots;  /* assign arena slots and offsets after scheduling */
   int64_t alignment; /* of every arena offset, a power of two */
   int sync_reuse;    /* the packer may add waits along the timeline to share memory */
+  /* A device read from a profile file (`device=PATH`): `device` is then
+   * NULL and this is the device; by value so options copy safely. */
+  opsched_device device_profile;
 } opsched_options;
+
+/* The device the cost model uses: a named one or the loaded profile. */
+const opsched_device *opsched_options_device(const opsched_options *options);
 
 /* Defaults: roofline on "generic", critical path, 1 stream, no limit. */
 void opsched_options_init(opsched_options *options);
