@@ -20,6 +20,7 @@
 /* One `memref.alloc` of the body with its verdict. */
 typedef struct arena_buffer {
   MlirOperation alloc;
+  MlirOperation view; /* set by the rewrite */
   int64_t offset; /* >= 0: goes into the arena; < 0: kept */
   int64_t size;
 } arena_buffer;
@@ -133,7 +134,7 @@ static int job_push(arena_job *j, arena_buffer b) {
 
 /* Checks one annotated allocation; returns its verdict (offset < 0: keep). */
 static arena_buffer classify(arena_job *j, MlirOperation alloc) {
-  arena_buffer b = {alloc, -1, -1};
+  arena_buffer b = {alloc, {NULL}, -1, -1};
   int64_t offset, size;
   int has_off = opsched_read_single_i64(alloc, OPSCHED_ATTR_OFFSET, &offset);
   int has_size = opsched_read_single_i64(alloc, OPSCHED_ATTR_SIZE, &size);
@@ -185,6 +186,18 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
     char msg[200];
     snprintf(msg, sizeof msg, "opsched: %s: the buffer keeps its own allocation", why);
     opschedMlirEmit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK, msg);
+    return b;
+  }
+  int64_t own_align = 0;
+  MlirAttribute align_attr = mlirOperationGetAttributeByName(
+      alloc, mlirStringRefCreateFromCString("alignment"));
+  if (!mlirAttributeIsNull(align_attr) && mlirAttributeIsAInteger(align_attr))
+    own_align = mlirIntegerAttrGetValueInt(align_attr);
+  if (own_align > 0 && offset % own_align != 0) {
+    opsched_emitf(alloc, OPSCHED_SEVERITY_REMARK,
+                  "opsched: the allocation asks for alignment %lld, which offset %lld in the "
+                  "arena does not give: it keeps its own allocation",
+                  (long long)own_align, (long long)offset);
     return b;
   }
   if (bytes > size) {
@@ -292,17 +305,25 @@ static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute
 /* The view replacing one allocation; it inherits the allocation's schedule
  * attributes (stream, id, waits, times) so later passes see the same plan. */
 static void rewrite_buffer(MlirValue arena, MlirBlock entry, MlirOperation *prelude_end,
-                           const arena_buffer *b) {
+                           const arena_buffer *first, arena_buffer *b) {
   MlirContext ctx = mlirOperationGetContext(b->alloc);
   MlirLocation loc = mlirOperationGetLocation(b->alloc);
   MlirType index = mlirIndexTypeGet(ctx);
-  MlirNamedAttribute value = named(ctx, "value", mlirIntegerAttrGet(index, b->offset));
-  MlirOperation cst = create_op("arith.constant", loc, 1, &index, 0, NULL, 1, &value);
-  mlirBlockInsertOwnedOperationAfter(entry, *prelude_end, cst);
-  *prelude_end = cst; /* the offsets follow the arena, in buffer order */
-  MlirValue operands[2] = {arena, mlirOperationGetResult(cst, 0)};
+  MlirValue shift = {NULL};
+  for (const arena_buffer *p = first; p < b && mlirValueIsNull(shift); p++)
+    if (p->offset == b->offset)
+      shift = mlirOperationGetOperand(p->view, 1); /* one constant per offset */
+  if (mlirValueIsNull(shift)) {
+    MlirNamedAttribute value = named(ctx, "value", mlirIntegerAttrGet(index, b->offset));
+    MlirOperation cst = create_op("arith.constant", loc, 1, &index, 0, NULL, 1, &value);
+    mlirBlockInsertOwnedOperationAfter(entry, *prelude_end, cst);
+    *prelude_end = cst; /* the offsets follow the arena, in buffer order */
+    shift = mlirOperationGetResult(cst, 0);
+  }
+  MlirValue operands[2] = {arena, shift};
   MlirType type = mlirValueGetType(mlirOperationGetResult(b->alloc, 0));
   MlirOperation view = create_op("memref.view", loc, 1, &type, 2, operands, 0, NULL);
+  b->view = view;
   mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(b->alloc), b->alloc, view);
   for (intptr_t i = 0; i < mlirOperationGetNumDiscardableAttributes(b->alloc); i++) {
     MlirNamedAttribute na = mlirOperationGetDiscardableAttribute(b->alloc, i);
@@ -335,7 +356,7 @@ static void rewrite(arena_job *j, MlirRegion body) {
   MlirValue arena_value = mlirOperationGetResult(arena, 0);
   MlirOperation prelude_end = arena;
   for (size_t i = 0; i < j->count; i++)
-    rewrite_buffer(arena_value, entry, &prelude_end, &j->buffers[i]);
+    rewrite_buffer(arena_value, entry, &prelude_end, j->buffers, &j->buffers[i]);
   for (MlirBlock blk = mlirRegionGetFirstBlock(body); !mlirBlockIsNull(blk);
        blk = mlirBlockGetNextInRegion(blk)) {
     MlirOperation term = mlirBlockGetTerminator(blk);

@@ -81,6 +81,26 @@ func.func @kept(%n: index, %flag: i1) -> memref<8xf32, strided<[1], offset: ?>> 
   return %cast : memref<8xf32, strided<[1], offset: ?>>
 }
 
+// Two buffers that share memory (one dies before the other is written) use
+// one offset constant; an allocation asking for more alignment than its
+// offset gives keeps its memory.
+// CHECK-LABEL: func.func @reuse
+// CHECK-NEXT:    %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128xi8>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    memref.view %[[ARENA]][%[[C0]]][] : memref<128xi8> to memref<16xf32>
+// CHECK-NEXT:    memref.view %[[ARENA]][%[[C0]]][] : memref<128xi8> to memref<16xi32>
+// CHECK-NEXT:    memref.alloc() {alignment = 128 : i64, {{.*}}} : memref<16xf32>
+func.func @reuse(%x: memref<16xf32>, %y: memref<16xi32>) attributes {opsched.arena_size = 128 : i64, opsched.alignment = 64 : i64} {
+  %a = memref.alloc() {opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>} : memref<16xf32>
+  %b = memref.alloc() {opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>} : memref<16xi32>
+  // expected-remark @below {{the allocation asks for alignment 128, which offset 64 in the arena does not give: it keeps its own allocation}}
+  %c = memref.alloc() {alignment = 128 : i64, opsched.offset = array<i64: 64>, opsched.size = array<i64: 64>} : memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  memref.copy %a, %c : memref<16xf32> to memref<16xf32>
+  memref.copy %y, %b : memref<16xi32> to memref<16xi32>
+  return
+}
+
 // No allocation: nothing to do, no arena.
 // CHECK-LABEL: func.func @none
 // CHECK-NOT:     memref.alloc
