@@ -16,7 +16,7 @@ main BUFFERIZED ARGS_JSON OUT SEED REPEATS
     first call holds at its peak (opsched_mc_* from tools/malloc-count), and
     prints every result's bits as i32 so two programs compare bit for bit.
 
-report SCHEDULED SEQ_OUT SCHED_OUT
+report SCHEDULED SEQ_OUT SCHED_OUT [MATERIALIZED]
     Prints predicted (the scheduled function's opsched.* attributes) against
     measured figures and checks the outputs are bit-identical (exit 1 if not).
 """
@@ -238,7 +238,23 @@ def attr(text, name):
     return float(m.group(1)) if m else None
 
 
-def report(scheduled, seq_out, sched_out):
+WIDTH = {"f64": 8, "i64": 8, "f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i8": 1, "i1": 1}
+
+
+def allocated_bytes(materialized):
+    """Bytes of every static memref.alloc of the materialized module (before
+    `main` is added): the arena plus the buffers that kept their own."""
+    total = 0
+    for dims, elem in re.findall(r"memref\.alloc\(\)(?: \{[^}]*\})? : memref<([0-9x]+)x(\w+)>",
+                                 open(materialized).read()):
+        n = WIDTH.get(elem, 0)
+        for d in dims.split("x"):
+            n *= int(d)
+        total += n
+    return total
+
+
+def report(scheduled, seq_out, sched_out, materialized=None):
     text = open(scheduled).read()
     sh, st, sb = parse_run(sched_out)
     qh, qt, qb = parse_run(seq_out)
@@ -260,8 +276,15 @@ def report(scheduled, seq_out, sched_out):
     for name in ("peak_memory", "arena_size", "resident_bytes"):
         v = attr(text, name)
         print("predicted %-17s %s" % (name + ":", int(v) if v is not None else "?"))
+    v = attr(text, "original_peak_memory")
+    print("predicted original_peak_memory: %s (the model's order, one stream)" %
+          (int(v) if v is not None else "?"))
     print("measured peak heap:         scheduled %d B, sequential %d B (ratio seq/sched %.3f)" %
           (sh, qh, qh / sh if sh else float("nan")))
+    if materialized:
+        bound = allocated_bytes(materialized)
+        print("arena program allocates:    %d B (arena + kept buffers); measured peak within it: %s"
+              % (bound, "yes" if sh <= bound + 65536 else "NO (+%d B)" % (sh - bound)))
     return 0 if same else 1
 
 
@@ -271,7 +294,7 @@ if __name__ == "__main__":
         prep(*sys.argv[2:5])
     elif cmd == "main" and len(sys.argv) == 7:
         main_fn(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6]))
-    elif cmd == "report" and len(sys.argv) == 5:
-        sys.exit(report(*sys.argv[2:5]))
+    elif cmd == "report" and len(sys.argv) in (5, 6):
+        sys.exit(report(*sys.argv[2:]))
     else:
         sys.exit(__doc__)
