@@ -25,6 +25,9 @@ namespace {
 struct OpScheduleVerifyPass : public PassWrapper<OpScheduleVerifyPass, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OpScheduleVerifyPass)
   StringRef getArgument() const override { return "op-schedule-verify"; }
+  // The name --mlir-timing and --mlir-print-ir-after-all show (not the
+  // type name, which is in an anonymous namespace).
+  StringRef getName() const override { return "OpScheduleVerifyPass"; }
   StringRef getDescription() const override {
     return "Check an annotated module's schedule, streams, waits, buffers and limits "
            "independently of the scheduler";

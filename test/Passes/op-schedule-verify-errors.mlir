@@ -5,8 +5,11 @@
 // 1. Order: in a graph region (no dominance), b reads a, which comes later.
 func.func @use_before_def() attributes {opsched.streams = 2 : i64} {
   "test.graph"() ({
-    // expected-error @below {{opsched-verify: uses a value of op 1 ('test.a'), which comes later in the block}}
+    // expected-error @below {{opsched-verify: uses a value of op 'test.a' (id 1), which comes later in the block}}
+    // expected-note @below {{the other op is here}}
     %1 = "test.b"(%0) {opsched.start = 1, opsched.end = 2, opsched.stream = 0, opsched.id = 0} : (i32) -> i32
+    // expected-note @below {{the producer is here}}
+    // expected-error @below {{has unknown memory effects and op 'test.b' (id 0) touches memory, but no stream order or wait orders the two (streams 1 and 0)}}
     %0 = "test.a"() {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 1} : () -> i32
     "test.end"() : () -> ()
   }) : () -> ()
@@ -16,10 +19,13 @@ func.func @use_before_def() attributes {opsched.streams = 2 : i64} {
 // -----
 
 // 1. Time: b starts before its producer ends (the wait orders them, the
-// times do not).
+// times do not; so the wait does not follow the timeline either).
 func.func @time(%x: f32) -> f32 attributes {opsched.streams = 2 : i64} {
+  // expected-note @below {{the op waited on is here}}
+  // expected-note @below {{the producer is here}}
   %a = arith.addf %x, %x {opsched.start = 0, opsched.end = 3, opsched.stream = 0, opsched.id = 0} : f32
-  // expected-error @below {{starts at 2 but its dependency op 0 ('arith.addf') ends at 3}}
+  // expected-error @below {{'opsched.waits' names op 'arith.addf' (id 0), which ends at 3, after this op starts at 2: waits must follow the timeline}}
+  // expected-error @below {{starts at 2 but its dependency op 'arith.addf' (id 0) ends at 3}}
   %b = arith.mulf %a, %a {opsched.start = 2, opsched.end = 4, opsched.stream = 1, opsched.id = 1, opsched.waits = array<i64: 0>} : f32
   return %b : f32
 }
@@ -28,8 +34,11 @@ func.func @time(%x: f32) -> f32 attributes {opsched.streams = 2 : i64} {
 
 // 1. Time through a capture: the region op reads %a inside its body.
 func.func @capture(%x: f32) -> f32 attributes {opsched.streams = 2 : i64} {
+  // expected-note @below {{the op waited on is here}}
+  // expected-note @below {{the producer is here}}
   %a = arith.addf %x, %x {opsched.start = 0, opsched.end = 4, opsched.stream = 0, opsched.id = 0} : f32
-  // expected-error @below {{starts at 2 but its dependency op 0 ('arith.addf') ends at 4}}
+  // expected-error @below {{'opsched.waits' names op 'arith.addf' (id 0), which ends at 4, after this op starts at 2}}
+  // expected-error @below {{starts at 2 but its dependency op 'arith.addf' (id 0) ends at 4}}
   %r = "test.region"() ({
     %y = arith.mulf %a, %a : f32
     "test.yield"(%y) : (f32) -> ()
@@ -44,8 +53,9 @@ func.func @capture(%x: f32) -> f32 attributes {opsched.streams = 2 : i64} {
 func.func @fork_join(%arg0: f32) -> f32 attributes {opsched.streams = 2 : i64} {
   %0 = arith.addf %arg0, %arg0 {opsched.end = 1 : i64, opsched.id = 0 : i64, opsched.start = 0 : i64, opsched.stream = 0 : i64} : f32
   %1 = arith.mulf %0, %0 {opsched.end = 5 : i64, opsched.id = 1 : i64, opsched.start = 1 : i64, opsched.stream = 0 : i64} : f32
+  // expected-note @below {{the producer is here}}
   %2 = arith.subf %0, %0 {opsched.end = 5 : i64, opsched.id = 2 : i64, opsched.start = 1 : i64, opsched.stream = 1 : i64, opsched.waits = array<i64: 0>} : f32
-  // expected-error @below {{dependency on op 2 (stream 1) is not covered by stream order or waits}}
+  // expected-error @below {{dependency on op 'arith.subf' (id 2) on stream 1 is not covered by stream order or waits}}
   %3 = arith.addf %1, %2 {opsched.end = 6 : i64, opsched.id = 3 : i64, opsched.start = 5 : i64, opsched.stream = 0 : i64} : f32
   return %3 : f32
 }
@@ -55,9 +65,10 @@ func.func @fork_join(%arg0: f32) -> f32 attributes {opsched.streams = 2 : i64} {
 // 2. Coverage is transitive only through real chains: c waits on b
 // (stream 1), which never waited on a (stream 2).
 func.func @not_transitive(%x: f32) -> f32 attributes {opsched.streams = 3 : i64} {
+  // expected-note @below {{the producer is here}}
   %a = arith.addf %x, %x {opsched.start = 0, opsched.end = 1, opsched.stream = 2, opsched.id = 0} : f32
   %b = arith.mulf %x, %x {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 1} : f32
-  // expected-error @below {{dependency on op 0 (stream 2) is not covered by stream order or waits}}
+  // expected-error @below {{dependency on op 'arith.addf' (id 0) on stream 2 is not covered by stream order or waits}}
   %c = arith.subf %a, %b {opsched.start = 1, opsched.end = 2, opsched.stream = 0, opsched.id = 2, opsched.waits = array<i64: 1>} : f32
   return %c : f32
 }
@@ -76,8 +87,9 @@ func.func @wait_missing(%x: f32) -> f32 attributes {opsched.streams = 2 : i64} {
 
 // 2. A wait on a later op.
 func.func @wait_later(%x: f32) -> (f32, f32) attributes {opsched.streams = 2 : i64} {
-  // expected-error @below {{'opsched.waits' names op 1, which does not come before this op}}
+  // expected-error @below {{'opsched.waits' names op 'arith.mulf' (id 1), which does not come before this op}}
   %a = arith.addf %x, %x {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 0, opsched.waits = array<i64: 1>} : f32
+  // expected-note @below {{the op waited on is here}}
   %b = arith.mulf %x, %x {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 1} : f32
   return %a, %b : f32, f32
 }
@@ -86,8 +98,9 @@ func.func @wait_later(%x: f32) -> (f32, f32) attributes {opsched.streams = 2 : i
 
 // 2. Ids are unique within a block.
 func.func @duplicate_id(%x: f32) -> (f32, f32) attributes {opsched.streams = 2 : i64} {
+  // expected-note @below {{the earlier op is here}}
   %a = arith.addf %x, %x {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 0} : f32
-  // expected-error @below {{'opsched.id' 0 is also the id of an earlier op in this block}}
+  // expected-error @below {{'opsched.id' 0 is also the id of an earlier op in this block (op 'arith.addf' (id 0))}}
   %b = arith.mulf %x, %x {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 0} : f32
   return %a, %b : f32, f32
 }
@@ -98,8 +111,9 @@ func.func @duplicate_id(%x: f32) -> (f32, f32) attributes {opsched.streams = 2 :
 // two streams, and a user moved b2 onto b1's bytes.
 func.func @overlap(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) attributes {opsched.streams = 2 : i64} {
   %s = math.exp %x {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 0, opsched.slot = array<i64: 0>, opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>} : tensor<16xf32>
+  // expected-note @below {{the other buffer's owner is here}}
   %b1 = math.sqrt %s {opsched.start = 1, opsched.end = 5, opsched.stream = 0, opsched.id = 1, opsched.slot = array<i64: 1>, opsched.offset = array<i64: 64>, opsched.size = array<i64: 64>} : tensor<16xf32>
-  // expected-error @below {{slot 2 (bytes [96, 160)) overlaps slot 1 (bytes [64, 128)) but both can be live at once}}
+  // expected-error @below {{slot 2 (bytes [96, 160)) overlaps slot 1 (bytes [64, 128)) of op 'math.sqrt' (id 1) but both can be live at once}}
   %b2 = math.exp %s {opsched.start = 1, opsched.end = 5, opsched.stream = 1, opsched.id = 2, opsched.waits = array<i64: 0>, opsched.slot = array<i64: 2>, opsched.offset = array<i64: 96>, opsched.size = array<i64: 64>} : tensor<16xf32>
   return %b1, %b2 : tensor<16xf32>, tensor<16xf32>
 }
@@ -109,9 +123,10 @@ func.func @overlap(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) attri
 // 3. Reuse needs happens-before, not just time: c (stream 1) starts after
 // b ends, but nothing orders b before c, so c may not take s's bytes.
 func.func @reuse_unordered(%x: tensor<16xf32>) -> tensor<16xf32> attributes {opsched.streams = 2 : i64} {
+  // expected-note @below {{the other buffer's owner is here}}
   %s = math.exp %x {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 0, opsched.slot = array<i64: 0>, opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>} : tensor<16xf32>
   %b = math.sqrt %s {opsched.start = 1, opsched.end = 2, opsched.stream = 0, opsched.id = 1, opsched.slot = array<i64: 1>, opsched.offset = array<i64: 64>, opsched.size = array<i64: 64>} : tensor<16xf32>
-  // expected-error @below {{slot 2 (bytes [0, 64)) overlaps slot 0 (bytes [0, 64)) but both can be live at once}}
+  // expected-error @below {{slot 2 (bytes [0, 64)) overlaps slot 0 (bytes [0, 64)) of op 'math.exp' (id 0) but both can be live at once}}
   %c = math.exp %x {opsched.start = 3, opsched.end = 4, opsched.stream = 1, opsched.id = 2, opsched.slot = array<i64: 2>, opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>} : tensor<16xf32>
   return %b : tensor<16xf32>
 }
@@ -120,8 +135,9 @@ func.func @reuse_unordered(%x: tensor<16xf32>) -> tensor<16xf32> attributes {ops
 
 // 3. A buffer the terminator uses lives to the end: b may not reuse it.
 func.func @live_out(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  // expected-note @below {{the other buffer's owner is here}}
   %a = math.exp %x {opsched.start = 0, opsched.end = 1, opsched.slot = array<i64: 0>, opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>} : tensor<16xf32>
-  // expected-error @below {{slot 1 (bytes [32, 96)) overlaps slot 0 (bytes [0, 64)) but both can be live at once}}
+  // expected-error @below {{slot 1 (bytes [32, 96)) overlaps slot 0 (bytes [0, 64)) of op 'math.exp' (position 0) but both can be live at once}}
   %b = math.exp %x {opsched.start = 1, opsched.end = 2, opsched.slot = array<i64: 1>, opsched.offset = array<i64: 32>, opsched.size = array<i64: 64>} : tensor<16xf32>
   return %a, %b : tensor<16xf32>, tensor<16xf32>
 }
@@ -180,8 +196,9 @@ func.func @resource_limit(%x: f32) -> (f32, f32) attributes {opsched.resource_li
 
 // 5. Two ops of one stream overlap in time.
 func.func @stream_overlap(%x: f32) -> (f32, f32) attributes {opsched.streams = 2 : i64} {
+  // expected-note @below {{the previous op of the stream is here}}
   %a = arith.addf %x, %x {opsched.start = 0, opsched.end = 4, opsched.stream = 0, opsched.id = 0} : f32
-  // expected-error @below {{starts at 2 on stream 0 before op 0 ('arith.addf'), the previous op of that stream, ends at 4}}
+  // expected-error @below {{starts at 2 on stream 0 before op 'arith.addf' (id 0), the previous op of that stream, ends at 4}}
   %b = arith.mulf %x, %x {opsched.start = 2, opsched.end = 5, opsched.stream = 0, opsched.id = 1} : f32
   return %a, %b : f32, f32
 }
@@ -190,8 +207,9 @@ func.func @stream_overlap(%x: f32) -> (f32, f32) attributes {opsched.streams = 2
 
 // 5. One stream (no stream attributes): ops run one at a time in IR order.
 func.func @one_stream_overlap(%x: f32) -> (f32, f32) {
+  // expected-note @below {{the previous op of the stream is here}}
   %a = arith.addf %x, %x {opsched.start = 0, opsched.end = 4} : f32
-  // expected-error @below {{starts at 0 on stream 0 before op 0 ('arith.addf'), the previous op of that stream, ends at 4}}
+  // expected-error @below {{starts at 0 on stream 0 before op 'arith.addf' (position 0), the previous op of that stream, ends at 4}}
   %b = arith.mulf %x, %x {opsched.start = 0, opsched.end = 4} : f32
   return %a, %b : f32, f32
 }
@@ -200,7 +218,7 @@ func.func @one_stream_overlap(%x: f32) -> (f32, f32) {
 
 // 6. Malformed: a string time.
 func.func @string_time(%x: f32) -> f32 {
-  // expected-error @below {{'opsched.start' must be an integer attribute in [0, 2^60]}}
+  // expected-error @below {{'opsched.start' must be an integer attribute in [0, 2^60-1]}}
   %a = arith.addf %x, %x {opsched.start = "early", opsched.end = 1} : f32
   %b = arith.mulf %a, %a {opsched.start = 1, opsched.end = 2} : f32
   return %b : f32
@@ -267,6 +285,7 @@ func.func @no_owner(%x: tensor<16xf32>) -> tensor<?xf32> {
 
 // 6. Malformed: two owners of one slot.
 func.func @two_owners(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  // expected-note @below {{the other owner is here}}
   %a = math.exp %x {opsched.start = 0, opsched.end = 1, opsched.slot = array<i64: 0>, opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>} : tensor<16xf32>
   // expected-error @below {{result #0 owns slot 0, which an earlier result of this block owns too}}
   %b = math.exp %x {opsched.start = 1, opsched.end = 2, opsched.slot = array<i64: 0>, opsched.offset = array<i64: 64>, opsched.size = array<i64: 64>} : tensor<16xf32>
@@ -276,7 +295,7 @@ func.func @two_owners(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
 // -----
 
 // 6. Malformed: a bad function attribute.
-// expected-error @below {{'opsched.memory_limit' must be an integer attribute >= 0}}
+// expected-error @below {{'opsched.memory_limit' must be an integer attribute in [0, 2^60-1]}}
 func.func @bad_limit(%x: f32) -> f32 attributes {opsched.memory_limit = "1MiB"} {
   %a = arith.addf %x, %x {opsched.start = 0, opsched.end = 1} : f32
   %b = arith.mulf %a, %a {opsched.start = 1, opsched.end = 2} : f32

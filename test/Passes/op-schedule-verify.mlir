@@ -5,6 +5,10 @@
 // RUN: diff %t.plain %t.verified
 // The same through stock mlir-opt and the plugin.
 // RUN: %mlir_opt --load-pass-plugin=%opsched_plugin --allow-unregistered-dialect --op-schedule-verify %s | FileCheck %s
+// The pass shows its own name in timings, not its C++ type's.
+// RUN: opsched-opt --allow-unregistered-dialect --mlir-timing --op-schedule-verify %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
+// TIMING-NOT: anonymous
+// TIMING: {{ }}OpScheduleVerifyPass{{$}}
 //
 // The scheduler's own output verifies: the example model on 1, 2 and 4
 // streams (with a memory limit it meets), and this directory's scheduling

@@ -1,0 +1,142 @@
+/* lib/verify/verify_internal.h - what the checker's files share: the
+ * function context with its diagnostics, one block's ops as read from their
+ * attributes, and the phases of a block's check (one per property). */
+#ifndef OPSCHED_VERIFY_INTERNAL_H
+#define OPSCHED_VERIFY_INTERNAL_H
+
+#include "hb.h"
+
+#include "mlir-c/IR.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define A_START "opsched.start"
+#define A_END "opsched.end"
+#define A_STREAM "opsched.stream"
+#define A_ID "opsched.id"
+#define A_WAITS "opsched.waits"
+#define A_RESOURCES "opsched.resources"
+#define A_COST "opsched.cost"
+#define A_BYTES "opsched.bytes"
+#define A_SLOT "opsched.slot"
+#define A_OFFSET "opsched.offset"
+#define A_SIZE "opsched.size"
+#define F_STREAMS "opsched.streams"
+#define F_RESOURCE_LIMIT "opsched.resource_limit"
+#define F_ARENA "opsched.arena_size"
+#define F_MEMORY_LIMIT "opsched.memory_limit"
+
+#define PREFIX "opsched-verify: "
+/* The largest time, size or offset (docs/Passes.md "Numeric range"): sums
+ * of two and doubled times stay far from overflow. */
+#define MAX_VALUE (((int64_t)1 << 60) - 1)
+#define MAX_VALUE_TEXT "2^60-1"
+
+typedef struct vdiag {
+  uint64_t key, seq;
+  MlirOperation op;
+  char *msg;
+  MlirOperation note_op; /* null: no note */
+  char *note;
+} vdiag;
+
+typedef struct vmap_entry {
+  const void *key;
+  uint32_t pre; /* pre-order number in the function */
+  int32_t pos;  /* position in its block, set when the block is checked */
+} vmap_entry;
+
+typedef struct vctx {
+  MlirOperation func;
+  vdiag *diags;
+  size_t ndiags, capdiags;
+  uint64_t seq;
+  int oom;
+  vmap_entry *map;
+  size_t mapcap, mapcount;
+  int func_bad; /* a function attribute is malformed: blocks only read theirs */
+  /* Function attributes. */
+  int has_streams, has_rlimit, has_arena, has_mlimit;
+  int64_t streams, rlimit, arena, mlimit;
+  /* Measured over the body's blocks. */
+  int64_t arena_need, arena_slot;
+  int64_t mem_peak, mem_time; /* mem_time: instant (ns) or -1 (one stream) */
+  int64_t mem_op;             /* one stream: position of the op at the peak */
+} vctx;
+
+typedef struct vop {
+  MlirOperation op;
+  int is_term; /* the block's terminator (or an unregistered last op) */
+  int exempt;  /* the terminator without schedule attributes */
+  int timed;
+  int64_t start, end;
+  int streamed;
+  int64_t stream;
+  int32_t sidx, spos; /* dense stream index, position within the stream */
+  int has_id;
+  int64_t id;
+  int has_waits;
+  MlirAttribute waits;
+  int64_t demand;
+  int32_t nres;
+  int has_slots;
+  int64_t *slot, *offset, *size; /* nres each, when has_slots */
+} vop;
+
+typedef struct vuse {
+  int32_t u, r, v; /* op u's result r is used by op v (or inside it) */
+} vuse;
+
+typedef struct vidpos {
+  int64_t id;
+  int32_t pos;
+} vidpos;
+
+typedef struct vblock {
+  vctx *c;
+  MlirBlock block;
+  int top_level;
+  int32_t n;
+  vop *ops;
+  int64_t *pool; /* slot/offset/size arrays of all ops */
+  vuse *uses;
+  size_t nuses, capuses;
+  int32_t cur; /* op whose subtree is being walked */
+  int timed, multi;
+  int32_t S; /* dense streams (1 without stream attributes) */
+  vidpos *ids;
+  size_t nids;
+  vhb h;
+} vblock;
+
+/* verify.c: diagnostics, attributes. */
+void *vcalloc(size_t n, size_t size);
+int64_t vsat_add(int64_t a, int64_t b);
+__attribute__((format(printf, 3, 4))) void vdiag_at(vctx *c, MlirOperation op,
+                                                    const char *fmt, ...);
+/* An error at `op` with a note at `other`. */
+__attribute__((format(printf, 5, 6))) void vdiag_note(vctx *c, MlirOperation op,
+                                                      MlirOperation other, const char *note,
+                                                      const char *fmt, ...);
+vmap_entry *vlookup(vctx *c, MlirOperation op);
+int vhas_schedule_attrs(MlirOperation op);
+/* Reads and checks one op's attributes; 0 when malformed (each problem
+ * reported at the op). */
+int vread_op(vctx *c, vop *o, int64_t *pool);
+/* "op 'arith.mulf' (id 3)", or "(position 3)" without an opsched.id. */
+const char *vlabel(const vop *o, int32_t pos, char *buf, size_t n);
+
+/* block.c: the block's driver. */
+void vverify_block(vctx *c, MlirBlock block, int top_level);
+/* Does op u complete before op v launches (stream order and waits)? */
+int vbefore(const vblock *b, int32_t u, int32_t v);
+
+/* effects.c: memory effects, speculation, allocation scope, terminator. */
+void vcheck_effects(vblock *b);
+void vcheck_terminator(vblock *b);
+
+/* slots.c: buffer slots, overlap, arena and live bytes. */
+void vcheck_buffers(vblock *b);
+
+#endif
