@@ -7,7 +7,8 @@
 # MODEL is linalg on tensors with one public function (static f32 shapes).
 # Scheduled program (docs/materialize.md has the pipeline):
 #   op-schedule on tensors -> one-shot-bufferize -> op-schedule on memrefs
-#   (streams, slots) -> op-materialize-arena -> op-materialize-streams
+#   (streams, slots) -> op-schedule-verify -> op-materialize-arena
+#   -> op-materialize-streams
 #   -> async runtime lowering -> native executable
 # Sequential program: one-shot-bufferize -> buffer-deallocation-pipeline ->
 #   the same lowering. Both get the same `main` (seeded random inputs and
@@ -67,7 +68,9 @@ mlir-opt-22 --convert-elementwise-to-linalg "$out/model.mlir" -o "$out/model.lin
 step "scheduled: op-schedule{$sched} on tensors, bufferize, op-schedule on memrefs, materialize"
 "$opt" --op-schedule="$sched" "$out/model.linalg.mlir" -o "$out/sched.tensor.mlir"
 mlir-opt-22 "$bufferize" "$out/sched.tensor.mlir" -o "$out/sched.buf.mlir"
-"$opt" --op-schedule="$sched" "$out/sched.buf.mlir" -o "$out/sched.memref.mlir"
+# The independent checker proves the plan before it is materialized.
+"$opt" --op-schedule="$sched" --op-schedule-verify "$out/sched.buf.mlir" -o "$out/sched.memref.mlir" ||
+  { echo "run-model: op-schedule or op-schedule-verify failed" >&2; exit 2; }
 mat=(--op-materialize-arena)
 [ "$streams" -gt 1 ] && mat+=(--op-materialize-streams)
 "$opt" "${mat[@]}" "$out/sched.memref.mlir" -o "$out/sched.mat.mlir" 2>"$out/sched.remarks"
