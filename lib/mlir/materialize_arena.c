@@ -61,10 +61,13 @@ static int use_escapes(MlirOperation user, intptr_t index) {
     return 1;
   if (opsched_op_is(user, "memref.dealloc"))
     return 0;
-  /* An unknown op that returns a memref may alias the buffer. */
-  for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++)
-    if (mlirTypeIsAMemRef(mlirValueGetType(mlirOperationGetResult(user, r))))
+  /* An unknown op that returns a memref (or a tensor: to_tensor) may alias
+   * the buffer. */
+  for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++) {
+    MlirType t = mlirValueGetType(mlirOperationGetResult(user, r));
+    if (mlirTypeIsAMemRef(t) || mlirTypeIsAUnrankedMemRef(t) || mlirTypeIsATensor(t))
       return 1;
+  }
   return 0;
 }
 

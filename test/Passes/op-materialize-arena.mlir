@@ -101,6 +101,19 @@ func.func @reuse(%x: memref<16xf32>, %y: memref<16xi32>) attributes {opsched.are
   return
 }
 
+// A buffer turned back into a tensor escapes the analysis: kept, and with
+// nothing left to place no arena is made.
+// CHECK-LABEL: func.func @to_tensor
+// CHECK-NEXT:    memref.alloc() {{.*}} : memref<4xf32>
+// CHECK-NOT:     memref.view
+// CHECK:         return
+func.func @to_tensor() -> tensor<4xf32> attributes {opsched.arena_size = 64 : i64} {
+  // expected-remark @below {{the buffer escapes}}
+  %a = memref.alloc() {opsched.offset = array<i64: 0>, opsched.size = array<i64: 16>} : memref<4xf32>
+  %t = bufferization.to_tensor %a : memref<4xf32> to tensor<4xf32>
+  return %t : tensor<4xf32>
+}
+
 // No allocation: nothing to do, no arena.
 // CHECK-LABEL: func.func @none
 // CHECK-NOT:     memref.alloc
