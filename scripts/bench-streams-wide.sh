@@ -4,7 +4,7 @@
 # for such a block), materialized into async.execute regions, against the
 # same function run sequentially. Prints the median wall time of each and
 # the speedup; outputs are compared bit for bit.
-#   scripts/bench-streams-wide.sh [W=4] [N=192] [S=2] [REPEATS=5]
+#   [DEVICE=cpu|PROFILE] scripts/bench-streams-wide.sh [W=4] [N=192] [S=2] [REPEATS=5]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${OPSCHED_BUILD_DIR:-$root/build}"
@@ -50,11 +50,26 @@ native() {
   cc "$2.s" -o "$2" -L"$llvm/lib" -lmlir_async_runtime -lmlir_c_runner_utils -lmlir_runner_utils -Wl,-rpath,"$llvm/lib"
 }
 "$build/bin/opsched-opt" --op-materialize-streams "$out/wide.mlir" -o "$out/wide.async.mlir"
+# The prediction: the same block on tensors (SSA dependencies only),
+# scheduled by op-schedule on S streams with DEVICE (a name or a profile
+# from opsched-bench calibrate).
+python3 - "$W" "$N" > "$out/wide.tensor.mlir" <<'PY'
+import sys
+W, N = map(int, sys.argv[1:])
+t = "tensor<%dx%dxf32>" % (N, N)
+print("func.func @wide(%%x: %s, %%y: %s) -> (%s) {" % (t, t, ", ".join([t] * W)))
+print("  %%e = tensor.empty() : %s" % t)
+for i in range(W):
+    print("  %%m%d = linalg.matmul ins(%%x, %%y : %s, %s) outs(%%e : %s) -> %s" % (i, t, t, t, t))
+print("  return %s : %s\n}" % (", ".join("%%m%d" % i for i in range(W)), ", ".join([t] * W)))
+PY
+predicted="$("$build/bin/opsched-opt" --op-schedule="streams=$S device=${DEVICE:-cpu}" "$out/wide.tensor.mlir" |
+  grep -o 'opsched.speedup = [0-9.e+-]*' | head -1 | sed 's/.*= //')"
 native "$out/wide.mlir" "$out/seq"
 native "$out/wide.async.mlir" "$out/par"
 "$out/seq" > "$out/seq.out"
 "$out/par" > "$out/par.out"
-python3 - "$out/seq.out" "$out/par.out" "$W" "$N" "$S" <<'PY'
+python3 - "$out/seq.out" "$out/par.out" "$W" "$N" "$S" "$predicted" <<'PY'
 import re, statistics, sys
 def load(p):
     t, bits = [], []
@@ -67,6 +82,6 @@ ms, mp = statistics.median(ts[1:] or ts), statistics.median(tp[1:] or tp)
 W, N, S = sys.argv[3:6]
 print("wide block: %s matmuls %sx%s on %s streams" % (W, N, N, S))
 print("bit-identical: %s" % ("yes" if bs == bp and bs else "NO"))
-print("sequential %.4f s, streams %.4f s, measured speedup %.2f" % (ms, mp, ms / mp))
+print("sequential %.4f s, streams %.4f s, measured speedup %.2f, predicted (op-schedule on tensors) %.2f" % (ms, mp, ms / mp, float(sys.argv[6])))
 sys.exit(0 if bs == bp and bs else 1)
 PY
