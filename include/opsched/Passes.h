@@ -38,6 +38,11 @@ std::unique_ptr<mlir::Pass> createOpScheduleVerifyPass();
 /// call more than once and from several threads.
 void registerVerifyPass();
 
+/// `op-materialize-arena` / `op-materialize-streams` (docs/materialize.md):
+/// the schedule's buffer slots and streams turned into executable IR.
+std::unique_ptr<mlir::Pass> createOpMaterializeArenaPass();
+std::unique_ptr<mlir::Pass> createOpMaterializeStreamsPass();
+
 } // namespace opsched
 
 #endif // OPSCHED_PASSES_H

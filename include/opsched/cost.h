@@ -7,6 +7,7 @@
 #ifndef OPSCHED_COST_H
 #define OPSCHED_COST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -27,6 +28,13 @@ const opsched_device *opsched_device_lookup(const char *name);
 
 /* Comma-separated list of known device names, for diagnostics. */
 const char *opsched_device_names(void);
+
+/* Reads a device profile file (`opsched-bench calibrate` writes one): lines
+ * `flops_per_ns X`, `bytes_per_ns Y`, `launch_ns Z` (all three required,
+ * X and Y > 0, Z >= 0), `name N` optional, `#` comments. `out->name` is
+ * "profile". Returns 0, or non-zero with a message in `err`. */
+int opsched_device_profile_read(const char *path, opsched_device *out, char *err,
+                                size_t err_size);
 
 /* The static work of one op, as the MLIR side measured it. */
 typedef struct opsched_op_work {

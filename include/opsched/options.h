@@ -35,6 +35,9 @@ typedef struct opsched_options {
   int sync_reuse;    /* the packer may add waits along the timeline to share memory */
   int summary_format; /* opsched_summary_format of the `summary` output */
   int dot_fold;       /* `dot`: leave zero-cost ops out of the graph */
+  /* A device read from a profile file (`device=PATH`): `device` is then
+   * NULL and this is the device; by value so options copy safely. */
+  opsched_device device_profile;
 } opsched_options;
 
 /* Formats of the `summary` output (docs/Passes.md): a line per function,
@@ -45,6 +48,9 @@ typedef enum opsched_summary_format {
   OPSCHED_SUMMARY_JSON = 1,
   OPSCHED_SUMMARY_CSV = 2
 } opsched_summary_format;
+
+/* The device the cost model uses: a named one or the loaded profile. */
+const opsched_device *opsched_options_device(const opsched_options *options);
 
 /* Defaults: roofline on "generic", critical path, 1 stream, no limit. */
 void opsched_options_init(opsched_options *options);

@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+const opsched_device *opsched_options_device(const opsched_options *o) {
+  return o->device ? o->device : &o->device_profile;
+}
+
 void opsched_options_init(opsched_options *o) {
   memset(o, 0, sizeof *o);
   o->cost_model = OPSCHED_COST_ROOFLINE;
@@ -45,6 +49,14 @@ int opsched_options_set_cost_model(opsched_options *o, const char *v, char *err,
 
 int opsched_options_set_device(opsched_options *o, const char *v, char *err, size_t n) {
   const opsched_device *d = opsched_device_lookup(v);
+  if (!d && (strchr(v, '/') || strchr(v, '.'))) {
+    /* A path: a calibrated profile (opsched-bench calibrate). */
+    char why[256];
+    if (opsched_device_profile_read(v, &o->device_profile, why, sizeof why))
+      return fail(err, n, "invalid value '%s' for option 'device': %s", v, why);
+    o->device = NULL;
+    return 0;
+  }
   if (!d)
     return fail(err, n, "invalid value '%s' for option 'device'; accepted: %s", v,
                 opsched_device_names());

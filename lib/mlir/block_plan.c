@@ -47,7 +47,7 @@ static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed,
     return 1;
   opsched_op_work work;
   opsched_op_work_measure(op, &work, dynamic);
-  return opsched_cost_roofline(o->device, &work);
+  return opsched_cost_roofline(opsched_options_device(o), &work);
 }
 
 /* One remark per op with dynamic shapes, one warning per saturated size. */

@@ -19,4 +19,8 @@ int bench_memory(int argc, char **argv);
 /* `arena`: buffer assignment, arena / lower bound per packer, 1 and 4 streams. */
 int bench_arena(int argc, char **argv);
 
+/* `calibrate`: measures this machine (small linalg kernels lowered and run
+ * natively) and writes a device profile for `op-schedule device=FILE`. */
+int bench_calibrate(int argc, char **argv);
+
 #endif

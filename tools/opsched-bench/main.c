@@ -23,6 +23,8 @@ static const bench_cmd commands[] = {
      "[--csv FILE] [--json FILE] [--seeds N]  peak memory of every policy and baseline"},
     {"arena", bench_arena,
      "[--csv FILE] [--seeds N] [--nodes N] [--big N] [--alignment A]  buffer offsets: arena / lower bound per packer"},
+    {"calibrate", bench_calibrate,
+     "[-o PROFILE] [--llvm DIR]  this machine's FLOP rate, bandwidth, per-op overhead: a device profile"},
 };
 
 static int usage(FILE *out) {

@@ -1,0 +1,515 @@
+/* lib/mlir/materialize_streams.c - op-materialize-streams: the streams of
+ * the schedule become `async.execute` regions.
+ *
+ * A segment is a run of consecutive ops (in IR order) of one stream. A new
+ * segment starts at an op with `opsched.waits`, and a segment ends after an
+ * op another stream waits on: every wait then runs from the end of one
+ * region to the start of another, so the regions' tokens express the
+ * schedule's waits exactly, no coarser. A value read on another stream needs
+ * no cut of its own: the schedule orders its reader after the producer
+ * through waits, and the wait's source ends the producer's segment no later.
+ * Each segment depends on the previous one of its stream (stream order),
+ * on the segments holding the ops it waits on, and receives the values it
+ * reads from other segments as `!async.value` operands. Ops without
+ * `opsched.stream` may only come before the first scheduled op (they stay
+ * in the caller, e.g. the arena and its offsets) or after the last one
+ * (they run after everything is awaited, e.g. the arena's deallocation).
+ *
+ * Analysis first, then the rewrite: bad input leaves the IR untouched. */
+#include "materialize.h"
+
+#include "attrs.h"
+#include "materialize_util.h"
+#include "ptrmap.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A growable array of int32 (segment ids, op indices). */
+typedef struct ivec {
+  int32_t *v;
+  size_t n, cap;
+} ivec;
+
+static int ivec_push(ivec *a, int32_t x) {
+  if (a->n == a->cap) {
+    size_t cap = a->cap ? 2 * a->cap : 4;
+    int32_t *n = realloc(a->v, cap * sizeof *n);
+    if (!n)
+      return 0;
+    a->v = n;
+    a->cap = cap;
+  }
+  a->v[a->n++] = x;
+  return 1;
+}
+
+static int ivec_push_unique(ivec *a, int32_t x) {
+  for (size_t i = 0; i < a->n; i++)
+    if (a->v[i] == x)
+      return 1;
+  return ivec_push(a, x);
+}
+
+/* A value crossing segments: op `op`'s result `result`. */
+typedef struct crossing {
+  int32_t op, result;
+} crossing;
+
+typedef struct segment {
+  int32_t stream, first;
+  ivec ops;     /* op indices, IR order */
+  ivec deps;    /* segments whose tokens it waits on */
+  ivec yields;  /* pairs (op, result) flattened: values it hands out */
+  ivec imports; /* pairs (op, result): values it receives */
+  MlirOperation exec;
+} segment;
+
+typedef struct stream_job {
+  MlirOperation func;
+  MlirBlock body;
+  MlirOperation *ops; /* the body's ops but the terminator */
+  int32_t n, first_sched, last_sched;
+  int32_t *stream, *seg; /* per op; stream -1 = unscheduled */
+  int64_t *id;
+  uint8_t *split_after;
+  opsched_ptrmap index; /* op -> position */
+  segment *segs;
+  int32_t nsegs;
+  ivec tail_imports; /* pairs: values the ops after the schedule read */
+  int errors;
+} stream_job;
+
+/* The position of the body op that holds `op` (itself or an ancestor), or
+ * -1 for the terminator and ops outside the body. */
+static int32_t top_index(const stream_job *j, MlirOperation op) {
+  while (!mlirOperationIsNull(op)) {
+    MlirBlock b = mlirOperationGetBlock(op);
+    if (!mlirBlockIsNull(b) && mlirBlockEqual(b, j->body))
+      return opsched_ptrmap_get(&j->index, op.ptr);
+    op = mlirOperationGetParentOperation(op);
+  }
+  return -1;
+}
+
+static int pair_push_unique(ivec *a, int32_t op, int32_t result) {
+  for (size_t i = 0; i + 1 < a->n; i += 2)
+    if (a->v[i] == op && a->v[i + 1] == result)
+      return 1;
+  return ivec_push(a, op) && ivec_push(a, result);
+}
+
+/* Reads every op's stream, id and waits; checks where unscheduled ops are. */
+static int read_schedule(stream_job *j, int report_unannotated) {
+  j->first_sched = -1;
+  j->last_sched = -1;
+  for (int32_t i = 0; i < j->n; i++) {
+    int64_t s = -1, id = -1;
+    int hs = opsched_read_i64(j->ops[i], OPSCHED_ATTR_STREAM, &s);
+    int hi = opsched_read_i64(j->ops[i], OPSCHED_ATTR_ID, &id);
+    if (hs < 0 || hi < 0 || (hs > 0 && (s < 0 || s > INT32_MAX || hi <= 0 || id < 0))) {
+      opsched_emitf(j->ops[i], OPSCHED_SEVERITY_ERROR,
+                    "opsched: malformed opsched.stream / opsched.id (want integers >= 0, "
+                    "both present)");
+      j->errors++;
+      continue;
+    }
+    j->stream[i] = hs > 0 ? (int32_t)s : -1;
+    j->id[i] = hs > 0 ? id : -1;
+    if (hs > 0) {
+      if (j->first_sched < 0)
+        j->first_sched = i;
+      j->last_sched = i;
+    }
+  }
+  if (j->errors)
+    return 0;
+  if (j->first_sched < 0) {
+    if (j->n > 0 && report_unannotated) {
+      opsched_emitf(j->func, OPSCHED_SEVERITY_ERROR,
+                    "opsched: no op of the body carries opsched.stream: run op-schedule "
+                    "with streams > 1 first");
+      return 0;
+    }
+    return 1;
+  }
+  for (int32_t i = j->first_sched; i <= j->last_sched; i++)
+    if (j->stream[i] < 0) {
+      opsched_emitf(j->ops[i], OPSCHED_SEVERITY_ERROR,
+                    "opsched: op without opsched.stream between scheduled ops: "
+                    "re-run op-schedule after the pass that added it");
+      j->errors++;
+    }
+  return j->errors == 0;
+}
+
+/* The op with id `id` among the scheduled ops before `before`, or -1. */
+static int32_t find_id(const stream_job *j, int64_t id, int32_t before) {
+  for (int32_t k = before - 1; k >= j->first_sched; k--)
+    if (j->id[k] == id)
+      return k;
+  return -1;
+}
+
+/* Marks the ops other ops wait on (they end a segment); checks the waits
+ * refer to earlier ops. */
+static int mark_splits(stream_job *j) {
+  for (int32_t i = j->first_sched; i <= j->last_sched; i++) {
+    MlirAttribute w = mlirOperationGetDiscardableAttributeByName(
+        j->ops[i], mlirStringRefCreateFromCString(OPSCHED_ATTR_WAITS));
+    if (!mlirAttributeIsNull(w)) {
+      if (!mlirAttributeIsADenseI64Array(w)) {
+        opsched_emitf(j->ops[i], OPSCHED_SEVERITY_ERROR,
+                      "opsched: malformed opsched.waits (want array<i64>)");
+        j->errors++;
+        continue;
+      }
+      for (intptr_t k = 0; k < mlirDenseArrayGetNumElements(w); k++) {
+        int64_t id = mlirDenseI64ArrayGetElement(w, k);
+        int32_t src = find_id(j, id, i);
+        if (src < 0) {
+          opsched_emitf(j->ops[i], OPSCHED_SEVERITY_ERROR,
+                        "opsched: waits on id %lld, which is no earlier op of this block",
+                        (long long)id);
+          j->errors++;
+        } else {
+          j->split_after[src] = 1;
+        }
+      }
+    }
+  }
+  return j->errors == 0;
+}
+
+static int has_waits(const stream_job *j, int32_t i) {
+  return !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+      j->ops[i], mlirStringRefCreateFromCString(OPSCHED_ATTR_WAITS)));
+}
+
+/* Cuts the streams into segments and records their dependencies. */
+static int build_segments(stream_job *j) {
+  int32_t nstreams = 0;
+  for (int32_t i = j->first_sched; i <= j->last_sched; i++)
+    if (j->stream[i] + 1 > nstreams)
+      nstreams = j->stream[i] + 1;
+  int32_t *open = malloc((size_t)nstreams * sizeof *open); /* -1: none */
+  int32_t *last = malloc((size_t)nstreams * sizeof *last); /* last segment */
+  j->segs = calloc((size_t)(j->last_sched - j->first_sched + 1), sizeof *j->segs);
+  if (!open || !last || !j->segs) {
+    free(open);
+    free(last);
+    return 0;
+  }
+  for (int32_t s = 0; s < nstreams; s++)
+    open[s] = last[s] = -1;
+  int ok = 1;
+  for (int32_t i = j->first_sched; i <= j->last_sched && ok; i++) {
+    int32_t s = j->stream[i];
+    if (open[s] < 0 || has_waits(j, i)) {
+      segment *g = &j->segs[j->nsegs];
+      g->stream = s;
+      g->first = i;
+      if (last[s] >= 0)
+        ok &= ivec_push(&g->deps, last[s]);
+      open[s] = last[s] = j->nsegs++;
+    }
+    j->seg[i] = open[s];
+    ok &= ivec_push(&j->segs[open[s]].ops, i);
+    if (j->split_after[i])
+      open[s] = -1;
+  }
+  free(open);
+  free(last);
+  return ok;
+}
+
+/* Adds the waits' and the values' dependencies between segments. */
+static int link_segments(stream_job *j) {
+  int ok = 1;
+  for (int32_t i = j->first_sched; i <= j->last_sched && ok; i++) {
+    segment *g = &j->segs[j->seg[i]];
+    MlirAttribute w = mlirOperationGetDiscardableAttributeByName(
+        j->ops[i], mlirStringRefCreateFromCString(OPSCHED_ATTR_WAITS));
+    for (intptr_t k = 0; !mlirAttributeIsNull(w) && k < mlirDenseArrayGetNumElements(w); k++) {
+      int32_t src = find_id(j, mlirDenseI64ArrayGetElement(w, k), i);
+      if (j->seg[src] != j->seg[i])
+        ok &= ivec_push_unique(&g->deps, j->seg[src]);
+    }
+    for (intptr_t r = 0; r < mlirOperationGetNumResults(j->ops[i]); r++)
+      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(j->ops[i], r));
+           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+        int32_t user = top_index(j, mlirOpOperandGetOwner(u));
+        if (user >= 0 && user <= j->last_sched && j->seg[user] == j->seg[i])
+          continue;
+        ok &= pair_push_unique(&g->yields, i, (int32_t)r);
+        if (user >= 0 && user <= j->last_sched)
+          ok &= pair_push_unique(&j->segs[j->seg[user]].imports, i, (int32_t)r);
+        else
+          ok &= pair_push_unique(&j->tail_imports, i, (int32_t)r);
+      }
+  }
+  return ok;
+}
+
+/* ---- Rewrite ------------------------------------------------------------- */
+
+typedef struct text {
+  char *s;
+  size_t n;
+  int failed;
+} text;
+
+static void text_append(MlirStringRef piece, void *user) {
+  text *t = user;
+  char *s = t->failed ? NULL : realloc(t->s, t->n + piece.length + 1);
+  if (!s) {
+    t->failed = 1;
+    return;
+  }
+  memcpy(s + t->n, piece.data, piece.length);
+  t->n += piece.length;
+  s[t->n] = 0;
+  t->s = s;
+}
+
+/* `!async.value<t>`; null when the text cannot be built. */
+static MlirType async_value_type(MlirContext ctx, MlirType t) {
+  text buf = {NULL, 0, 0};
+  text_append(mlirStringRefCreateFromCString("!async.value<"), &buf);
+  mlirTypePrint(t, text_append, &buf);
+  text_append(mlirStringRefCreateFromCString(">"), &buf);
+  MlirType r = buf.failed ? (MlirType){NULL}
+                          : mlirTypeParseGet(ctx, mlirStringRefCreateFromCString(buf.s));
+  free(buf.s);
+  return r;
+}
+
+static MlirValue value_of(const stream_job *j, const int32_t *pair) {
+  return mlirOperationGetResult(j->ops[pair[0]], pair[1]);
+}
+
+/* The result of segment `g`'s execute op carrying (op, result). */
+static MlirValue exported(const stream_job *j, int32_t op, int32_t result) {
+  const segment *g = &j->segs[j->seg[op]];
+  for (size_t k = 0; k + 1 < g->yields.n; k += 2)
+    if (g->yields.v[k] == op && g->yields.v[k + 1] == result)
+      return mlirOperationGetResult(g->exec, (intptr_t)(1 + k / 2));
+  return (MlirValue){NULL}; /* unreachable: link_segments recorded it */
+}
+
+/* The body op that holds `op`. */
+static MlirOperation top_op(MlirBlock body, MlirOperation op) {
+  while (!mlirOperationIsNull(op)) {
+    MlirBlock b = mlirOperationGetBlock(op);
+    if (!mlirBlockIsNull(b) && mlirBlockEqual(b, body))
+      return op;
+    op = mlirOperationGetParentOperation(op);
+  }
+  return op;
+}
+
+/* Points the uses of `from` held by `inside` (or, with `outside`, by any
+ * body op but that one) at `to`. */
+static void redirect_uses(MlirBlock body, MlirValue from, MlirValue to, MlirOperation holder,
+                          int outside) {
+  MlirOpOperand u = mlirValueGetFirstUse(from);
+  while (!mlirOpOperandIsNull(u)) {
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    intptr_t pos = (intptr_t)mlirOpOperandGetOperandNumber(u);
+    u = mlirOpOperandGetNextUse(u); /* before the use list changes */
+    int held = mlirOperationEqual(top_op(body, owner), holder);
+    if (held != outside)
+      mlirOperationSetOperand(owner, pos, to);
+  }
+}
+
+static MlirOperation make_op(const char *name, MlirLocation loc, intptr_t nres,
+                             const MlirType *res, intptr_t nopd, const MlirValue *opd) {
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString(name), loc);
+  mlirOperationStateAddResults(&st, nres, res);
+  mlirOperationStateAddOperands(&st, nopd, opd);
+  return mlirOperationCreate(&st);
+}
+
+/* Builds segment `g`'s `async.execute` before its first op and moves its
+ * ops inside. Returns 0 when out of memory or a type cannot be made. */
+static int emit_segment(stream_job *j, segment *g, MlirType token) {
+  MlirContext ctx = mlirOperationGetContext(j->func);
+  MlirLocation loc = mlirOperationGetLocation(j->ops[g->first]);
+  size_t ndeps = g->deps.n, nimp = g->imports.n / 2, nyield = g->yields.n / 2;
+  size_t nopd = ndeps + nimp + 1, nres = 1 + nyield;
+  MlirValue *opd = malloc(nopd * sizeof *opd), *yv = malloc((nyield + 1) * sizeof *yv);
+  MlirType *res = malloc(nres * sizeof *res), *argt = malloc((nimp + 1) * sizeof *argt);
+  MlirLocation *argl = malloc((nimp + 1) * sizeof *argl);
+  int ok = opd && yv && res && argt && argl;
+  for (size_t k = 0; ok && k < ndeps; k++)
+    opd[k] = mlirOperationGetResult(j->segs[g->deps.v[k]].exec, 0);
+  for (size_t k = 0; ok && k < nimp; k++) {
+    opd[ndeps + k] = exported(j, g->imports.v[2 * k], g->imports.v[2 * k + 1]);
+    argt[k] = mlirValueGetType(value_of(j, &g->imports.v[2 * k]));
+    argl[k] = loc;
+  }
+  res[0] = token;
+  for (size_t k = 0; ok && k < nyield; k++) {
+    yv[k] = value_of(j, &g->yields.v[2 * k]);
+    res[1 + k] = async_value_type(ctx, mlirValueGetType(yv[k]));
+    ok &= !mlirTypeIsNull(res[1 + k]);
+  }
+  if (ok) {
+    MlirBlock block = mlirBlockCreate((intptr_t)nimp, argt, argl);
+    MlirOperation yield = make_op("async.yield", loc, 0, NULL, (intptr_t)nyield, yv);
+    mlirBlockAppendOwnedOperation(block, yield);
+    MlirRegion region = mlirRegionCreate();
+    mlirRegionAppendOwnedBlock(region, block);
+    int32_t sizes[2] = {(int32_t)ndeps, (int32_t)nimp};
+    MlirNamedAttribute seg = mlirNamedAttributeGet(
+        mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("operandSegmentSizes")),
+        mlirDenseI32ArrayGet(ctx, 2, sizes));
+    MlirOperationState st =
+        mlirOperationStateGet(mlirStringRefCreateFromCString("async.execute"), loc);
+    mlirOperationStateAddResults(&st, (intptr_t)nres, res);
+    mlirOperationStateAddOperands(&st, (intptr_t)(ndeps + nimp), opd);
+    mlirOperationStateAddOwnedRegions(&st, 1, &region);
+    mlirOperationStateAddAttributes(&st, 1, &seg);
+    g->exec = mlirOperationCreate(&st);
+    mlirBlockInsertOwnedOperationBefore(j->body, j->ops[g->first], g->exec);
+    for (size_t k = 0; k < g->ops.n; k++)
+      mlirOperationMoveBefore(j->ops[g->ops.v[k]], yield);
+    for (size_t k = 0; k < nimp; k++)
+      redirect_uses(j->body, value_of(j, &g->imports.v[2 * k]),
+                    mlirBlockGetArgument(block, (intptr_t)k), g->exec, 0);
+  }
+  free(opd);
+  free(yv);
+  free(res);
+  free(argt);
+  free(argl);
+  return ok;
+}
+
+/* Awaits every stream's last segment and the values the rest reads. */
+static void emit_awaits(stream_job *j, MlirOperation before) {
+  MlirLocation loc = mlirOperationGetLocation(j->ops[j->last_sched]);
+  for (int32_t g = 0; g < j->nsegs; g++) {
+    int last_of_stream = 1;
+    for (int32_t h = g + 1; h < j->nsegs; h++)
+      last_of_stream &= j->segs[h].stream != j->segs[g].stream;
+    if (!last_of_stream)
+      continue;
+    MlirValue tok = mlirOperationGetResult(j->segs[g].exec, 0);
+    mlirBlockInsertOwnedOperationBefore(j->body, before,
+                                        make_op("async.await", loc, 0, NULL, 1, &tok));
+  }
+  for (size_t k = 0; k + 1 < j->tail_imports.n; k += 2) {
+    MlirValue v = value_of(j, &j->tail_imports.v[k]);
+    MlirValue fut = exported(j, j->tail_imports.v[k], j->tail_imports.v[k + 1]);
+    MlirType t = mlirValueGetType(v);
+    MlirOperation await = make_op("async.await", loc, 1, &t, 1, &fut);
+    mlirBlockInsertOwnedOperationBefore(j->body, before, await);
+    redirect_uses(j->body, v, mlirOperationGetResult(await, 0),
+                  j->segs[j->seg[j->tail_imports.v[k]]].exec, 1);
+  }
+}
+
+/* Checks every exported value can travel as an !async.value before the
+ * rewrite starts. */
+static int check_types(stream_job *j) {
+  MlirContext ctx = mlirOperationGetContext(j->func);
+  for (int32_t g = 0; g < j->nsegs; g++)
+    for (size_t k = 0; k + 1 < j->segs[g].yields.n; k += 2) {
+      MlirValue v = value_of(j, &j->segs[g].yields.v[k]);
+      if (mlirTypeIsNull(async_value_type(ctx, mlirValueGetType(v)))) {
+        opsched_emitf(j->ops[j->segs[g].yields.v[k]], OPSCHED_SEVERITY_ERROR,
+                      "opsched: a result crossing streams cannot be an !async.value");
+        return 0;
+      }
+    }
+  return 1;
+}
+
+static int job_init(stream_job *j, MlirOperation func, MlirBlock body) {
+  memset(j, 0, sizeof *j);
+  j->func = func;
+  j->body = body;
+  MlirOperation term = mlirBlockGetTerminator(body);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (!mlirOperationEqual(op, term))
+      j->n++;
+  size_t n = (size_t)j->n + 1;
+  j->ops = malloc(n * sizeof *j->ops);
+  j->stream = malloc(n * sizeof *j->stream);
+  j->seg = malloc(n * sizeof *j->seg);
+  j->id = malloc(n * sizeof *j->id);
+  j->split_after = calloc(n, 1);
+  if (!j->ops || !j->stream || !j->seg || !j->id || !j->split_after ||
+      opsched_ptrmap_init(&j->index, n))
+    return 0;
+  int32_t i = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); i < j->n;
+       op = mlirOperationGetNextInBlock(op)) {
+    j->ops[i] = op;
+    j->seg[i] = -1;
+    opsched_ptrmap_put(&j->index, op.ptr, i++);
+  }
+  return 1;
+}
+
+static void job_free(stream_job *j) {
+  for (int32_t g = 0; j->segs && g < j->nsegs; g++) {
+    free(j->segs[g].ops.v);
+    free(j->segs[g].deps.v);
+    free(j->segs[g].yields.v);
+    free(j->segs[g].imports.v);
+  }
+  free(j->segs);
+  free(j->tail_imports.v);
+  if (j->ops)
+    opsched_ptrmap_free(&j->index);
+  free(j->ops);
+  free(j->stream);
+  free(j->seg);
+  free(j->id);
+  free(j->split_after);
+}
+
+MlirLogicalResult opschedMlirMaterializeStreams(MlirOperation func, int report_unannotated,
+                                                int *annotated) {
+  *annotated = 0;
+  if (mlirOperationGetNumRegions(func) == 0)
+    return mlirLogicalResultSuccess();
+  MlirRegion region = mlirOperationGetRegion(func, 0);
+  MlirBlock body = mlirRegionGetFirstBlock(region);
+  if (mlirBlockIsNull(body))
+    return mlirLogicalResultSuccess(); /* a declaration */
+  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(body))) {
+    opsched_emitf(func, OPSCHED_SEVERITY_ERROR,
+                  "opsched: op-materialize-streams needs a single-block function body");
+    return mlirLogicalResultFailure();
+  }
+  stream_job j;
+  int ok = job_init(&j, func, body);
+  if (!ok)
+    opsched_emitf(func, OPSCHED_SEVERITY_ERROR, "opsched: out of memory");
+  ok = ok && read_schedule(&j, report_unannotated);
+  if (ok && j.first_sched >= 0) {
+    *annotated = 1;
+    ok = mark_splits(&j) && build_segments(&j) && link_segments(&j) && check_types(&j);
+    MlirType token = mlirTypeParseGet(mlirOperationGetContext(func),
+                                      mlirStringRefCreateFromCString("!async.token"));
+    MlirOperation after = j.last_sched + 1 < j.n ? j.ops[j.last_sched + 1]
+                                                 : mlirBlockGetTerminator(body);
+    for (int32_t g = 0; ok && g < j.nsegs; g++)
+      ok = emit_segment(&j, &j.segs[g], token);
+    if (ok)
+      emit_awaits(&j, after);
+    else if (!j.errors)
+      opsched_emitf(func, OPSCHED_SEVERITY_ERROR, "opsched: out of memory");
+  }
+  job_free(&j);
+  return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Runs a model's schedule for real and compares it with the plain program.
+#
+#   scripts/run-model.sh MODEL.mlir [--streams N] [--max-memory SIZE] [--policy P]
+#                        [--device D] [--repeats R] [--seed S] [--out DIR] [--keep]
+#
+# MODEL is linalg on tensors with one public function (static f32 shapes).
+# Scheduled program (docs/materialize.md has the pipeline):
+#   op-schedule on tensors -> one-shot-bufferize -> op-schedule on memrefs
+#   (streams, slots) -> op-schedule-verify -> op-materialize-arena
+#   -> op-materialize-streams
+#   -> async runtime lowering -> native executable
+# Sequential program: one-shot-bufferize -> buffer-deallocation-pipeline ->
+#   the same lowering. Both get the same `main` (seeded random inputs and
+#   weights: the model's splat constants become arguments), run natively with
+#   tools/malloc-count, and the script prints predicted vs measured figures.
+# Exit status: 0 when the outputs are bit-identical, 1 when they differ,
+# 2 on a usage or pipeline error.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${OPSCHED_BUILD_DIR:-$root/build}"
+llvm=/usr/lib/llvm-22
+streams=2 maxmem=0 policy=critical-path device=cpu repeats=5 seed=1 out="" keep=0
+usage() { sed -n '2,18p' "$0" >&2; exit 2; }
+model="${1:-}"; [ -n "$model" ] && [ -f "$model" ] || usage; shift
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --streams) streams="$2"; shift 2 ;;
+    --max-memory) maxmem="$2"; shift 2 ;;
+    --policy) policy="$2"; shift 2 ;;
+    --device) device="$2"; shift 2 ;;
+    --repeats) repeats="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --keep) keep=1; shift ;;
+    *) usage ;;
+  esac
+done
+opt="$build/bin/opsched-opt"
+mc="$build/lib/libopsched_malloc_count.so"
+[ -x "$opt" ] && [ -f "$mc" ] || { echo "run-model: build first (scripts/build.sh)" >&2; exit 2; }
+if [ -z "$out" ]; then out="$(mktemp -d)"; [ "$keep" = 1 ] || trap 'rm -rf "$out"' EXIT; fi
+mkdir -p "$out"
+py="python3 $root/scripts/run_model_harness.py"
+sched="cost-model=roofline device=$device streams=$streams max-memory=$maxmem policy=$policy"
+bufferize='--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map'
+lower=(--async-to-async-runtime --async-runtime-ref-counting --async-runtime-ref-counting-opt
+       --convert-linalg-to-loops --lower-affine --convert-scf-to-cf --expand-strided-metadata
+       --convert-async-to-llvm --finalize-memref-to-llvm --convert-math-to-llvm
+       --convert-arith-to-llvm --convert-index-to-llvm --convert-func-to-llvm
+       --convert-cf-to-llvm --reconcile-unrealized-casts)
+
+step() { echo "run-model: $*" >&2; }
+native() { # $1 = LLVM-dialect module, $2 = executable
+  "$llvm/bin/mlir-translate" --mlir-to-llvmir "$1" -o "$2.ll"
+  # opt runs the coroutine passes the async runtime lowering needs.
+  "$llvm/bin/opt" -O2 "$2.ll" -o "$2.bc"
+  "$llvm/bin/llc" -O2 -relocation-model=pic "$2.bc" -o "$2.s"
+  cc "$2.s" -o "$2" -L"$build/lib" -lopsched_malloc_count -L"$llvm/lib" \
+    -lmlir_async_runtime -lmlir_c_runner_utils -lmlir_runner_utils \
+    -Wl,-rpath,"$build/lib" -Wl,-rpath,"$llvm/lib"
+}
+
+step "prepare $(basename "$model"): splat weights become seeded random arguments"
+$py prep "$model" "$out/model.mlir" "$out/args.json"
+mlir-opt-22 --convert-elementwise-to-linalg "$out/model.mlir" -o "$out/model.linalg.mlir"
+
+step "scheduled: op-schedule{$sched} on tensors, bufferize, op-schedule on memrefs, materialize"
+"$opt" --op-schedule="$sched" "$out/model.linalg.mlir" -o "$out/sched.tensor.mlir"
+mlir-opt-22 "$bufferize" "$out/sched.tensor.mlir" -o "$out/sched.buf.mlir"
+# The independent checker proves the plan before it is materialized.
+"$opt" --op-schedule="$sched" --op-schedule-verify "$out/sched.buf.mlir" -o "$out/sched.memref.mlir" ||
+  { echo "run-model: op-schedule or op-schedule-verify failed" >&2; exit 2; }
+mat=(--op-materialize-arena)
+[ "$streams" -gt 1 ] && mat+=(--op-materialize-streams)
+"$opt" "${mat[@]}" "$out/sched.memref.mlir" -o "$out/sched.mat.mlir" 2>"$out/sched.remarks"
+$py main "$out/sched.mat.mlir" "$out/args.json" "$out/sched.main.mlir" "$seed" "$repeats"
+mlir-opt-22 "${lower[@]}" "$out/sched.main.mlir" -o "$out/sched.ll.mlir"
+native "$out/sched.ll.mlir" "$out/sched"
+
+step "sequential: bufferize, buffer-deallocation-pipeline"
+mlir-opt-22 "$bufferize" --buffer-deallocation-pipeline "$out/model.linalg.mlir" -o "$out/seq.buf.mlir"
+$py main "$out/seq.buf.mlir" "$out/args.json" "$out/seq.main.mlir" "$seed" "$repeats"
+mlir-opt-22 "${lower[@]}" "$out/seq.main.mlir" -o "$out/seq.ll.mlir"
+native "$out/seq.ll.mlir" "$out/seq"
+
+step "run both (LD_PRELOAD malloc-count)"
+LD_PRELOAD="$mc" "$out/seq" >"$out/seq.out"
+LD_PRELOAD="$mc" "$out/sched" >"$out/sched.out"
+echo "model:                      $(basename "$model") (streams=$streams max-memory=$maxmem policy=$policy device=$device)"
+$py report "$out/sched.memref.mlir" "$out/seq.out" "$out/sched.out" "$out/sched.mat.mlir"

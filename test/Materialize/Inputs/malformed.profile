@@ -1,0 +1,3 @@
+flops_per_ns 2
+bytes_per_ns fast
+launch_ns 100

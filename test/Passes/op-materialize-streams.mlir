@@ -1,0 +1,95 @@
+// op-materialize-streams: each stream's ops run in async.execute regions, in
+// IR order; a region starts at an op with opsched.waits and ends after an op
+// another stream waits on; values cross regions as !async.value; everything
+// is awaited before the ops that follow the schedule.
+// RUN: opsched-opt --op-materialize-streams %s | FileCheck %s
+// The seed's demo scheduled on two streams, then materialized:
+// RUN: opsched-opt --op-schedule='streams=2 cost-model=unit' %opsched_src/examples/models/seed_demo.mlir | opsched-opt --op-materialize-streams | FileCheck %s --check-prefix=SEED
+
+// Ops before the first scheduled op (the arena and its offsets) stay in
+// place; consecutive ops of a stream share one region; the op waiting on the
+// other stream starts a region that depends on both; the arena is freed
+// after the awaits.
+// CHECK-LABEL: func.func @grouped
+// CHECK-NEXT:    %[[ARENA:.*]] = memref.alloc() : memref<128xi8>
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0
+// CHECK-NEXT:    %[[C64:.*]] = arith.constant 64
+// CHECK-NEXT:    %[[T0:.*]], %[[V0:.*]] = async.execute -> !async.value<memref<16xf32>> {
+// CHECK-NEXT:      %[[A:.*]] = memref.view %[[ARENA]][%[[C0]]]
+// CHECK-NEXT:      memref.copy %arg0, %[[A]] {opsched.id = 2
+// CHECK-NEXT:      linalg.add {opsched.id = 4
+// CHECK-NEXT:      async.yield %[[A]] : memref<16xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[T1:.*]], %[[V1:.*]] = async.execute -> !async.value<memref<16xf32>> {
+// CHECK-NEXT:      %[[B:.*]] = memref.view %[[ARENA]][%[[C64]]]
+// CHECK-NEXT:      memref.copy %arg0, %[[B]] {opsched.id = 3
+// CHECK-NEXT:      linalg.mul {opsched.id = 5
+// CHECK-NEXT:      async.yield %[[B]] : memref<16xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[T2:.*]] = async.execute [%[[T0]], %[[T1]]] (%[[V0]] as %[[X:.*]]: !async.value<memref<16xf32>>, %[[V1]] as %[[Y:.*]]: !async.value<memref<16xf32>>) {
+// CHECK-NEXT:      linalg.add {opsched.id = 6 : i64, opsched.stream = 0 : i64, opsched.waits = array<i64: 5>} ins(%[[X]], %[[Y]] : {{.*}}) outs(%arg1 : memref<16xf32>)
+// CHECK-NEXT:      async.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    async.await %[[T1]] : !async.token
+// CHECK-NEXT:    async.await %[[T2]] : !async.token
+// CHECK-NEXT:    memref.dealloc %[[ARENA]]
+// CHECK-NEXT:    return
+func.func @grouped(%in: memref<16xf32>, %out: memref<16xf32>) {
+  %arena = memref.alloc() : memref<128xi8>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %a = memref.view %arena[%c0][] {opsched.id = 0 : i64, opsched.stream = 0 : i64} : memref<128xi8> to memref<16xf32>
+  %b = memref.view %arena[%c64][] {opsched.id = 1 : i64, opsched.stream = 1 : i64} : memref<128xi8> to memref<16xf32>
+  memref.copy %in, %a {opsched.id = 2 : i64, opsched.stream = 0 : i64} : memref<16xf32> to memref<16xf32>
+  memref.copy %in, %b {opsched.id = 3 : i64, opsched.stream = 1 : i64} : memref<16xf32> to memref<16xf32>
+  linalg.add {opsched.id = 4 : i64, opsched.stream = 0 : i64} ins(%a, %a : memref<16xf32>, memref<16xf32>) outs(%a : memref<16xf32>)
+  linalg.mul {opsched.id = 5 : i64, opsched.stream = 1 : i64} ins(%b, %b : memref<16xf32>, memref<16xf32>) outs(%b : memref<16xf32>)
+  linalg.add {opsched.id = 6 : i64, opsched.stream = 0 : i64, opsched.waits = array<i64: 5>} ins(%a, %b : memref<16xf32>, memref<16xf32>) outs(%out : memref<16xf32>)
+  memref.dealloc %arena : memref<128xi8>
+  return
+}
+
+// A value used inside a nested region of another stream's op travels as an
+// !async.value too; a stream's later region depends on its earlier one.
+// CHECK-LABEL: func.func @nested
+// CHECK:         %[[T0:.*]], %[[V0:.*]] = async.execute -> !async.value<index> {
+// CHECK-NEXT:      %[[N:.*]] = arith.addi
+// CHECK-NEXT:      async.yield %[[N]] : index
+// CHECK:         %[[T1:.*]] = async.execute {
+// CHECK-NEXT:      memref.store
+// CHECK:         %[[T2:.*]] = async.execute [%[[T1]], %[[T0]]] (%[[V0]] as %[[M:.*]]: !async.value<index>) {
+// CHECK-NEXT:      scf.for %[[I:.*]] = %arg0 to %[[M]]
+// CHECK-NEXT:        arith.subi %[[M]], %[[I]]
+// CHECK:         async.await %[[T0]]
+// CHECK-NEXT:    async.await %[[T2]]
+// CHECK-NEXT:    return
+func.func @nested(%n: index, %buf: memref<8xf32>) {
+  %one = arith.constant 1 : index
+  %f = arith.constant 2.0 : f32
+  %m = arith.addi %n, %one {opsched.id = 0 : i64, opsched.stream = 0 : i64} : index
+  memref.store %f, %buf[%n] {opsched.id = 1 : i64, opsched.stream = 1 : i64} : memref<8xf32>
+  scf.for %i = %n to %m step %one {
+    %j = arith.subi %m, %i : index
+    memref.store %f, %buf[%j] : memref<8xf32>
+  } {opsched.id = 2 : i64, opsched.stream = 1 : i64, opsched.waits = array<i64: 0>}
+  return
+}
+
+// SEED-LABEL: func.func @seed
+// SEED:         %[[TA:.*]], %[[A:.*]] = async.execute -> !async.value<f32> {
+// SEED-NEXT:      arith.addf %arg0, %arg0
+// SEED:         %[[TB:.*]], %[[B:.*]] = async.execute [%[[TA]]] (%[[A]] as %{{.*}}: !async.value<f32>) -> !async.value<f32> {
+// SEED-NEXT:      arith.mulf
+// SEED:         %[[TC:.*]], %[[C:.*]] = async.execute [%[[TA]]] (%[[A]] as %{{.*}}: !async.value<f32>) -> !async.value<f32> {
+// SEED-NEXT:      arith.subf {{.*}}opsched.stream = 1
+// SEED:         %[[TD:.*]], %[[D:.*]] = async.execute [%[[TB]], %[[TC]]] (%[[B]] as %{{.*}}: !async.value<f32>, %[[C]] as %{{.*}}: !async.value<f32>) -> !async.value<f32> {
+// SEED-NEXT:      arith.addf
+// SEED:         %[[TE:.*]], %[[E:.*]] = async.execute [%[[TD]]] (%[[D]] as %{{.*}}: !async.value<f32>) -> !async.value<f32> {
+// SEED-NEXT:      arith.mulf
+// SEED:         %[[TF:.*]], %[[F:.*]] = async.execute [%[[TC]], %[[TD]]] (%[[D]] as %{{.*}}: !async.value<f32>) -> !async.value<f32> {
+// SEED-NEXT:      arith.subf
+// SEED:         async.await %[[TE]] : !async.token
+// SEED-NEXT:    async.await %[[TF]] : !async.token
+// SEED-NEXT:    %[[RE:.*]] = async.await %[[E]] : !async.value<f32>
+// SEED-NEXT:    %[[RF:.*]] = async.await %[[F]] : !async.value<f32>
+// SEED-NEXT:    return %[[RE]], %[[RF]] : f32, f32

@@ -1,0 +1,189 @@
+/* tools/opsched-bench/calibrate.c - `calibrate`: this machine's roofline.
+ *
+ * Writes small linalg kernels as MLIR, lowers them with the pipeline of
+ * scripts/run-model.sh (mlir-opt-22, mlir-translate, opt, llc, cc), runs
+ * them, and derives a device profile from the medians: FLOP rate from a
+ * matmul and a convolution, bandwidth from an elementwise copy-scale over
+ * 64 MiB, per-op overhead from a function of many tiny ops; the async
+ * runtime's cost per region is reported as a comment. `op-schedule
+ * device=FILE` reads the profile (docs/materialize.md). */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { REPEATS = 7, TINY_OPS = 512, ASYNC_REGIONS = 256 };
+
+/* The kernels; main prints REPEATS times per kernel, kernel after kernel. */
+static const char *const kernels =
+    "#id2 = affine_map<(d0, d1) -> (d0, d1)>\n"
+    "#id1 = affine_map<(d0) -> (d0)>\n"
+    "func.func private @rtclock() -> f64\n"
+    "func.func private @printF64(f64)\n"
+    "func.func private @printNewline()\n"
+    "func.func @matmul(%a: memref<256x256xf32>, %b: memref<256x256xf32>, %c: memref<256x256xf32>) attributes {passthrough = [\"noinline\"]} {\n"
+    "  linalg.matmul ins(%a, %b : memref<256x256xf32>, memref<256x256xf32>) outs(%c : memref<256x256xf32>)\n"
+    "  return\n}\n"
+    "func.func @conv(%x: memref<1x64x30x30xf32>, %w: memref<64x64x3x3xf32>, %y: memref<1x64x28x28xf32>) attributes {passthrough = [\"noinline\"]} {\n"
+    "  linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}"
+    " ins(%x, %w : memref<1x64x30x30xf32>, memref<64x64x3x3xf32>) outs(%y : memref<1x64x28x28xf32>)\n"
+    "  return\n}\n"
+    "func.func @stream(%x: memref<8388608xf32>, %y: memref<8388608xf32>) attributes {passthrough = [\"noinline\"]} {\n"
+    "  %s = arith.constant 1.5 : f32\n"
+    "  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = [\"parallel\"]}"
+    " ins(%x : memref<8388608xf32>) outs(%y : memref<8388608xf32>) {\n"
+    "  ^bb0(%i: f32, %o: f32):\n    %m = arith.mulf %i, %s : f32\n    linalg.yield %m : f32\n  }\n"
+    "  return\n}\n";
+
+static void emit_tiny(FILE *f) {
+  fprintf(f, "func.func @tiny(%%t: memref<4xf32>) attributes {passthrough = [\"noinline\"]} {\n  %%v = arith.constant 1.0 : f32\n");
+  for (int i = 0; i < TINY_OPS; i++)
+    fprintf(f, "  linalg.fill ins(%%v : f32) outs(%%t : memref<4xf32>)\n");
+  fprintf(f, "  return\n}\n");
+  fprintf(f, "func.func @regions(%%t: memref<4xf32>) attributes {passthrough = [\"noinline\"]} {\n  %%v = arith.constant 1.0 : f32\n");
+  for (int i = 0; i < ASYNC_REGIONS; i++)
+    fprintf(f, "  %%k%d = async.execute {\n    linalg.fill ins(%%v : f32) outs(%%t : "
+               "memref<4xf32>)\n    async.yield\n  }\n  async.await %%k%d : !async.token\n",
+            i, i);
+  fprintf(f, "  return\n}\n");
+}
+
+static void emit_timed(FILE *f, const char *call) {
+  fprintf(f, "  scf.for %%i = %%c0 to %%cr step %%c1 {\n"
+             "    %%t0 = func.call @rtclock() : () -> f64\n    %s\n"
+             "    %%t1 = func.call @rtclock() : () -> f64\n"
+             "    %%d = arith.subf %%t1, %%t0 : f64\n"
+             "    func.call @printF64(%%d) : (f64) -> ()\n"
+             "    func.call @printNewline() : () -> ()\n  }\n",
+          call);
+}
+
+static void emit_main(FILE *f) {
+  static const char *const bufs[][2] = {
+      {"a", "256x256"}, {"b", "256x256"},   {"c", "256x256"}, {"x", "1x64x30x30"},
+      {"w", "64x64x3x3"}, {"y", "1x64x28x28"}, {"p", "8388608"}, {"q", "8388608"},
+      {"t", "4"}};
+  /* Returns 0: a native main's result is the process's exit status. */
+  fprintf(f, "func.func @main() -> i32 {\n  %%c0 = arith.constant 0 : index\n"
+             "  %%c1 = arith.constant 1 : index\n  %%cr = arith.constant %d : index\n"
+             "  %%one = arith.constant 0.5 : f32\n",
+          REPEATS);
+  for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+    fprintf(f, "  %%%s = memref.alloc() : memref<%sxf32>\n"
+               "  linalg.fill ins(%%one : f32) outs(%%%s : memref<%sxf32>)\n",
+            bufs[i][0], bufs[i][1], bufs[i][0], bufs[i][1]);
+  emit_timed(f, "func.call @matmul(%a, %b, %c) : (memref<256x256xf32>, memref<256x256xf32>, "
+                "memref<256x256xf32>) -> ()");
+  emit_timed(f, "func.call @conv(%x, %w, %y) : (memref<1x64x30x30xf32>, "
+                "memref<64x64x3x3xf32>, memref<1x64x28x28xf32>) -> ()");
+  emit_timed(f, "func.call @stream(%p, %q) : (memref<8388608xf32>, memref<8388608xf32>) -> ()");
+  emit_timed(f, "func.call @tiny(%t) : (memref<4xf32>) -> ()");
+  emit_timed(f, "func.call @regions(%t) : (memref<4xf32>) -> ()");
+  fprintf(f, "  %%ok = arith.constant 0 : i32\n  return %%ok : i32\n}\n");
+}
+
+static int run(const char *cmd) {
+  int r = system(cmd);
+  if (r != 0)
+    fprintf(stderr, "opsched-bench calibrate: failed: %s\n", cmd);
+  return r != 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Builds and runs the kernels in `dir`; fills the medians (seconds). */
+static int measure(const char *dir, const char *llvm, double med[5]) {
+  char path[1024], cmd[8192];
+  snprintf(path, sizeof path, "%s/kernels.mlir", dir);
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return 1;
+  fputs(kernels, f);
+  emit_tiny(f);
+  emit_main(f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd,
+           "%s/bin/mlir-opt %s/kernels.mlir --async-to-async-runtime "
+           "--async-runtime-ref-counting --async-runtime-ref-counting-opt "
+           "--convert-linalg-to-loops --lower-affine --convert-scf-to-cf "
+           "--expand-strided-metadata --convert-async-to-llvm --finalize-memref-to-llvm "
+           "--convert-math-to-llvm --convert-arith-to-llvm --convert-index-to-llvm "
+           "--convert-func-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts "
+           "-o %s/k.ll.mlir && %s/bin/mlir-translate --mlir-to-llvmir %s/k.ll.mlir -o %s/k.ll && "
+           "%s/bin/opt -O2 %s/k.ll -o %s/k.bc && %s/bin/llc -O2 -relocation-model=pic %s/k.bc "
+           "-o %s/k.s && cc %s/k.s -o %s/k -L%s/lib -lmlir_async_runtime -lmlir_c_runner_utils "
+           "-lmlir_runner_utils -Wl,-rpath,%s/lib && %s/k > %s/k.out",
+           llvm, dir, dir, llvm, dir, dir, llvm, dir, dir, llvm, dir, dir, dir, dir, llvm, llvm,
+           dir, dir);
+  if (run(cmd))
+    return 1;
+  snprintf(path, sizeof path, "%s/k.out", dir);
+  f = fopen(path, "r");
+  if (!f)
+    return 1;
+  double t[5][REPEATS];
+  int ok = 1;
+  for (int k = 0; k < 5 && ok; k++)
+    for (int r = 0; r < REPEATS && ok; r++)
+      ok = fscanf(f, "%lf", &t[k][r]) == 1;
+  fclose(f);
+  if (!ok)
+    return 1;
+  for (int k = 0; k < 5; k++) {
+    qsort(t[k], REPEATS, sizeof t[k][0], cmp_double);
+    med[k] = t[k][REPEATS / 2];
+  }
+  return 0;
+}
+
+int bench_calibrate(int argc, char **argv) {
+  const char *out = "-", *llvm = "/usr/lib/llvm-22";
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "-o") && i + 1 < argc)
+      out = argv[++i];
+    else if (!strcmp(argv[i], "--llvm") && i + 1 < argc)
+      llvm = argv[++i];
+    else {
+      fprintf(stderr, "usage: opsched-bench calibrate [-o PROFILE] [--llvm DIR]\n");
+      return 2;
+    }
+  }
+  char dir[] = "/tmp/opsched-calibrate-XXXXXX";
+  if (!mkdtemp(dir))
+    return 1;
+  double med[5];
+  int failed = measure(dir, llvm, med);
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (getenv("OPSCHED_CALIBRATE_KEEP"))
+    fprintf(stderr, "opsched-bench calibrate: kept %s\n", dir);
+  else if (system(cmd) != 0)
+    fprintf(stderr, "opsched-bench calibrate: could not remove %s\n", dir);
+  if (failed)
+    return 1;
+  double mm_flops = 2.0 * 256 * 256 * 256, conv_flops = 2.0 * 64 * 64 * 9 * 28 * 28;
+  double stream_bytes = 2.0 * 8388608 * 4;
+  /* Rates in units per ns = G-units per s; the slower kernel bounds the
+   * roofline's compute peak as it would bound a model's convolutions. */
+  double mm_rate = mm_flops / (med[0] * 1e9), conv_rate = conv_flops / (med[1] * 1e9);
+  double flops = mm_rate < conv_rate ? mm_rate : conv_rate;
+  double bandwidth = stream_bytes / (med[2] * 1e9);
+  double launch = med[3] * 1e9 / TINY_OPS, region = med[4] * 1e9 / ASYNC_REGIONS;
+  FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
+  if (!f)
+    return 1;
+  fprintf(f, "# opsched device profile: opsched-bench calibrate (median of %d runs)\n"
+             "# matmul 256^3: %.3f GFLOP/s; conv 64x64x3x3 on 28x28: %.3f GFLOP/s\n"
+             "# elementwise 2 x 32 MiB: %.3f GB/s; async.execute region: %.0f ns\n"
+             "name calibrated\nflops_per_ns %.6f\nbytes_per_ns %.6f\nlaunch_ns %.0f\n",
+          REPEATS, mm_rate, conv_rate, bandwidth, region, flops, bandwidth,
+          launch < 1 ? 1 : launch);
+  if (f != stdout)
+    fclose(f);
+  return 0;
+}
