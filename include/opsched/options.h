@@ -33,6 +33,9 @@ typedef struct opsched_options {
   int buffer_slots;  /* assign arena slots and offsets after scheduling */
   int64_t alignment; /* of every arena offset, a power of two */
   int sync_reuse;    /* the packer may add waits along the timeline to share memory */
+  /* Several streams without max-memory: the fraction of the best makespan a
+   * lower-peak schedule may lose (include/opsched/frontier.h). */
+  double makespan_tolerance;
 } opsched_options;
 
 /* Defaults: roofline on "generic", critical path, 1 stream, no limit. */
@@ -60,6 +63,10 @@ int opsched_options_set_alignment(opsched_options *o, int64_t value, char *err,
                                   size_t err_size);
 int opsched_options_set_policy(opsched_options *o, const char *value, char *err,
                                size_t err_size);
+
+/* `percent`: 0 to 100 (the option is in percent; stored as a fraction). */
+int opsched_options_set_makespan_tolerance(opsched_options *o, double percent,
+                                           char *err, size_t err_size);
 
 /* Parses a byte size: a non-negative integer with an optional unit
  * B, KiB, MiB, GiB, TiB (also KB/MB/GB as powers of 1000). "0" means none.

@@ -16,6 +16,7 @@ void opsched_options_init(opsched_options *o) {
   o->buffer_slots = 1;
   o->alignment = 64;
   o->sync_reuse = 1;
+  o->makespan_tolerance = 0.01;
 }
 
 
@@ -146,5 +147,16 @@ int opsched_options_set_alignment(opsched_options *o, int64_t v, char *err, size
                 "from 1 to 1073741824",
                 (long long)v);
   o->alignment = v;
+  return 0;
+}
+
+int opsched_options_set_makespan_tolerance(opsched_options *o, double percent, char *err,
+                                           size_t n) {
+  if (!(percent >= 0.0 && percent <= 100.0))
+    return fail(err, n,
+                "invalid value '%g' for option 'makespan-tolerance'; accepted: a percentage "
+                "from 0 to 100",
+                percent);
+  o->makespan_tolerance = percent / 100.0;
   return 0;
 }

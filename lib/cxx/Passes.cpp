@@ -270,6 +270,11 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
       *this, "strict-memory",
       llvm::cl::desc("An unmet max-memory is an error instead of a warning"),
       llvm::cl::init(false)};
+  Option<double> makespanTolerance{
+      *this, "makespan-tolerance",
+      llvm::cl::desc("Several streams without max-memory: the lowest-peak schedule within this "
+                     "percentage of the best makespan found is kept (0 to 100)"),
+      llvm::cl::init(1.0)};
   Option<std::string> trace{
       *this, "trace",
       llvm::cl::desc("Write a Chrome trace (Perfetto, chrome://tracing) of the schedules to this file"),
@@ -291,6 +296,7 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
            opsched_options_set_max_memory(&config, maxMemory.c_str(), err, n) ||
            opsched_options_set_policy(&config, policy.c_str(), err, n) ||
            opsched_options_set_alignment(&config, alignment, err, n) ||
+           opsched_options_set_makespan_tolerance(&config, makespanTolerance, err, n) ||
            (config.strict_memory = strictMemory, config.buffer_slots = bufferSlots,
             config.sync_reuse = syncReuse, 0);
   }

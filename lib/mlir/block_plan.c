@@ -6,6 +6,7 @@
 #include "queries.h"
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "opsched/frontier.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,11 +299,43 @@ static opsched_status schedule_from_ir(opsched_block_plan *p) {
   return st;
 }
 
+/* The schedule, and with slots its arena, chosen on the makespan / peak
+ * frontier (opsched/frontier.h); *arena_st is the packing's status, and
+ * *packed says whether the arena was attempted. */
+static opsched_status schedule_on_frontier(opsched_block_plan *p, const opsched_options *o,
+                                           opsched_status *arena_st, int *packed) {
+  opsched_schedule_options so = o->schedule;
+  so.buffers = p->bufs.buffers;
+  so.max_memory = o->max_memory;
+  so.memory_policy = o->memory_policy;
+  opsched_frontier_options fo;
+  opsched_frontier_options_init(&fo);
+  fo.makespan_tolerance = o->makespan_tolerance;
+  fo.pack_arena = o->buffer_slots && p->bufs.buffers;
+  fo.alignment = o->alignment;
+  fo.packers = OPSCHED_ARENA_DEFAULT | (o->sync_reuse ? OPSCHED_ARENA_SYNC_REUSE : 0u);
+  opsched_frontier_result r;
+  opsched_status st = opsched_frontier_schedule(p->graph, &so, &fo, &r);
+  if (st != OPSCHED_OK)
+    return st;
+  p->schedule = r.schedule;
+  p->arena = r.arena;
+  *arena_st = r.arena_status;
+  *packed = fo.pack_arena;
+  p->unconstrained_makespan = r.unconstrained_makespan;
+  p->unconstrained_peak = r.unconstrained_peak;
+  p->memory_limit_met = r.memory_limit_met;
+  p->arena_limit_met = r.arena_limit_met;
+  return OPSCHED_OK;
+}
+
 opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock block,
                                              const opsched_options *o,
                                              opsched_plan_source source) {
   memset(p, 0, sizeof *p);
   p->block = block;
+  p->unconstrained_makespan = p->unconstrained_peak = -1;
+  p->memory_limit_met = p->arena_limit_met = 1;
   int32_t count = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))
@@ -397,6 +430,8 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
   }
   if (st != OPSCHED_OK)
     goto done;
+  opsched_status arena_st = OPSCHED_OK;
+  int packed = 0;
   if (source == OPSCHED_PLAN_PLACEMENT) {
     st = schedule_from_ir(p);
     if (st == OPSCHED_ERR_INVALID) {
@@ -415,11 +450,7 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
       goto done;
     }
   } else {
-    opsched_schedule_options so = o->schedule;
-    so.buffers = p->bufs.buffers;
-    so.max_memory = o->max_memory;
-    so.memory_policy = o->memory_policy;
-    st = opsched_schedule_run(p->graph, &so, &p->schedule);
+    st = schedule_on_frontier(p, o, &arena_st, &packed);
   }
   if (st != OPSCHED_OK) {
     char msg[200];
@@ -433,8 +464,9 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
     unsigned packers = OPSCHED_ARENA_DEFAULT;
     if (o->sync_reuse && source != OPSCHED_PLAN_PLACEMENT)
       packers |= OPSCHED_ARENA_SYNC_REUSE;
-    st = opsched_arena_assign_with(p->graph, p->schedule, p->bufs.buffers, o->alignment,
-                                   packers, &p->arena);
+    st = packed ? arena_st
+                : opsched_arena_assign_with(p->graph, p->schedule, p->bufs.buffers,
+                                            o->alignment, packers, &p->arena);
     if (st == OPSCHED_OK) {
       int64_t nsync;
       const int32_t *to;
