@@ -195,6 +195,20 @@ static int32_t fastest_fitting(search *s, int64_t limit, int pack_arena) {
   }
 }
 
+/* When nothing fits both: a peak within the limit first (all of those were
+ * packed), then the smallest arena, then the makespan; over the limit, the
+ * lowest peak. */
+static int better_fallback(const candidate *c, const candidate *p, int64_t limit) {
+  int cf = fits(c, limit), pf = fits(p, limit);
+  if (cf != pf)
+    return cf;
+  if (!cf)
+    return c->peak < p->peak;
+  int64_t ca = c->arena_size < 0 ? INT64_MAX : c->arena_size;
+  int64_t pa = p->arena_size < 0 ? INT64_MAX : p->arena_size;
+  return ca != pa ? ca < pa : c->makespan < p->makespan;
+}
+
 /* With max_memory: the fastest schedule within it (peak and arena). When
  * no arena fits, budgets below the limit by the arena's excess are tried. */
 static int32_t fastest_within(search *s, int multi, int32_t *unconstrained) {
@@ -227,15 +241,10 @@ static int32_t fastest_within(search *s, int multi, int32_t *unconstrained) {
   }
   if (pick >= 0)
     return pick;
-  /* Nothing fits: the lowest peak, then the smallest arena. */
   pick = 0;
-  for (int32_t i = 1; i < s->count; i++) {
-    const candidate *c = &s->cands[i], *p = &s->cands[pick];
-    if (c->peak < p->peak ||
-        (c->peak == p->peak && c->packed && c->arena_size >= 0 &&
-         (!p->packed || p->arena_size < 0 || c->arena_size < p->arena_size)))
+  for (int32_t i = 1; i < s->count; i++)
+    if (better_fallback(&s->cands[i], &s->cands[pick], limit))
       pick = i;
-  }
   return pick;
 }
 

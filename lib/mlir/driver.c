@@ -316,7 +316,7 @@ static int check_arena_limit(MlirOperation func, const opsched_options *o,
     return 0;
   char msg[300];
   snprintf(msg, sizeof msg,
-           "opsched: cannot meet max-memory = %lld bytes with the buffer arena: the "
+           "opsched: the buffer arena does not fit max-memory = %lld bytes: the "
            "smallest arena found is %lld bytes (peak live bytes %lld)",
            (long long)o->max_memory, (long long)f->arena, (long long)f->peak);
   opschedMlirEmit(mlirOperationGetLocation(func),
@@ -324,10 +324,10 @@ static int check_arena_limit(MlirOperation func, const opsched_options *o,
   return o->strict_memory;
 }
 
-static void warn_no_effect_once(MlirOperation func, const char *what) {
+static void no_effect(MlirOperation func, opsched_severity severity, const char *what) {
   char msg[300];
   snprintf(msg, sizeof msg, "opsched: %s", what);
-  opschedMlirEmit(mlirOperationGetLocation(func), OPSCHED_SEVERITY_WARNING, msg);
+  opschedMlirEmit(mlirOperationGetLocation(func), severity, msg);
 }
 
 /* Options that cannot change this function's result, detected from the
@@ -336,24 +336,27 @@ static void warn_no_effect(MlirOperation func, const opsched_options *o,
                            const function_figures *f) {
   int streams = o->schedule.streams > 1;
   if (o->schedule.effort > 0 && !streams)
-    warn_no_effect_once(func, "'effort' has no effect on one stream: the makespan is the "
-                              "total work whatever the order");
+    no_effect(func, OPSCHED_SEVERITY_WARNING,
+              "'effort' has no effect on one stream: the makespan is the total work "
+              "whatever the order");
   if (o->makespan_tolerance != 0.01 &&
       (!streams || o->max_memory > 0 || o->memory_policy != OPSCHED_MEMORY_CRITICAL_PATH ||
        f->peak < 0))
-    warn_no_effect_once(func, "'makespan-tolerance' has no effect: it applies on several "
-                              "streams, without max-memory, with the critical-path policy, "
-                              "to blocks with buffers");
+    no_effect(func, OPSCHED_SEVERITY_WARNING,
+              "'makespan-tolerance' has no effect: it applies on several streams, "
+              "without max-memory, with the critical-path policy, to blocks with buffers");
   if (o->strict_memory && o->max_memory <= 0)
-    warn_no_effect_once(func, "'strict-memory' has no effect without 'max-memory'");
+    no_effect(func, OPSCHED_SEVERITY_WARNING, "'strict-memory' has no effect without 'max-memory'");
+  /* Per function, and a module mixes scalar and tensor functions: a remark. */
   if (f->peak < 0 && o->max_memory > 0)
-    warn_no_effect_once(func, "'max-memory' has no effect: no block of this function has "
-                              "buffers to count");
+    no_effect(func, OPSCHED_SEVERITY_REMARK,
+              "'max-memory' has no effect here: no block of this function has buffers "
+              "to count");
   if (f->peak < 0 && o->memory_policy != OPSCHED_MEMORY_CRITICAL_PATH)
-    warn_no_effect_once(func, "'policy' has no effect: no block of this function has "
-                              "buffers to count");
+    no_effect(func, OPSCHED_SEVERITY_REMARK,
+              "'policy' has no effect here: no block of this function has buffers to count");
   if (!o->buffer_slots && o->alignment != OPSCHED_ARENA_DEFAULT_ALIGNMENT)
-    warn_no_effect_once(func, "'alignment' has no effect with buffer-slots=false");
+    no_effect(func, OPSCHED_SEVERITY_WARNING, "'alignment' has no effect with buffer-slots=false");
 }
 
 MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_options *o,
