@@ -19,4 +19,8 @@ int bench_memory(int argc, char **argv);
 /* `arena`: buffer assignment, arena / lower bound per packer, 1 and 4 streams. */
 int bench_arena(int argc, char **argv);
 
+/* `pareto`: makespan against peak over a sweep of max-memory budgets, by
+ * running opsched-opt on an MLIR model. */
+int bench_pareto(int argc, char **argv);
+
 #endif

@@ -23,6 +23,9 @@ static const bench_cmd commands[] = {
      "[--csv FILE] [--json FILE] [--seeds N]  peak memory of every policy and baseline"},
     {"arena", bench_arena,
      "[--csv FILE] [--seeds N] [--nodes N] [--big N] [--alignment A]  buffer offsets: arena / lower bound per packer"},
+    {"pareto", bench_pareto,
+     "MODEL.mlir [--streams N] [--points K] [--opt PATH] [--options OPTS]  makespan against peak "
+     "memory over max-memory budgets, through opsched-opt"},
 };
 
 static int usage(FILE *out) {
