@@ -78,8 +78,9 @@ static int32_t run_candidate(search *s, int64_t budget, opsched_memory_policy po
  * -1 when the run failed. */
 static int64_t one_stream_peak(search *s, opsched_memory_policy policy) {
   opsched_schedule_options so = s->options;
+  /* One op runs at a time: the capacity only has to admit every demand. */
+  so.resource_limit = so.resource_limit > 0 ? so.resource_limit : so.streams;
   so.streams = 1;
-  so.resource_limit = 0;
   so.effort = 0;
   so.max_memory = 0;
   so.memory_policy = policy;
