@@ -131,29 +131,49 @@ static int32_t pick_lowest_peak(const search *s, double tolerance) {
   return pick;
 }
 
+/* Tries one budget with the rank priority and, when that misses the
+ * tolerance, the min-memory order's (each wins on some networks: the rank
+ * keeps the critical path moving, the memory order avoids stalls at the
+ * gate); the one that won last goes first. Returns the accepted candidate's
+ * peak, -1 when neither is within the tolerance or no run is left. */
+static int64_t try_budget(search *s, int64_t budget, opsched_memory_policy *first) {
+  double tol = s->frontier->makespan_tolerance;
+  for (int k = 0; k < 2 && s->runs <= s->frontier->max_runs; k++) {
+    opsched_memory_policy p = k == 0 ? *first
+                              : *first == OPSCHED_MEMORY_CRITICAL_PATH
+                                  ? OPSCHED_MEMORY_MIN_MEMORY
+                                  : OPSCHED_MEMORY_CRITICAL_PATH;
+    int32_t c = run_candidate(s, budget, p);
+    if (c < 0)
+      return -1;
+    if (within(s->cands[c].makespan, best_makespan(s), tol)) {
+      *first = p;
+      return s->cands[c].peak;
+    }
+  }
+  return -1;
+}
+
 /* Default on several streams: the floor first, then a bisection of the
  * budget between the floor and the unconstrained peak. */
 static int32_t sweep_tolerance(search *s, int32_t unconstrained, int64_t floor_peak) {
-  double tol = s->frontier->makespan_tolerance;
   int64_t hi = s->cands[unconstrained].peak, lo = floor_peak;
   if (floor_peak < 0 || hi <= lo)
     return unconstrained;
   int64_t step = (hi - lo) / 32 > 0 ? (hi - lo) / 32 : 1;
   int64_t budget = lo;
+  opsched_memory_policy first = OPSCHED_MEMORY_CRITICAL_PATH;
   while (s->runs <= s->frontier->max_runs && hi - lo > step) {
-    int32_t c = run_candidate(s, budget, OPSCHED_MEMORY_CRITICAL_PATH);
-    if (c < 0)
-      break;
-    if (within(s->cands[c].makespan, best_makespan(s), tol)) {
-      if (budget == floor_peak)
-        break; /* nothing lower to look for */
-      hi = s->cands[c].peak < budget ? s->cands[c].peak : budget;
-    } else {
+    int64_t peak = try_budget(s, budget, &first);
+    if (peak >= 0 && budget == floor_peak)
+      break; /* nothing lower to look for */
+    if (peak >= 0)
+      hi = peak < budget ? peak : budget;
+    else
       lo = budget;
-    }
     budget = lo + (hi - lo) / 2;
   }
-  return pick_lowest_peak(s, tol);
+  return pick_lowest_peak(s, s->frontier->makespan_tolerance);
 }
 
 /* A policy other than critical-path without a limit: its one-stream peak
