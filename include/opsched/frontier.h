@@ -38,7 +38,8 @@ typedef struct opsched_frontier_options {
   double makespan_tolerance;
   /* Schedule runs beyond the first (default 8). */
   int32_t max_runs;
-  /* Blocks with more ops get one run, no sweep (default 20000). */
+  /* Blocks with more ops get one run, no sweep (default 5000: each run
+   * costs about as much as the unconstrained one, HEFT is superlinear). */
   int32_t max_nodes;
   /* Pack the arena of the candidates (needed to bound it by max_memory):
    * alignment and packer mask as for opsched_arena_assign_with(). */
@@ -47,7 +48,7 @@ typedef struct opsched_frontier_options {
   unsigned packers;
 } opsched_frontier_options;
 
-/* Defaults: tolerance 1%, 8 runs, 20000 ops, no arena. */
+/* Defaults: tolerance 1%, 8 runs, 5000 ops, no arena. */
 void opsched_frontier_options_init(opsched_frontier_options *options);
 
 typedef struct opsched_frontier_result {

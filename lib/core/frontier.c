@@ -30,7 +30,7 @@ void opsched_frontier_options_init(opsched_frontier_options *o) {
   memset(o, 0, sizeof *o);
   o->makespan_tolerance = 0.01;
   o->max_runs = 8;
-  o->max_nodes = 20000;
+  o->max_nodes = 5000;
   o->alignment = OPSCHED_ARENA_DEFAULT_ALIGNMENT;
   o->packers = OPSCHED_ARENA_DEFAULT;
 }
