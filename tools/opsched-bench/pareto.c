@@ -83,7 +83,7 @@ static int run_point(const char *opt, const char *model, const char *options, po
 
 static void print_point(const char *label, const point *pt, const point *free_pt,
                         long long floor_peak) {
-  printf("%-22s %12lld %8.4f %12lld %8.4f %12lld %8.4f %4lld%s\n", label, pt->makespan,
+  printf("%-30s %12lld %8.4f %12lld %8.4f %12lld %8.4f %4lld%s\n", label, pt->makespan,
          free_pt->makespan > 0 ? (double)pt->makespan / (double)free_pt->makespan : 1.0,
          pt->peak, floor_peak > 0 ? (double)pt->peak / (double)floor_peak : 1.0, pt->arena,
          floor_peak > 0 ? (double)pt->arena / (double)floor_peak : 1.0, pt->streams,
@@ -152,7 +152,7 @@ int bench_pareto(int argc, char **argv) {
   printf("# %s, %d streams: one-stream min-memory peak %lld (arena %lld); unconstrained "
          "makespan %lld, peak %lld\n",
          model, streams, lo, floor_pt.arena, base.makespan, hi);
-  printf("%-22s %12s %8s %12s %8s %12s %8s %4s\n", "point", "makespan", "x_best", "peak",
+  printf("%-30s %12s %8s %12s %8s %12s %8s %4s\n", "point", "makespan", "x_best", "peak",
          "x_floor", "arena", "x_floor", "used");
   print_point("1 stream min-memory", &floor_pt, &base, lo);
   for (int k = 0; k <= points && hi > lo; k++) {
@@ -160,6 +160,16 @@ int bench_pareto(int argc, char **argv) {
     char label[64];
     snprintf(label, sizeof label, "max-memory=%lld", budget);
     snprintf(options, sizeof options, "streams=%d max-memory=%lld %s", streams, budget, extra);
+    if (run_point(opt, model, options, &pt))
+      return 1;
+    print_point(label, &pt, &base, lo);
+  }
+  if (floor_pt.arena > lo) {
+    /* What one stream actually allocates (the aligned arena) as the limit. */
+    char label[64];
+    snprintf(label, sizeof label, "max-memory=%lld (arena)", floor_pt.arena);
+    snprintf(options, sizeof options, "streams=%d max-memory=%lld %s", streams, floor_pt.arena,
+             extra);
     if (run_point(opt, model, options, &pt))
       return 1;
     print_point(label, &pt, &base, lo);
