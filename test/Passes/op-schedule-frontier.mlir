@@ -23,6 +23,10 @@
 // The figures beside the chosen ones, also on one stream's absence of them:
 // RUN: opsched-opt --op-schedule='streams=1' %s | FileCheck %s --check-prefix=ONE
 // RUN: not opsched-opt --op-schedule='makespan-tolerance=150' %s 2>&1 | FileCheck %s --check-prefix=BADTOL
+// The frontier through the pass: max-memory=2008 admits the unconstrained
+// peak but not its arena (2112), so the gated schedule is kept.
+// RUN: opsched-bench pareto %s --streams 2 --points 2 | FileCheck %s --check-prefix=PARETO
+// RUN: not opsched-bench pareto 2>&1 | FileCheck %s --check-prefix=PARETO-USAGE
 
 // DEFAULT-LABEL: func.func @two_chains
 // DEFAULT-SAME: opsched.makespan = 1003 : i64, {{.*}}opsched.peak_memory = 1016 : i64, {{.*}}opsched.streams = 1 : i64, opsched.streams_requested = 2 : i64, opsched.unconstrained_makespan = 1001 : i64, opsched.unconstrained_peak_memory = 2008 : i64
@@ -56,6 +60,15 @@
 // ONE-LABEL: func.func @two_chains
 // ONE-NOT: opsched.unconstrained
 // ONE-SAME: opsched.streams = 1 : i64, opsched.streams_requested = 1 : i64, opsched.waits_after
+// PARETO: 2 streams: one-stream min-memory peak 1016 (arena 1152); unconstrained makespan 1001, peak 2008
+// PARETO: 1 stream min-memory 1003 1.0020 1016 1.0000 1152 1.1339 1
+// PARETO-NEXT: max-memory=1016 1003 1.0020 1016 1.0000 1152 1.1339 1  (warned)
+// PARETO-NEXT: max-memory=1512 1003
+// PARETO-NEXT: max-memory=2008 1003 1.0020 1016
+// PARETO-NEXT: max-memory=1152 (arena) 1003 1.0020 1016 1.0000 1152 1.1339 1{{$}}
+// PARETO-NEXT: makespan-tolerance=0 1001 1.0000 2008 1.9764 2112 2.0787 2
+// PARETO-NEXT: default (chosen) 1003 1.0020 1016 1.0000 1152 1.1339 1
+// PARETO-USAGE: usage: opsched-bench pareto MODEL.mlir
 // BADTOL: invalid value '150' for option 'makespan-tolerance'; accepted: a percentage from 0 to 100
 
 func.func @two_chains(%x: tensor<1xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
