@@ -3,7 +3,7 @@
 # from the top-level CMakeLists.txt, once every target exists.
 #
 # Installed layout (docs/api.md):
-#   include/opsched/{graph,schedule,options,cost,memory,Version}.h  core, C
+#   include/opsched/{graph,schedule,options,cost,memory,arena,frontier,Version}.h  core, C
 #   include/opsched/Passes.h                                      C++ passes
 #   include/opsched-c/*.h                                         C API
 #   lib/libopsched_core.a            OpSched::core  (pure C, no MLIR)
@@ -57,6 +57,8 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/include/opsched/options.h
   ${PROJECT_SOURCE_DIR}/include/opsched/cost.h
   ${PROJECT_SOURCE_DIR}/include/opsched/memory.h
+  ${PROJECT_SOURCE_DIR}/include/opsched/arena.h
+  ${PROJECT_SOURCE_DIR}/include/opsched/frontier.h
   ${PROJECT_BINARY_DIR}/include/opsched/Version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/opsched)
 install(EXPORT OpSchedCoreTargets NAMESPACE OpSched::
