@@ -51,6 +51,9 @@ typedef struct opsched_frontier_options {
 /* Defaults: tolerance 1%, 8 runs, 5000 ops, no arena. */
 void opsched_frontier_options_init(opsched_frontier_options *options);
 
+/* Most candidates one call schedules. */
+#define OPSCHED_FRONTIER_MAX_POINTS 24
+
 typedef struct opsched_frontier_result {
   opsched_schedule *schedule; /* the chosen schedule, owned by the caller */
   opsched_arena *arena;       /* its arena when packed, owned; else NULL */
@@ -65,6 +68,11 @@ typedef struct opsched_frontier_result {
   int64_t floor_peak;
   int32_t runs;        /* schedule runs made, the first included */
   int32_t candidates;  /* distinct budgets tried */
+  /* Every candidate scheduled (the frontier points found), in run order:
+   * makespan and peak; `chosen` indexes the returned one. For reports. */
+  int32_t num_points, chosen;
+  int64_t point_makespan[OPSCHED_FRONTIER_MAX_POINTS];
+  int64_t point_peak[OPSCHED_FRONTIER_MAX_POINTS];
   int arena_limit_met;  /* 0 when max_memory > 0 and the arena exceeds it */
   int memory_limit_met; /* 0 when max_memory > 0 and the peak exceeds it */
 } opsched_frontier_result;

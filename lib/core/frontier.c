@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_CANDIDATES = 24 };
+enum { MAX_CANDIDATES = OPSCHED_FRONTIER_MAX_POINTS };
 
 typedef struct candidate {
   opsched_schedule *schedule;
@@ -282,6 +282,12 @@ static void finish(search *s, int32_t pick, int32_t unconstrained,
   if (unconstrained >= 0) {
     r->unconstrained_makespan = s->cands[unconstrained].makespan;
     r->unconstrained_peak = s->cands[unconstrained].peak;
+  }
+  r->num_points = s->count;
+  r->chosen = pick;
+  for (int32_t i = 0; i < s->count; i++) {
+    r->point_makespan[i] = s->cands[i].makespan;
+    r->point_peak[i] = s->cands[i].peak;
   }
   r->arena_limit_met = !(s->options.max_memory > 0 && r->arena &&
                          opsched_arena_size(r->arena) > s->options.max_memory);

@@ -72,6 +72,12 @@ static void test_two_chains(void) {
   CHECK_EQ_I64(r.floor_peak, 1016);
   CHECK_EQ_I64(opsched_schedule_streams_used(r.schedule), 1);
   CHECK(r.runs <= 9);
+  /* The points: the unconstrained one first, the chosen one among them. */
+  CHECK(r.num_points >= 2 && r.chosen > 0 && r.chosen < r.num_points);
+  CHECK_EQ_I64(r.point_makespan[0], 1001);
+  CHECK_EQ_I64(r.point_peak[0], 2008);
+  CHECK_EQ_I64(r.point_makespan[r.chosen], 1003);
+  CHECK_EQ_I64(r.point_peak[r.chosen], 1016);
   release(&r);
   /* No tolerance: the fastest. */
   r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 0, 0.0, 0);
