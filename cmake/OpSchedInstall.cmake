@@ -3,7 +3,7 @@
 # from the top-level CMakeLists.txt, once every target exists.
 #
 # Installed layout (docs/api.md):
-#   include/opsched/{graph,schedule,options,cost,memory,arena,Version}.h  core, C
+#   include/opsched/{graph,schedule,options,cost,memory,arena,frontier,Version}.h  core, C
 #   include/opsched/report.h                                      reports (DOT, table, trace, HTML), C
 #   include/opsched/attr_names.h                                  attribute names (data only)
 #   include/opsched/Passes.h                                      C++ passes
@@ -64,6 +64,7 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/include/opsched/arena.h
   ${PROJECT_SOURCE_DIR}/include/opsched/report.h
   ${PROJECT_SOURCE_DIR}/include/opsched/attr_names.h
+  ${PROJECT_SOURCE_DIR}/include/opsched/frontier.h
   ${PROJECT_BINARY_DIR}/include/opsched/Version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/opsched)
 install(EXPORT OpSchedCoreTargets NAMESPACE OpSched::

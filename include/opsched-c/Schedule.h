@@ -28,7 +28,7 @@ typedef struct OpschedFigures {
   int32_t scheduled; /* 1 when at least one block of the function's body was
                         scheduled; 0 when there was nothing to schedule (all
                         figures below are then 0, or -1 where not computed) */
-  int32_t streams;   /* parallel streams of the schedule (the option) */
+  int32_t streams;   /* streams the schedule uses (opsched.streams) */
   int64_t makespan;  /* ns, summed over the body's blocks (opsched.makespan) */
   int64_t criticalPath; /* ns, likewise (opsched.critical_path) */
   int64_t totalWork;    /* ns: sum of op durations, the one-stream time; -1

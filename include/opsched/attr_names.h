@@ -46,6 +46,10 @@
 #define OPSCHED_ATTR_ALIGNMENT "opsched.alignment"         /* i64 bytes */
 #define OPSCHED_ATTR_FRAGMENTATION "opsched.fragmentation" /* f64 */
 #define OPSCHED_ATTR_RESOURCE_LIMIT "opsched.resource_limit" /* i64 */
+#define OPSCHED_ATTR_STREAMS_REQUESTED "opsched.streams_requested" /* i64: the option */
+/* The unconstrained schedule beside the chosen one (several streams). */
+#define OPSCHED_ATTR_UNCONSTRAINED_MAKESPAN "opsched.unconstrained_makespan" /* i64 ns */
+#define OPSCHED_ATTR_UNCONSTRAINED_PEAK "opsched.unconstrained_peak_memory" /* i64 B */
 
 /* The largest integer the writer puts in a time or size attribute: larger
  * values (saturated sums of huge shapes) are written as this, 2^60 - 1, the

@@ -38,6 +38,9 @@ typedef struct opsched_options {
   /* A device read from a profile file (`device=PATH`): `device` is then
    * NULL and this is the device; by value so options copy safely. */
   opsched_device device_profile;
+  /* Several streams without max-memory: the fraction of the best makespan a
+   * lower-peak schedule may lose (include/opsched/frontier.h). */
+  double makespan_tolerance;
 } opsched_options;
 
 /* Formats of the `summary` output (docs/Passes.md): a line per function,
@@ -77,6 +80,10 @@ int opsched_options_set_alignment(opsched_options *o, int64_t value, char *err,
                                   size_t err_size);
 int opsched_options_set_policy(opsched_options *o, const char *value, char *err,
                                size_t err_size);
+
+/* `percent`: 0 to 100 (the option is in percent; stored as a fraction). */
+int opsched_options_set_makespan_tolerance(opsched_options *o, double percent,
+                                           char *err, size_t err_size);
 
 /* Parses a byte size: a non-negative integer with an optional unit
  * B, KiB, MiB, GiB, TiB (also KB/MB/GB as powers of 1000). "0" means none.

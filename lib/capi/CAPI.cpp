@@ -219,8 +219,8 @@ MlirLogicalResult opschedScheduleFunction(MlirOperation func, MlirStringRef opti
     memset(&all, 0, sizeof all);
     all.structSize = figures->structSize;
     all.scheduled = f.scheduled;
-    int32_t streams = config->options.schedule.streams;
-    all.streams = streams > 0 ? streams : 1;
+    // The streams the schedule uses (opsched.streams), not the option.
+    all.streams = f.streams_used > 0 ? f.streams_used : 1;
     all.makespan = f.scheduled ? f.makespan : 0;
     all.criticalPath = f.scheduled ? f.critical_path : 0;
     all.totalWork = f.scheduled ? f.work : 0;

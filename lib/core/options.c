@@ -20,6 +20,7 @@ void opsched_options_init(opsched_options *o) {
   o->buffer_slots = 1;
   o->alignment = 64;
   o->sync_reuse = 1;
+  o->makespan_tolerance = 0.01;
 }
 
 
@@ -171,4 +172,15 @@ int opsched_options_set_summary_format(opsched_options *o, const char *v, char *
     }
   return fail(err, n, "invalid value '%s' for option 'summary-format'; accepted: pretty, json, csv",
               v ? v : "");
+}
+
+int opsched_options_set_makespan_tolerance(opsched_options *o, double percent, char *err,
+                                           size_t n) {
+  if (!(percent >= 0.0 && percent <= 100.0))
+    return fail(err, n,
+                "invalid value '%g' for option 'makespan-tolerance'; accepted: a percentage "
+                "from 0 to 100",
+                percent);
+  o->makespan_tolerance = percent / 100.0;
+  return 0;
 }

@@ -293,6 +293,11 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
       *this, "strict-memory",
       llvm::cl::desc("An unmet max-memory is an error instead of a warning"),
       llvm::cl::init(false)};
+  Option<double> makespanTolerance{
+      *this, "makespan-tolerance",
+      llvm::cl::desc("Several streams without max-memory: the lowest-peak schedule within this "
+                     "percentage of the best makespan found is kept (0 to 100)"),
+      llvm::cl::init(1.0)};
   Option<std::string> trace{
       *this, "trace",
       llvm::cl::desc("Write a Chrome trace (Perfetto, chrome://tracing) of the schedules to this file"),
@@ -325,7 +330,8 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
         opsched_options_set_max_memory(o, maxMemory.c_str(), err, n) ||
         opsched_options_set_policy(o, policy.c_str(), err, n) ||
         opsched_options_set_alignment(o, alignment, err, n) ||
-        opsched_options_set_summary_format(o, summaryFormat.c_str(), err, n))
+        opsched_options_set_summary_format(o, summaryFormat.c_str(), err, n) ||
+        opsched_options_set_makespan_tolerance(o, makespanTolerance, err, n))
       return 1;
     o->dot_fold = dotFold;
     o->strict_memory = strictMemory;

@@ -7,6 +7,7 @@
 #include "queries.h"
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "opsched/frontier.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +203,36 @@ static void plan_phase(const opsched_plan_hooks *h, int *current, int next) {
     h->phase(h->user, (opsched_plan_phase)next, 1);
 }
 
+/* The schedule, and with slots its arena, chosen on the makespan / peak
+ * frontier (opsched/frontier.h); *arena_st is the packing's status, and
+ * *packed says whether the arena was attempted. */
+static opsched_status schedule_on_frontier(opsched_block_plan *p, const opsched_options *o,
+                                           opsched_status *arena_st, int *packed) {
+  opsched_schedule_options so = o->schedule;
+  so.buffers = p->bufs.buffers;
+  so.max_memory = o->max_memory;
+  so.memory_policy = o->memory_policy;
+  opsched_frontier_options fo;
+  opsched_frontier_options_init(&fo);
+  fo.makespan_tolerance = o->makespan_tolerance;
+  fo.pack_arena = o->buffer_slots && p->bufs.buffers;
+  fo.alignment = o->alignment;
+  fo.packers = OPSCHED_ARENA_DEFAULT | (o->sync_reuse ? OPSCHED_ARENA_SYNC_REUSE : 0u);
+  opsched_frontier_result r;
+  opsched_status st = opsched_frontier_schedule(p->graph, &so, &fo, &r);
+  if (st != OPSCHED_OK)
+    return st;
+  p->schedule = r.schedule;
+  p->arena = r.arena;
+  *arena_st = r.arena_status;
+  *packed = fo.pack_arena;
+  p->unconstrained_makespan = r.unconstrained_makespan;
+  p->unconstrained_peak = r.unconstrained_peak;
+  p->memory_limit_met = r.memory_limit_met;
+  p->arena_limit_met = r.arena_limit_met;
+  return OPSCHED_OK;
+}
+
 opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock block,
                                              const opsched_options *o,
                                              opsched_plan_source source) {
@@ -214,6 +245,8 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
                                                    const opsched_plan_hooks *hooks) {
   memset(p, 0, sizeof *p);
   p->block = block;
+  p->unconstrained_makespan = p->unconstrained_peak = -1;
+  p->memory_limit_met = p->arena_limit_met = 1;
   int32_t count = 0;
   /* The last op stays last, registered or not, in every region kind: it
    * may be the block's terminator (an unregistered op may be one). */
@@ -319,6 +352,8 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
     goto done;
   }
   plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_SCHEDULE);
+  opsched_status arena_st = OPSCHED_OK;
+  int packed = 0;
   if (source == OPSCHED_PLAN_PLACEMENT) {
     st = schedule_from_ir(p);
     if (st == OPSCHED_ERR_INVALID) {
@@ -337,11 +372,7 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
       goto done;
     }
   } else {
-    opsched_schedule_options so = o->schedule;
-    so.buffers = p->bufs.buffers;
-    so.max_memory = o->max_memory;
-    so.memory_policy = o->memory_policy;
-    st = opsched_schedule_run(p->graph, &so, &p->schedule);
+    st = schedule_on_frontier(p, o, &arena_st, &packed);
   }
   if (st != OPSCHED_OK) {
     char msg[200];
@@ -356,8 +387,9 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
     unsigned packers = OPSCHED_ARENA_DEFAULT;
     if (o->sync_reuse && source != OPSCHED_PLAN_PLACEMENT)
       packers |= OPSCHED_ARENA_SYNC_REUSE;
-    st = opsched_arena_assign_with(p->graph, p->schedule, p->bufs.buffers, o->alignment,
-                                   packers, &p->arena);
+    st = packed ? arena_st
+                : opsched_arena_assign_with(p->graph, p->schedule, p->bufs.buffers,
+                                            o->alignment, packers, &p->arena);
     if (st == OPSCHED_OK) {
       int64_t nsync;
       const int32_t *to;

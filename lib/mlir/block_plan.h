@@ -24,6 +24,11 @@ typedef struct opsched_block_plan {
   opsched_block_buffers bufs; /* the memory model (bufs.buffers may be NULL) */
   opsched_arena *arena;       /* slots and offsets; NULL when not assigned */
   int64_t reuse_waits;        /* waits added so buffers can share memory */
+  /* From the frontier layer (opsched/frontier.h): the unconstrained
+   * schedule's makespan and peak (-1: not computed), whether the peak and
+   * the arena fit max-memory. */
+  int64_t unconstrained_makespan, unconstrained_peak;
+  int memory_limit_met, arena_limit_met;
 } opsched_block_plan;
 
 /* Where a plan's schedule comes from. */

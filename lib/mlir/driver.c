@@ -4,6 +4,7 @@
 #include "block_plan.h"
 #include "queries.h"
 #include "summary.h"
+#include "opsched/frontier.h"
 #include "opsched/report.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -155,15 +156,45 @@ static int64_t cap(int64_t v) { return v > OPSCHED_ATTR_VALUE_MAX ? OPSCHED_ATTR
 static void cap_figures(function_figures *f) {
   int64_t *fields[] = {&f->makespan, &f->critical_path, &f->work, &f->lower_bound,
                        &f->peak, &f->original_peak, &f->resident, &f->buffer_bytes,
-                       &f->arena};
+                       &f->arena, &f->free_makespan, &f->free_peak};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
     *fields[i] = cap(*fields[i]);
+}
+
+/* The frontier figures: a block without them (one stream, no buffers,
+ * too large for the sweep) counts with its own schedule's. */
+static void gather_frontier(const plan_list *l, function_figures *f) {
+  int any = 0;
+  f->free_makespan = 0;
+  f->free_peak = -1;
+  for (size_t i = 0; i < l->count; i++) {
+    const opsched_block_plan *p = &l->plans[i];
+    if (!p->schedule)
+      continue;
+    int32_t used = opsched_schedule_streams_used(p->schedule);
+    if (used > f->streams_used)
+      f->streams_used = used;
+    f->arena_limit_met &= p->arena_limit_met;
+    if (!l->top_level[i])
+      continue;
+    any |= p->unconstrained_makespan >= 0;
+    f->free_makespan = figure_add(f->free_makespan, p->unconstrained_makespan >= 0
+                                                        ? p->unconstrained_makespan
+                                                        : opsched_schedule_makespan(p->schedule));
+    int64_t peak = p->unconstrained_peak >= 0 ? p->unconstrained_peak
+                                              : opsched_schedule_peak_memory(p->schedule);
+    if (peak > f->free_peak)
+      f->free_peak = peak;
+  }
+  if (!any)
+    f->free_makespan = f->free_peak = -1;
 }
 
 static void gather_figures(const plan_list *l, function_figures *f) {
   memset(f, 0, sizeof *f);
   f->peak = f->original_peak = f->resident = f->arena = -1;
-  f->limit_met = 1;
+  f->limit_met = f->arena_limit_met = 1;
+  gather_frontier(l, f);
   for (size_t i = 0; i < l->count; i++) {
     const opsched_schedule *s = l->plans[i].schedule;
     if (!s)
@@ -195,7 +226,8 @@ static void gather_figures(const plan_list *l, function_figures *f) {
       f->original_peak = opsched_schedule_original_peak_memory(s);
     if (opsched_schedule_resident_bytes(s) > f->resident)
       f->resident = opsched_schedule_resident_bytes(s);
-    f->limit_met &= opsched_schedule_memory_limit_met(s);
+    /* Against max-memory (the frontier may run tighter budgets inside). */
+    f->limit_met &= l->plans[i].memory_limit_met;
     if (l->plans[i].arena && opsched_arena_size(l->plans[i].arena) > f->arena)
       f->arena = opsched_arena_size(l->plans[i].arena);
   }
@@ -217,6 +249,16 @@ static void write_arena_attrs(MlirOperation func, const opsched_options *o,
                        f->peak > 0 ? (double)f->arena / (double)f->peak - 1.0 : 0.0);
 }
 
+static void write_frontier_attrs(MlirOperation func, const function_figures *f) {
+  if (f->free_makespan >= 0) {
+    opsched_attr_set_i64(func, OPSCHED_ATTR_UNCONSTRAINED_MAKESPAN, f->free_makespan);
+    opsched_attr_set_i64(func, OPSCHED_ATTR_UNCONSTRAINED_PEAK, f->free_peak);
+  } else {
+    opsched_attr_remove(func, OPSCHED_ATTR_UNCONSTRAINED_MAKESPAN);
+    opsched_attr_remove(func, OPSCHED_ATTR_UNCONSTRAINED_PEAK);
+  }
+}
+
 static void write_function_attrs(MlirOperation func, const opsched_options *o,
                                  const function_figures *f, int reorder) {
   opsched_attr_set_i64(func, OPSCHED_ATTR_CRITICAL_PATH, f->critical_path);
@@ -228,7 +270,11 @@ static void write_function_attrs(MlirOperation func, const opsched_options *o,
    * new makespan. */
   opsched_attr_set_f64(func, OPSCHED_ATTR_SPEEDUP,
                        f->makespan > 0 ? (double)f->work / (double)f->makespan : 1.0);
-  opsched_attr_set_i64(func, OPSCHED_ATTR_STREAMS, o->schedule.streams);
+  /* What the schedule uses, not the option: the frontier may leave
+   * streams idle, and a narrow block cannot fill them. */
+  opsched_attr_set_i64(func, OPSCHED_ATTR_STREAMS, f->streams_used > 0 ? f->streams_used : 1);
+  opsched_attr_set_i64(func, OPSCHED_ATTR_STREAMS_REQUESTED, o->schedule.streams);
+  write_frontier_attrs(func, f);
   opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_BEFORE, f->waits_before);
   opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_AFTER, f->waits_after);
   if (f->reuse_waits > 0)
@@ -284,6 +330,58 @@ static int has_opsched_attr(MlirOperation op) {
   }
   return 0;
 }
+
+/* max-memory bounds what a runtime allocates: the arena too. Returns 1
+ * when the function must fail (strict-memory). */
+static int check_arena_limit(MlirOperation func, const opsched_options *o,
+                             const function_figures *f) {
+  if (o->max_memory <= 0 || f->arena_limit_met)
+    return 0;
+  char msg[300];
+  snprintf(msg, sizeof msg,
+           "opsched: the buffer arena does not fit max-memory = %lld bytes: the "
+           "smallest arena found is %lld bytes (peak live bytes %lld)",
+           (long long)o->max_memory, (long long)f->arena, (long long)f->peak);
+  opschedMlirEmit(mlirOperationGetLocation(func),
+                  o->strict_memory ? OPSCHED_SEVERITY_ERROR : OPSCHED_SEVERITY_WARNING, msg);
+  return o->strict_memory;
+}
+
+static void no_effect(MlirOperation func, opsched_severity severity, const char *what) {
+  char msg[300];
+  snprintf(msg, sizeof msg, "opsched: %s", what);
+  opschedMlirEmit(mlirOperationGetLocation(func), severity, msg);
+}
+
+/* Options that cannot change this function's result, detected from the
+ * options and the figures alone (no extra scheduling run). */
+static void warn_no_effect(MlirOperation func, const opsched_options *o,
+                           const function_figures *f) {
+  int streams = o->schedule.streams > 1;
+  if (o->schedule.effort > 0 && !streams)
+    no_effect(func, OPSCHED_SEVERITY_WARNING,
+              "'effort' has no effect on one stream: the makespan is the total work "
+              "whatever the order");
+  if (o->makespan_tolerance != 0.01 &&
+      (!streams || o->max_memory > 0 || o->memory_policy != OPSCHED_MEMORY_CRITICAL_PATH ||
+       f->peak < 0))
+    no_effect(func, OPSCHED_SEVERITY_WARNING,
+              "'makespan-tolerance' has no effect: it applies on several streams, "
+              "without max-memory, with the critical-path policy, to blocks with buffers");
+  if (o->strict_memory && o->max_memory <= 0)
+    no_effect(func, OPSCHED_SEVERITY_WARNING, "'strict-memory' has no effect without 'max-memory'");
+  /* Per function, and a module mixes scalar and tensor functions: a remark. */
+  if (f->peak < 0 && o->max_memory > 0)
+    no_effect(func, OPSCHED_SEVERITY_REMARK,
+              "'max-memory' has no effect here: no block of this function has buffers "
+              "to count");
+  if (f->peak < 0 && o->memory_policy != OPSCHED_MEMORY_CRITICAL_PATH)
+    no_effect(func, OPSCHED_SEVERITY_REMARK,
+              "'policy' has no effect here: no block of this function has buffers to count");
+  if (!o->buffer_slots && o->alignment != OPSCHED_ARENA_DEFAULT_ALIGNMENT)
+    no_effect(func, OPSCHED_SEVERITY_WARNING, "'alignment' has no effect with buffer-slots=false");
+}
+
 
 /* Removes what opsched_block_plan_apply would write under `flags` from every
  * op of `block` (all = 1) or from its terminator only: ops this run does not
@@ -392,6 +490,10 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
   function_figures f;
   gather_figures(&l, &f);
   diagnose_plans(&l, func, o, &f, out);
+  if (!l.failed && out->reorder && f.scheduled && check_arena_limit(func, o, &f))
+    l.failed = 1;
+  if (!l.failed && out->reorder && f.scheduled)
+    warn_no_effect(func, o, &f);
   if (!l.failed) {
     phase(out, OPSCHED_PHASE_ATTRIBUTES, 1);
     apply_plans(&l, func, o, &f, out);
@@ -400,7 +502,7 @@ MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_opt
       opsched_summary_write(out->summary, o->summary_format, func, l.plans, l.top_level,
                             l.count);
     else if (out->summary)
-      write_summary(out->summary, func, &f, out->reorder, o->schedule.streams);
+      write_summary(out->summary, func, &f, out->reorder, f.streams_used > 0 ? f.streams_used : 1);
     if (out->figures)
       *out->figures = f;
   }

@@ -27,6 +27,11 @@ typedef struct opsched_function_figures {
   int64_t buffers, buffer_bytes; /* allocations the model predicts (all blocks) */
   int64_t arena;                 /* largest arena of the body's blocks, -1 none */
   int limit_met;
+  /* The frontier layer's (opsched/frontier.h): the unconstrained schedule's
+   * makespan (summed) and peak (largest); -1 when no block computed them. */
+  int64_t free_makespan, free_peak;
+  int32_t streams_used; /* largest over all blocks, nested ones included */
+  int arena_limit_met;
 } opsched_function_figures;
 
 /* The phases of a run, for timers (--mlir-timing). */

@@ -22,5 +22,8 @@ int bench_arena(int argc, char **argv);
 /* `calibrate`: measures this machine (small linalg kernels lowered and run
  * natively) and writes a device profile for `op-schedule device=FILE`. */
 int bench_calibrate(int argc, char **argv);
+/* `pareto`: makespan against peak over a sweep of max-memory budgets, by
+ * running opsched-opt on an MLIR model. */
+int bench_pareto(int argc, char **argv);
 
 #endif

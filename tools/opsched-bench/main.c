@@ -25,6 +25,9 @@ static const bench_cmd commands[] = {
      "[--csv FILE] [--seeds N] [--nodes N] [--big N] [--alignment A]  buffer offsets: arena / lower bound per packer"},
     {"calibrate", bench_calibrate,
      "[-o PROFILE] [--llvm DIR]  this machine's FLOP rate, bandwidth, per-op overhead: a device profile"},
+    {"pareto", bench_pareto,
+     "MODEL.mlir [--streams N] [--points K] [--opt PATH] [--options OPTS]  makespan against peak "
+     "memory over max-memory budgets, through opsched-opt"},
 };
 
 static int usage(FILE *out) {

@@ -1,0 +1,344 @@
+/* Choosing a point on a block's makespan / peak frontier: a bounded number
+ * of opsched_schedule_run() calls with different budgets and policies, see
+ * include/opsched/frontier.h and docs/streams.md. */
+#include "opsched/frontier.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_CANDIDATES = OPSCHED_FRONTIER_MAX_POINTS };
+
+typedef struct candidate {
+  opsched_schedule *schedule;
+  opsched_arena *arena;
+  opsched_status arena_status;
+  int packed;
+  int64_t makespan, peak, arena_size; /* arena_size -1: not packed / failed */
+} candidate;
+
+typedef struct search {
+  const opsched_graph *graph;
+  opsched_schedule_options options; /* the caller's */
+  const opsched_frontier_options *frontier;
+  candidate cands[MAX_CANDIDATES];
+  int32_t count, runs;
+  opsched_status failure; /* first failed run */
+} search;
+
+void opsched_frontier_options_init(opsched_frontier_options *o) {
+  memset(o, 0, sizeof *o);
+  o->makespan_tolerance = 0.01;
+  o->max_runs = 8;
+  o->max_nodes = 5000;
+  o->alignment = OPSCHED_ARENA_DEFAULT_ALIGNMENT;
+  o->packers = OPSCHED_ARENA_DEFAULT;
+}
+
+int32_t opsched_schedule_streams_used(const opsched_schedule *s) {
+  int32_t n = opsched_schedule_num_nodes(s), k = opsched_schedule_stream_count(s);
+  const int32_t *stream = opsched_schedule_streams(s);
+  uint8_t *seen = calloc((size_t)k + 1, 1);
+  int32_t used = 0;
+  if (!seen) /* cannot count: the capacity is an upper bound */
+    return n > 0 ? k : 0;
+  for (int32_t v = 0; v < n; v++)
+    if (stream[v] >= 0 && stream[v] < k && !seen[stream[v]]) {
+      seen[stream[v]] = 1;
+      used++;
+    }
+  free(seen);
+  return used;
+}
+
+/* Runs the scheduler with `budget` bytes (0 = none) and `policy`; the
+ * candidate is recorded. Returns its index, -1 when the run failed or no
+ * room or run is left. */
+static int32_t run_candidate(search *s, int64_t budget, opsched_memory_policy policy) {
+  if (s->count == MAX_CANDIDATES || s->failure != OPSCHED_OK)
+    return -1;
+  opsched_schedule_options so = s->options;
+  so.max_memory = budget;
+  so.memory_policy = policy;
+  candidate *c = &s->cands[s->count];
+  memset(c, 0, sizeof *c);
+  s->runs++;
+  opsched_status st = opsched_schedule_run(s->graph, &so, &c->schedule);
+  if (st != OPSCHED_OK) {
+    s->failure = st;
+    return -1;
+  }
+  c->makespan = opsched_schedule_makespan(c->schedule);
+  c->peak = opsched_schedule_peak_memory(c->schedule);
+  c->arena_size = -1;
+  return s->count++;
+}
+
+/* Peak of the policy's one-stream order (its lower end of the frontier);
+ * -1 when the run failed. */
+static int64_t one_stream_peak(search *s, opsched_memory_policy policy) {
+  opsched_schedule_options so = s->options;
+  /* One op runs at a time: the capacity only has to admit every demand. */
+  so.resource_limit = so.resource_limit > 0 ? so.resource_limit : so.streams;
+  so.streams = 1;
+  so.effort = 0;
+  so.max_memory = 0;
+  so.memory_policy = policy;
+  opsched_schedule *one = NULL;
+  s->runs++;
+  if (opsched_schedule_run(s->graph, &so, &one) != OPSCHED_OK)
+    return -1;
+  int64_t peak = opsched_schedule_peak_memory(one);
+  opsched_schedule_destroy(one);
+  return peak;
+}
+
+static void pack(search *s, candidate *c) {
+  if (c->packed)
+    return;
+  c->packed = 1;
+  c->arena_status =
+      opsched_arena_assign_with(s->graph, c->schedule, s->options.buffers,
+                                s->frontier->alignment, s->frontier->packers, &c->arena);
+  c->arena_size = c->arena_status == OPSCHED_OK ? opsched_arena_size(c->arena) : -1;
+}
+
+static int within(int64_t makespan, int64_t best, double tolerance) {
+  return makespan <= best || (double)(makespan - best) <= floor((double)best * tolerance);
+}
+
+static int64_t best_makespan(const search *s) {
+  int64_t best = INT64_MAX;
+  for (int32_t i = 0; i < s->count; i++)
+    if (s->cands[i].makespan < best)
+      best = s->cands[i].makespan;
+  return best;
+}
+
+/* Lowest peak among the candidates within the tolerance of the best
+ * makespan; ties to the shorter makespan, then the earlier candidate. */
+static int32_t pick_lowest_peak(const search *s, double tolerance) {
+  int64_t best = best_makespan(s);
+  int32_t pick = -1;
+  for (int32_t i = 0; i < s->count; i++) {
+    const candidate *c = &s->cands[i];
+    if (!within(c->makespan, best, tolerance))
+      continue;
+    if (pick < 0 || c->peak < s->cands[pick].peak ||
+        (c->peak == s->cands[pick].peak && c->makespan < s->cands[pick].makespan))
+      pick = i;
+  }
+  return pick;
+}
+
+/* Tries one budget with the rank priority and, when that misses the
+ * tolerance, the min-memory order's (each wins on some networks: the rank
+ * keeps the critical path moving, the memory order avoids stalls at the
+ * gate); the one that won last goes first. Returns the accepted candidate's
+ * peak, -1 when neither is within the tolerance or no run is left. */
+static int64_t try_budget(search *s, int64_t budget, opsched_memory_policy *first) {
+  double tol = s->frontier->makespan_tolerance;
+  for (int k = 0; k < 2 && s->runs <= s->frontier->max_runs; k++) {
+    opsched_memory_policy p = k == 0 ? *first
+                              : *first == OPSCHED_MEMORY_CRITICAL_PATH
+                                  ? OPSCHED_MEMORY_MIN_MEMORY
+                                  : OPSCHED_MEMORY_CRITICAL_PATH;
+    int32_t c = run_candidate(s, budget, p);
+    if (c < 0)
+      return -1;
+    if (within(s->cands[c].makespan, best_makespan(s), tol)) {
+      *first = p;
+      return s->cands[c].peak;
+    }
+  }
+  return -1;
+}
+
+/* Default on several streams: the floor first, then a bisection of the
+ * budget between the floor and the unconstrained peak. */
+static int32_t sweep_tolerance(search *s, int32_t unconstrained, int64_t floor_peak) {
+  int64_t hi = s->cands[unconstrained].peak, lo = floor_peak;
+  if (floor_peak < 0 || hi <= lo)
+    return unconstrained;
+  int64_t step = (hi - lo) / 32 > 0 ? (hi - lo) / 32 : 1;
+  int64_t budget = lo;
+  opsched_memory_policy first = OPSCHED_MEMORY_CRITICAL_PATH;
+  while (s->runs <= s->frontier->max_runs && hi - lo > step) {
+    int64_t peak = try_budget(s, budget, &first);
+    if (peak >= 0 && budget == floor_peak)
+      break; /* nothing lower to look for */
+    if (peak >= 0)
+      hi = peak < budget ? peak : budget;
+    else
+      lo = budget;
+    budget = lo + (hi - lo) / 2;
+  }
+  return pick_lowest_peak(s, s->frontier->makespan_tolerance);
+}
+
+/* A policy other than critical-path without a limit: its one-stream peak
+ * as the budget, its order and the rank as priorities; lowest peak first,
+ * then makespan. */
+static int32_t honour_policy(search *s, int64_t floor_peak) {
+  if (floor_peak >= 0) {
+    run_candidate(s, floor_peak > 0 ? floor_peak : 1, s->options.memory_policy);
+    run_candidate(s, floor_peak > 0 ? floor_peak : 1, OPSCHED_MEMORY_CRITICAL_PATH);
+  }
+  int32_t pick = -1;
+  for (int32_t i = 0; i < s->count; i++) {
+    const candidate *c = &s->cands[i];
+    if (pick < 0 || c->peak < s->cands[pick].peak ||
+        (c->peak == s->cands[pick].peak && c->makespan < s->cands[pick].makespan))
+      pick = i;
+  }
+  return pick;
+}
+
+/* Against the caller's limit: a candidate run under a tighter budget may
+ * miss that budget and still fit. */
+static int fits(const candidate *c, int64_t limit) { return c->peak <= limit; }
+
+/* The fastest candidate whose peak fits the limit and, when packed, whose
+ * arena fits too; arenas are packed lazily, fastest first. -1 when none. */
+static int32_t fastest_fitting(search *s, int64_t limit, int pack_arena) {
+  for (;;) {
+    int32_t pick = -1;
+    for (int32_t i = 0; i < s->count; i++) {
+      candidate *c = &s->cands[i];
+      if (!fits(c, limit) || (c->packed && (c->arena_size < 0 || c->arena_size > limit)))
+        continue;
+      if (pick < 0 || c->makespan < s->cands[pick].makespan)
+        pick = i;
+    }
+    if (pick < 0 || !pack_arena || s->cands[pick].packed)
+      return pick;
+    pack(s, &s->cands[pick]);
+  }
+}
+
+/* When nothing fits both: a peak within the limit first (all of those were
+ * packed), then the smallest arena, then the makespan; over the limit, the
+ * lowest peak. */
+static int better_fallback(const candidate *c, const candidate *p, int64_t limit) {
+  int cf = fits(c, limit), pf = fits(p, limit);
+  if (cf != pf)
+    return cf;
+  if (!cf)
+    return c->peak < p->peak;
+  int64_t ca = c->arena_size < 0 ? INT64_MAX : c->arena_size;
+  int64_t pa = p->arena_size < 0 ? INT64_MAX : p->arena_size;
+  return ca != pa ? ca < pa : c->makespan < p->makespan;
+}
+
+/* With max_memory: the fastest schedule within it (peak and arena). When
+ * no arena fits, budgets below the limit by the arena's excess are tried. */
+static int32_t fastest_within(search *s, int multi, int32_t *unconstrained) {
+  int64_t limit = s->options.max_memory;
+  int pack_arena = s->frontier->pack_arena;
+  int32_t first = run_candidate(s, limit, s->options.memory_policy);
+  if (first < 0)
+    return -1;
+  if (multi) {
+    *unconstrained = run_candidate(s, 0, OPSCHED_MEMORY_CRITICAL_PATH);
+    if (s->options.memory_policy == OPSCHED_MEMORY_CRITICAL_PATH)
+      run_candidate(s, limit, OPSCHED_MEMORY_MIN_MEMORY);
+  }
+  int32_t pick = fastest_fitting(s, limit, pack_arena);
+  int64_t budget = limit;
+  for (int tries = 0; pick < 0 && pack_arena && tries < 3 &&
+                      s->runs <= s->frontier->max_runs;
+       tries++) {
+    /* The smallest arena over the limit sets how much tighter to go. */
+    int64_t excess = INT64_MAX;
+    for (int32_t i = 0; i < s->count; i++)
+      if (s->cands[i].packed && s->cands[i].arena_size > limit &&
+          s->cands[i].arena_size - limit < excess)
+        excess = s->cands[i].arena_size - limit;
+    if (excess == INT64_MAX || excess >= budget)
+      break;
+    budget -= excess;
+    run_candidate(s, budget, s->options.memory_policy);
+    pick = fastest_fitting(s, limit, pack_arena);
+  }
+  if (pick >= 0)
+    return pick;
+  pick = 0;
+  for (int32_t i = 1; i < s->count; i++)
+    if (better_fallback(&s->cands[i], &s->cands[pick], limit))
+      pick = i;
+  return pick;
+}
+
+static void finish(search *s, int32_t pick, int32_t unconstrained,
+                   opsched_frontier_result *r) {
+  candidate *c = &s->cands[pick];
+  if (s->frontier->pack_arena && s->options.buffers)
+    pack(s, c);
+  r->schedule = c->schedule;
+  r->arena = c->arena;
+  r->arena_status = c->packed ? c->arena_status : OPSCHED_OK;
+  c->schedule = NULL;
+  c->arena = NULL;
+  if (unconstrained >= 0) {
+    r->unconstrained_makespan = s->cands[unconstrained].makespan;
+    r->unconstrained_peak = s->cands[unconstrained].peak;
+  }
+  r->num_points = s->count;
+  r->chosen = pick;
+  for (int32_t i = 0; i < s->count; i++) {
+    r->point_makespan[i] = s->cands[i].makespan;
+    r->point_peak[i] = s->cands[i].peak;
+  }
+  r->arena_limit_met = !(s->options.max_memory > 0 && r->arena &&
+                         opsched_arena_size(r->arena) > s->options.max_memory);
+  r->memory_limit_met = !(s->options.max_memory > 0 && s->options.buffers &&
+                          c->peak > s->options.max_memory);
+}
+
+opsched_status opsched_frontier_schedule(const opsched_graph *graph,
+                                         const opsched_schedule_options *options,
+                                         const opsched_frontier_options *frontier,
+                                         opsched_frontier_result *result) {
+  memset(result, 0, sizeof *result);
+  result->unconstrained_makespan = result->unconstrained_peak = result->floor_peak = -1;
+  result->arena_limit_met = result->memory_limit_met = 1;
+  search *s = calloc(1, sizeof *s);
+  if (!s)
+    return OPSCHED_ERR_NOMEM;
+  s->graph = graph;
+  s->options = *options;
+  s->frontier = frontier;
+  int multi = options->streams > 1 && options->buffers &&
+              opsched_graph_num_nodes(graph) <= frontier->max_nodes;
+  int bounded = options->buffers && options->max_memory > 0 &&
+                opsched_graph_num_nodes(graph) <= frontier->max_nodes;
+  int32_t pick = -1, unconstrained = -1;
+  if (bounded) {
+    pick = fastest_within(s, multi, &unconstrained);
+  } else if (multi) {
+    unconstrained = run_candidate(s, 0, OPSCHED_MEMORY_CRITICAL_PATH);
+    int cp = options->memory_policy == OPSCHED_MEMORY_CRITICAL_PATH;
+    if (unconstrained >= 0) {
+      result->floor_peak =
+          one_stream_peak(s, cp ? OPSCHED_MEMORY_MIN_MEMORY : options->memory_policy);
+      pick = cp ? sweep_tolerance(s, unconstrained, result->floor_peak)
+                : honour_policy(s, result->floor_peak);
+    }
+  } else {
+    pick = run_candidate(s, options->max_memory, options->memory_policy);
+  }
+  opsched_status st = s->failure;
+  if (pick >= 0 && st == OPSCHED_OK) {
+    finish(s, pick, unconstrained, result);
+    result->runs = s->runs;
+    result->candidates = s->count;
+  } else if (st == OPSCHED_OK) {
+    st = OPSCHED_ERR_NOMEM;
+  }
+  for (int32_t i = 0; i < s->count; i++) {
+    opsched_schedule_destroy(s->cands[i].schedule);
+    opsched_arena_destroy(s->cands[i].arena);
+  }
+  free(s);
+  return st;
+}

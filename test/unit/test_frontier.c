@@ -1,0 +1,192 @@
+/* Unit tests of the frontier layer (opsched/frontier.h): the exact choice on
+ * a small block, and a seeded property test over random blocks (tolerance,
+ * peak, limits of the peak and the arena, bounded runs, fastest within a
+ * limit). */
+#include "check.h"
+#include "opsched/frontier.h"
+#include "random_block.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+static int32_t buf(opsched_buffers *b, int64_t bytes, int32_t owner, int forever, ...) {
+  int32_t id = opsched_buffers_add(b, bytes, owner, forever);
+  va_list ap;
+  va_start(ap, forever);
+  for (int u = va_arg(ap, int); u >= 0; u = va_arg(ap, int))
+    opsched_buffers_add_use(b, id, u);
+  va_end(ap);
+  return id;
+}
+
+/* a1 (1000 ns) writes 1000 B read by a2 (1 ns, 8 B result); b1 (1 ns) writes
+ * 1000 B read by b2 (1 ns, 8 B result). As test/Passes/op-schedule-frontier.mlir. */
+static void two_chains(opsched_graph **g, opsched_buffers **b) {
+  static const int64_t costs[] = {1000, 1, 1, 1};
+  *g = opsched_graph_create(4);
+  for (int i = 0; i < 4; i++)
+    opsched_graph_add_node(*g, costs[i], 1);
+  *b = opsched_buffers_create(4);
+  buf(*b, 1000, 0, 0, 1, -1);
+  buf(*b, 8, 1, 1, -1);
+  buf(*b, 1000, 2, 0, 3, -1);
+  buf(*b, 8, 3, 1, -1);
+  opsched_graph_finalize(*g);
+}
+
+static opsched_frontier_result choose(const opsched_graph *g, const opsched_buffers *b,
+                                      int streams, opsched_memory_policy policy,
+                                      int64_t limit, double tolerance, int64_t alignment) {
+  opsched_schedule_options o;
+  opsched_schedule_options_init(&o);
+  o.streams = streams;
+  o.buffers = b;
+  o.memory_policy = policy;
+  o.max_memory = limit;
+  opsched_frontier_options f;
+  opsched_frontier_options_init(&f);
+  f.makespan_tolerance = tolerance;
+  f.pack_arena = alignment > 0;
+  f.alignment = alignment > 0 ? alignment : 64;
+  opsched_frontier_result r;
+  CHECK(opsched_frontier_schedule(g, &o, &f, &r) == OPSCHED_OK);
+  return r;
+}
+
+static void release(opsched_frontier_result *r) {
+  opsched_schedule_destroy(r->schedule);
+  opsched_arena_destroy(r->arena);
+}
+
+static void test_two_chains(void) {
+  opsched_graph *g;
+  opsched_buffers *b;
+  two_chains(&g, &b);
+  /* Default: b waits for a's chain, 0.2% slower, half the peak, one stream. */
+  opsched_frontier_result r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 0, 0.01, 0);
+  CHECK_EQ_I64(opsched_schedule_makespan(r.schedule), 1003);
+  CHECK_EQ_I64(opsched_schedule_peak_memory(r.schedule), 1016);
+  CHECK_EQ_I64(r.unconstrained_makespan, 1001);
+  CHECK_EQ_I64(r.unconstrained_peak, 2008);
+  CHECK_EQ_I64(r.floor_peak, 1016);
+  CHECK_EQ_I64(opsched_schedule_streams_used(r.schedule), 1);
+  CHECK(r.runs <= 9);
+  /* The points: the unconstrained one first, the chosen one among them. */
+  CHECK(r.num_points >= 2 && r.chosen > 0 && r.chosen < r.num_points);
+  CHECK_EQ_I64(r.point_makespan[0], 1001);
+  CHECK_EQ_I64(r.point_peak[0], 2008);
+  CHECK_EQ_I64(r.point_makespan[r.chosen], 1003);
+  CHECK_EQ_I64(r.point_peak[r.chosen], 1016);
+  release(&r);
+  /* No tolerance: the fastest. */
+  r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 0, 0.0, 0);
+  CHECK_EQ_I64(opsched_schedule_makespan(r.schedule), 1001);
+  CHECK_EQ_I64(opsched_schedule_peak_memory(r.schedule), 2008);
+  CHECK_EQ_I64(opsched_schedule_streams_used(r.schedule), 2);
+  release(&r);
+  /* min-memory on two streams: lowest peak, then makespan. */
+  r = choose(g, b, 2, OPSCHED_MEMORY_MIN_MEMORY, 0, 0.01, 0);
+  CHECK_EQ_I64(opsched_schedule_peak_memory(r.schedule), 1016);
+  CHECK_EQ_I64(opsched_schedule_makespan(r.schedule), 1003);
+  release(&r);
+  /* A limit the peak meets but a 64-byte aligned arena cannot (1152). */
+  r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 1100, 0.01, 64);
+  CHECK(r.memory_limit_met);
+  CHECK(!r.arena_limit_met);
+  CHECK_EQ_I64(opsched_arena_size(r.arena), 1152);
+  release(&r);
+  /* At 8 bytes it fits exactly. */
+  r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 1016, 0.01, 8);
+  CHECK(r.memory_limit_met && r.arena_limit_met);
+  CHECK_EQ_I64(opsched_arena_size(r.arena), 1016);
+  CHECK_EQ_I64(opsched_schedule_makespan(r.schedule), 1003);
+  release(&r);
+  /* A loose limit: the unconstrained schedule is the fastest within it. */
+  r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 4096, 0.01, 64);
+  CHECK_EQ_I64(opsched_schedule_makespan(r.schedule), 1001);
+  CHECK(r.arena_limit_met && opsched_arena_size(r.arena) <= 4096);
+  release(&r);
+  /* One stream: one run, no frontier figures. */
+  r = choose(g, b, 1, OPSCHED_MEMORY_CRITICAL_PATH, 0, 0.01, 0);
+  CHECK_EQ_I64(r.runs, 1);
+  CHECK_EQ_I64(r.unconstrained_makespan, -1);
+  release(&r);
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
+static opsched_schedule *plain(const random_block *k, int streams, int64_t limit,
+                               opsched_memory_policy policy) {
+  opsched_schedule_options o;
+  opsched_schedule_options_init(&o);
+  o.streams = streams;
+  o.resource_limit = k->max_demand > streams ? k->max_demand : 0;
+  o.buffers = k->b;
+  o.max_memory = limit;
+  o.memory_policy = policy;
+  opsched_schedule *s = NULL;
+  CHECK(opsched_schedule_run(k->g, &o, &s) == OPSCHED_OK);
+  return s;
+}
+
+static void test_random(void) {
+  (void)random_blocks_plain_hash; /* shared header; not needed here */
+  int chose_lower = 0;
+  for (uint64_t seed = 1; seed <= 400; seed++) {
+    random_block k;
+    random_block_make(seed, RB_MAXN, &k);
+    int streams = 2 + (int)(seed % 3);
+    if (k.max_demand > streams) {
+      random_block_free(&k);
+      continue;
+    }
+    opsched_schedule *u = plain(&k, streams, 0, OPSCHED_MEMORY_CRITICAL_PATH);
+    opsched_schedule *one = plain(&k, 1, 0, OPSCHED_MEMORY_MIN_MEMORY);
+    int64_t um = opsched_schedule_makespan(u), up = opsched_schedule_peak_memory(u);
+    int64_t floor_peak = opsched_schedule_peak_memory(one);
+    /* Default: within 1% of the unconstrained makespan, never a higher peak. */
+    opsched_frontier_result r =
+        choose(k.g, k.b, streams, OPSCHED_MEMORY_CRITICAL_PATH, 0, 0.01, 0);
+    int64_t m = opsched_schedule_makespan(r.schedule);
+    int64_t p = opsched_schedule_peak_memory(r.schedule);
+    CHECK(m <= um + (int64_t)floor((double)um * 0.01));
+    CHECK(p <= up);
+    CHECK_EQ_I64(r.unconstrained_makespan, um);
+    CHECK_EQ_I64(r.unconstrained_peak, up);
+    CHECK(r.runs <= 9);
+    int32_t used = opsched_schedule_streams_used(r.schedule);
+    CHECK(used >= 1 && used <= streams);
+    chose_lower += p < up;
+    release(&r);
+    /* The one-stream min-memory peak as a limit, with the arena. */
+    r = choose(k.g, k.b, streams, OPSCHED_MEMORY_CRITICAL_PATH, floor_peak > 0 ? floor_peak : 1,
+               0.01, 64);
+    p = opsched_schedule_peak_memory(r.schedule);
+    int64_t limit = floor_peak > 0 ? floor_peak : 1;
+    CHECK_EQ_I64(r.memory_limit_met, p <= limit);
+    if (k.positive) /* no zero-duration ops: the in-order fallback meets it */
+      CHECK(p <= limit);
+    CHECK_EQ_I64(r.arena_limit_met, opsched_arena_size(r.arena) <= limit);
+    CHECK(r.runs <= 9);
+    release(&r);
+    /* Without the arena: never slower than the plain run when that fits. */
+    opsched_schedule *pl = plain(&k, streams, limit, OPSCHED_MEMORY_CRITICAL_PATH);
+    r = choose(k.g, k.b, streams, OPSCHED_MEMORY_CRITICAL_PATH, limit, 0.01, 0);
+    if (opsched_schedule_peak_memory(pl) <= limit)
+      CHECK(opsched_schedule_makespan(r.schedule) <= opsched_schedule_makespan(pl));
+    release(&r);
+    opsched_schedule_destroy(pl);
+    opsched_schedule_destroy(u);
+    opsched_schedule_destroy(one);
+    random_block_free(&k);
+  }
+  /* The default does trade on some blocks (not a test that cannot fail). */
+  CHECK(chose_lower > 0);
+}
+
+int main(void) {
+  test_two_chains();
+  test_random();
+  return check_report("test_frontier");
+}
