@@ -153,63 +153,6 @@ void opsched_memory_options_init(opsched_memory_options *o) {
   o->policy = OPSCHED_MEMORY_CRITICAL_PATH;
 }
 
-/* ---- Generic heap ---------------------------------------------------- */
-
-opsched_status mem_heap_init(mem_heap *h, int64_t cap, mem_less_fn less,
-                             const void *ctx) {
-  h->cap = cap > 16 ? cap : 16;
-  h->size = 0;
-  h->less = less;
-  h->ctx = ctx;
-  h->items = opsched_alloc_array((size_t)h->cap, sizeof *h->items);
-  return h->items ? OPSCHED_OK : OPSCHED_ERR_NOMEM;
-}
-
-void mem_heap_free(mem_heap *h) {
-  opsched_free(h->items);
-  h->items = NULL;
-}
-
-opsched_status mem_heap_push(mem_heap *h, int32_t item) {
-  if (h->size == h->cap) {
-    int32_t *ni = opsched_realloc_array(h->items, (size_t)h->cap * 2, sizeof *ni);
-    if (!ni)
-      return OPSCHED_ERR_NOMEM;
-    h->items = ni;
-    h->cap *= 2;
-  }
-  int64_t i = h->size++;
-  while (i > 0) {
-    int64_t parent = (i - 1) / 2;
-    if (!h->less(h->ctx, item, h->items[parent]))
-      break;
-    h->items[i] = h->items[parent];
-    i = parent;
-  }
-  h->items[i] = item;
-  return OPSCHED_OK;
-}
-
-int32_t mem_heap_pop(mem_heap *h) {
-  int32_t top = h->items[0];
-  int32_t last = h->items[--h->size];
-  int64_t i = 0, n = h->size;
-  for (;;) {
-    int64_t child = 2 * i + 1;
-    if (child >= n)
-      break;
-    if (child + 1 < n && h->less(h->ctx, h->items[child + 1], h->items[child]))
-      child++;
-    if (!h->less(h->ctx, h->items[child], last))
-      break;
-    h->items[i] = h->items[child];
-    i = child;
-  }
-  if (n > 0)
-    h->items[i] = last;
-  return top;
-}
-
 /* ---- Model ----------------------------------------------------------- */
 
 static int cmp_i32(const void *pa, const void *pb) {

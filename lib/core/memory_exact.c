@@ -12,6 +12,7 @@
  * collapses chains and element-wise ops. A state budget bounds the work;
  * past it the incumbent (or a better order found) is returned unproven. */
 #include "alloc.h"
+#include "heap.h"
 #include "memory_internal.h"
 #include "saturate.h"
 
@@ -138,7 +139,7 @@ static opsched_status grow_states(exact_ctx *x) {
   return OPSCHED_OK;
 }
 
-static opsched_status push_entry(exact_ctx *x, mem_heap *h, int64_t f, int32_t state) {
+static opsched_status push_entry(exact_ctx *x, opsched_heap *h, int64_t f, int32_t state) {
   if (x->ecount == x->ecap) {
     int64_t cap = x->ecap * 2;
     int64_t *a = opsched_realloc_array(x->ef, (size_t)cap, sizeof *a);
@@ -158,7 +159,7 @@ static opsched_status push_entry(exact_ctx *x, mem_heap *h, int64_t f, int32_t s
   x->ef[e] = f;
   x->eg[e] = x->g[state];
   x->es[e] = state;
-  return mem_heap_push(h, e);
+  return opsched_heap_push(h, e) ? OPSCHED_ERR_NOMEM : OPSCHED_OK;
 }
 
 static void sort_nodes(int32_t *ids, const int64_t *key, int32_t n, int desc) {
@@ -230,7 +231,7 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
   x.ecap = 1024;
   size_t w = (size_t)x.w;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  mem_heap heap = {0};
+  opsched_heap heap = {0};
   uint64_t *cur = NULL;
   x.predmask = opsched_alloc_array((size_t)n * w, sizeof *x.predmask);
   x.usermask = opsched_alloc_array((size_t)m->nb * w, sizeof *x.usermask);
@@ -253,7 +254,7 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
   if (!x.predmask || !x.usermask || !x.kept || !x.transient || !x.by_lb ||
       !x.by_alloc || !x.static_lb || !x.keys || !x.g || !x.live || !x.parent ||
       !x.last || !x.depth || !x.table || !x.ef || !x.eg || !x.es || !cur ||
-      mem_heap_init(&heap, 1024, entry_less, &x) != OPSCHED_OK)
+      opsched_heap_init_owned(&heap, 1024, entry_less, &x) != 0)
     goto done;
   for (int64_t i = 0; i < tsize; i++)
     x.table[i] = -1;
@@ -296,7 +297,7 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
   st = OPSCHED_ERR_NOMEM;
   int32_t goal = -1;
   while (heap.size > 0) {
-    int32_t e = mem_heap_pop(&heap);
+    int32_t e = opsched_heap_pop(&heap);
     int32_t s = x.es[e];
     if (x.eg[e] != x.g[s])
       continue; /* superseded by a lower peak */
@@ -386,7 +387,7 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
     }
   }
   if (exhausted && heap.size > 0) {
-    int32_t top = heap.items[0];
+    int32_t top = heap.ids[0];
     if (x.ef[top] < lb_at_stop)
       lb_at_stop = x.ef[top];
   }
@@ -404,7 +405,7 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
   }
   st = OPSCHED_OK;
 done:
-  mem_heap_free(&heap);
+  opsched_heap_free(&heap);
   opsched_free(cur);
   ctx_free(&x);
   return st;

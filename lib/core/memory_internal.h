@@ -123,21 +123,6 @@ typedef struct mem_exact_stats {
 opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
                          int64_t incumbent_peak, mem_exact_stats *stats);
 
-/* A min-heap of int32 items ordered by a caller's comparator (ties must be
- * broken by the comparator for determinism). */
-typedef int (*mem_less_fn)(const void *ctx, int32_t a, int32_t b);
-typedef struct mem_heap {
-  int32_t *items;
-  int64_t size, cap;
-  mem_less_fn less;
-  const void *ctx;
-} mem_heap;
-opsched_status mem_heap_init(mem_heap *h, int64_t cap, mem_less_fn less,
-                             const void *ctx);
-void mem_heap_free(mem_heap *h);
-opsched_status mem_heap_push(mem_heap *h, int32_t item); /* grows as needed */
-int32_t mem_heap_pop(mem_heap *h);
-
 /* Sorts each row of a CSR (rows + 1 offsets) and drops duplicates,
  * compacting in place; off[rows] receives the new total. */
 void mem_csr_sort_dedupe(int64_t *off, int32_t *vals, int32_t rows);

@@ -263,14 +263,13 @@ static acc128 alloc_of(const mem_model *m, int32_t v) {
  * It tells the gated scheduler at once whether any ready op can fit and
  * which allocates least, instead of scanning the whole ready set at every
  * event (quadratic on wide blocks under a tight limit). */
-typedef struct alloc_heap {
-  int32_t *ids;
-  int32_t size;
+typedef struct alloc_order {
   const acc128 *alloc;
   const int64_t *prio;
-} alloc_heap;
+} alloc_order;
 
-static int ah_less(const alloc_heap *h, int32_t a, int32_t b) {
+static int alloc_less(const void *ctx, int32_t a, int32_t b) {
+  const alloc_order *h = ctx;
   if (acc_less(&h->alloc[a], &h->alloc[b]))
     return 1;
   if (acc_less(&h->alloc[b], &h->alloc[a]))
@@ -280,36 +279,10 @@ static int ah_less(const alloc_heap *h, int32_t a, int32_t b) {
   return a < b;
 }
 
-static void ah_push(alloc_heap *h, int32_t v) {
-  int32_t i = h->size++;
-  while (i > 0 && ah_less(h, v, h->ids[(i - 1) / 2])) {
-    h->ids[i] = h->ids[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  h->ids[i] = v;
-}
-
-static void ah_pop(alloc_heap *h) {
-  int32_t last = h->ids[--h->size], i = 0, n = h->size;
-  for (;;) {
-    int32_t c = 2 * i + 1;
-    if (c >= n)
-      break;
-    if (c + 1 < n && ah_less(h, h->ids[c + 1], h->ids[c]))
-      c++;
-    if (!ah_less(h, h->ids[c], last))
-      break;
-    h->ids[i] = h->ids[c];
-    i = c;
-  }
-  if (n > 0)
-    h->ids[i] = last;
-}
-
 /* The ready op that allocates least (ties by priority), or -1. */
-static int32_t ah_top(alloc_heap *h, const uint8_t *started) {
+static int32_t alloc_top(opsched_heap *h, const uint8_t *started) {
   while (h->size > 0 && started[h->ids[0]])
-    ah_pop(h);
+    opsched_heap_pop(h);
   return h->size > 0 ? h->ids[0] : -1;
 }
 
@@ -335,7 +308,9 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   memcpy(prio, prio_in, sizeof *prio * (size_t)n);
   for (int32_t v = 0; v < n; v++)
     allocs[v] = alloc_of(m, v);
-  alloc_heap by_alloc = {by_alloc_ids, 0, allocs, prio};
+  alloc_order by_alloc_order = {allocs, prio};
+  opsched_heap by_alloc;
+  opsched_heap_init_less(&by_alloc, by_alloc_ids, alloc_less, &by_alloc_order);
   for (int32_t v = 0; v < n; v++)
     opsched_graph_preds(g, v, &missing[v]);
   for (int32_t k = 0; k < m->nb; k++)
@@ -346,7 +321,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   for (int32_t v = 0; v < n; v++)
     if (missing[v] == 0) {
       opsched_heap_push(&ready, v);
-      ah_push(&by_alloc, v);
+      opsched_heap_push(&by_alloc, v);
     }
 
   const acc128 lim = {(uint64_t)limit, 0};
@@ -358,7 +333,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
     /* Nothing can fit when even the smallest allocation does not. */
     int none_fits = 0;
     if (!in_order) {
-      int32_t least = ah_top(&by_alloc, started);
+      int32_t least = alloc_top(&by_alloc, started);
       if (least >= 0) {
         acc128 need = allocs[least];
         acc_addacc(&need, &live);
@@ -405,7 +380,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       naside = 0;
       if (!in_order) {
         /* Its entry in the ready heap goes stale (lazy deletion). */
-        pick = ah_top(&by_alloc, started);
+        pick = alloc_top(&by_alloc, started);
         if (pick >= 0)
           best = allocs[pick];
       }
@@ -456,7 +431,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       for (int32_t k = 0; k < ns; k++)
         if (--missing[succ[k]] == 0) {
           opsched_heap_push(&ready, succ[k]);
-          ah_push(&by_alloc, succ[k]);
+          opsched_heap_push(&by_alloc, succ[k]);
         }
     }
   }
