@@ -21,6 +21,7 @@
 #include "opsched/arena.h"
 
 #include "alloc.h"
+#include "rng.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1057,10 +1058,7 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
       for (int32_t x = 0; x < m; x++) {
         if (fev[x])
           continue;
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        int64_t noise = 768 + (int64_t)(rng % 513); /* 0.75 .. 1.25 of 1024 */
+        int64_t noise = 768 + opsched_rng_below(&rng, 513); /* 0.75 .. 1.25 of 1024 */
         int64_t sz = asz[x] < INT64_MAX / 1281 ? asz[x] : asz[x] / 1281;
         keys[cnt].k1 = promoted[x] ? 0 : 1;
         keys[cnt].k2 = -sz * noise;

@@ -15,6 +15,7 @@
 
 #include "alloc.h"
 #include "heap.h"
+#include "rng.h"
 #include "saturate.h"
 #include "schedule_internal.h"
 
@@ -266,19 +267,6 @@ done:
 /* ---------------------------------------------------------------------- */
 /* Improvement: local search over activity lists.                          */
 
-/* splitmix64: a tiny local generator, seeded per call, so runs are
- * deterministic and thread-safe. */
-static uint64_t rng_next(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-
-static int64_t rng_below(uint64_t *state, int64_t bound) {
-  return (int64_t)(rng_next(state) % (uint64_t)bound);
-}
-
 /* The strongest cheap bound: critical path, work per stream, and
  * demand-weighted work per unit of capacity. Reaching it proves optimality
  * and ends the search early. */
@@ -326,7 +314,7 @@ static int32_t random_target(const opsched_graph *g, const int32_t *list,
       hi = pos[succ[k]] - 1;
   if (hi <= lo)
     return i;
-  return lo + (int32_t)rng_below(rng, hi - lo + 1);
+  return lo + (int32_t)opsched_rng_below(rng, hi - lo + 1);
 }
 
 opsched_status opsched_streams_improve(const opsched_graph *g,
@@ -414,7 +402,7 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
     } else {
       /* One random shift within the op's topological window; sideways
        * moves are accepted so the search can cross plateaus. */
-      int32_t i = (int32_t)rng_below(&rng, n);
+      int32_t i = (int32_t)opsched_rng_below(&rng, n);
       int32_t j = random_target(g, cur, cur_pos, n, i, &rng);
       if (j == i)
         continue;
@@ -451,7 +439,7 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
         cur_pos[cur[i]] = i;
       int32_t kicks = 1 + n / 10;
       for (int32_t k = 0; k < kicks; k++) {
-        int32_t i = (int32_t)rng_below(&rng, n);
+        int32_t i = (int32_t)opsched_rng_below(&rng, n);
         list_move(cur, cur_pos, i, random_target(g, cur, cur_pos, n, i, &rng));
       }
       cur_ms = sgs_decode(&c, cur, 0, INT64_MAX, ts, te);
