@@ -4,7 +4,7 @@
  * (BFS compares predecessor lists; DFS orders sort operand lists). */
 #include "alloc.h"
 #include "heap.h"
-#include "memory_internal.h"
+#include "memory_baselines.h"
 #include "saturate.h"
 
 #include <stdlib.h>

@@ -13,7 +13,7 @@
  * past it the incumbent (or a better order found) is returned unproven. */
 #include "alloc.h"
 #include "heap.h"
-#include "memory_internal.h"
+#include "memory_exact.h"
 #include "saturate.h"
 
 #include <string.h>

@@ -2,7 +2,8 @@
 
 #include "alloc.h"
 #include "heap.h"
-#include "memory_internal.h"
+#include "memory_baselines.h"
+#include "memory_model.h"
 #include "saturate.h"
 #include "schedule_internal.h"
 
