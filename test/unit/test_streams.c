@@ -5,7 +5,8 @@
 #include "check.h"
 #include "opsched/schedule.h"
 
-#include "../../lib/core/schedule_internal.h"
+#include "../../lib/core/schedule_sync.h"
+#include "../../lib/core/streams.h"
 
 #include <stdint.h>
 #include <stdlib.h>
