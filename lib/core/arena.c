@@ -21,12 +21,14 @@
 #include "opsched/arena.h"
 
 #include "alloc.h"
+#include "arena_clock.h"
+#include "free_tree.h"
 #include "rng.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define NEVER INT32_MAX
+#define NEVER OPSCHED_HB_NEVER
 
 struct opsched_arena {
   int32_t nbuf, n, S;
@@ -80,116 +82,6 @@ void opsched_arena_destroy(opsched_arena *a) {
   opsched_free(a->sync_from);
   opsched_free(a->sync_to);
   opsched_free(a);
-}
-
-/* ---- Happens-before --------------------------------------------------- */
-
-typedef struct hb_ctx {
-  int32_t n, S;
-  const int32_t *stream;
-  int32_t *spos;     /* n */
-  int32_t *seq;      /* n: position in the sequential order */
-  int32_t *comp;     /* n * S: completion clocks */
-  int64_t *so_off;   /* S + 1 */
-  int32_t *so_ops;   /* n: ops per stream in launch order */
-} hb_ctx;
-
-/* Ops of stream stream[b] completed, or of stream k, when b launches. */
-static int32_t start_clock(const hb_ctx *h, int32_t b, int32_t k) {
-  return k == h->stream[b] ? h->spos[b] - 1 : h->comp[(size_t)b * (size_t)h->S + (size_t)k];
-}
-
-/* a completes before b launches. */
-static int happens_before(const hb_ctx *h, int32_t a, int32_t b) {
-  return a != b && start_clock(h, b, h->stream[a]) >= h->spos[a];
-}
-
-/* Place on stream k of the first op launching after e completed. */
-static int32_t first_after(const hb_ctx *h, int32_t e, int32_t k) {
-  int32_t se = h->stream[e], pe = h->spos[e];
-  int64_t len = h->so_off[k + 1] - h->so_off[k];
-  if (k == se)
-    return pe + 1 <= len ? pe + 1 : NEVER;
-  const int32_t *ops = h->so_ops + h->so_off[k];
-  int64_t lo = 0, hi = len; /* first index with clock >= pe */
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (h->comp[(size_t)ops[mid] * (size_t)h->S + (size_t)se] >= pe)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return lo < len ? (int32_t)(lo + 1) : NEVER;
-}
-
-static void hb_free(hb_ctx *h) {
-  opsched_free(h->spos);
-  opsched_free(h->seq);
-  opsched_free(h->comp);
-  opsched_free(h->so_off);
-  opsched_free(h->so_ops);
-}
-
-static opsched_status hb_build(const opsched_graph *g, const opsched_schedule *s,
-                               hb_ctx *h) {
-  int32_t n = h->n, S = h->S;
-  const int32_t *order = opsched_schedule_order(s);
-  h->spos = opsched_alloc_array((size_t)n, sizeof *h->spos);
-  h->seq = opsched_alloc_array((size_t)n, sizeof *h->seq);
-  h->comp = opsched_alloc_array((size_t)n * (size_t)S, sizeof *h->comp);
-  h->so_off = opsched_alloc_array((size_t)S + 1, sizeof *h->so_off);
-  h->so_ops = opsched_alloc_array((size_t)n, sizeof *h->so_ops);
-  int32_t *last = opsched_alloc_array((size_t)S, sizeof *last);
-  opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!h->spos || !h->seq || !h->comp || !h->so_off || !h->so_ops || !last)
-    goto done;
-  st = OPSCHED_ERR_INVALID;
-  for (int32_t v = 0; v < n; v++)
-    h->seq[v] = -1;
-  for (int32_t i = 0; i < n; i++) {
-    int32_t v = order[i];
-    if (v < 0 || v >= n || h->seq[v] >= 0 || h->stream[v] < 0 || h->stream[v] >= S)
-      goto done;
-    h->seq[v] = i;
-    h->so_off[h->stream[v] + 1]++;
-  }
-  for (int32_t k = 0; k < S; k++) {
-    h->so_off[k + 1] += h->so_off[k];
-    last[k] = -1;
-  }
-  for (int32_t i = 0; i < n; i++) {
-    int32_t v = order[i], k = h->stream[v], prev = last[k];
-    int32_t *row = h->comp + (size_t)v * (size_t)S;
-    if (prev >= 0)
-      memcpy(row, h->comp + (size_t)prev * (size_t)S, sizeof *row * (size_t)S);
-    h->spos[v] = prev >= 0 ? h->spos[prev] + 1 : 1;
-    h->so_ops[h->so_off[k] + h->spos[v] - 1] = v;
-    int32_t nw;
-    const int32_t *w = opsched_schedule_waits(s, v, &nw);
-    for (int32_t a = 0; a < nw; a++) {
-      int32_t u = w[a];
-      if (u < 0 || u >= n || h->seq[u] >= i)
-        goto done; /* a wait on an op not launched before: no order */
-      const int32_t *src = h->comp + (size_t)u * (size_t)S;
-      for (int32_t q = 0; q < S; q++)
-        if (src[q] > row[q])
-          row[q] = src[q];
-    }
-    row[k] = h->spos[v];
-    last[k] = v;
-  }
-  /* Every dependency must be implied by the synchronisation. */
-  for (int32_t v = 0; v < n; v++) {
-    int32_t np;
-    const int32_t *pred = opsched_graph_preds(g, v, &np);
-    for (int32_t e = 0; e < np; e++)
-      if (!happens_before(h, pred[e], v))
-        goto done;
-  }
-  st = OPSCHED_OK;
-done:
-  opsched_free(last);
-  return st;
 }
 
 /* ---- Packing ---------------------------------------------------------- */
@@ -324,121 +216,6 @@ static int best_fit_in_key_order(const pk *P, sort_key *keys, int32_t *perm,
   return 1;
 }
 
-/* Free blocks of the sweep packer: each block is a node of two treaps, one
- * ordered by offset (neighbours, for coalescing; the highest block) and one
- * by (size, offset) (best fit: the smallest block that fits, the lowest
- * offset among equal sizes). Nodes come from one pool of m + 1; priorities
- * are a fixed hash of the node index, so the shapes are deterministic. */
-typedef struct free_tree {
-  int64_t *fo, *fs;      /* offset, size per node */
-  int32_t *ch;           /* 4 per node: offset-left/right, size-left/right */
-  int32_t *spare;        /* free node indices */
-  int32_t nspare;
-  int32_t root[2];       /* 0: by offset, 1: by (size, offset) */
-} free_tree;
-
-static uint32_t node_priority(int32_t x) {
-  uint32_t h = (uint32_t)x * 2654435761u;
-  return h ^ (h >> 15);
-}
-
-/* Key order of nodes a, b in tree t. */
-static int ft_less(const free_tree *F, int t, int32_t a, int32_t b) {
-  if (t == 1 && F->fs[a] != F->fs[b])
-    return F->fs[a] < F->fs[b];
-  return F->fo[a] < F->fo[b];
-}
-
-static int32_t *ft_child(free_tree *F, int t, int32_t x, int right) {
-  return &F->ch[4 * (size_t)x + 2 * (size_t)t + (size_t)right];
-}
-
-/* Splits tree t at node-key k: *l gets keys < k, *r the rest. */
-static void ft_split(free_tree *F, int t, int32_t root, int32_t k, int32_t *l, int32_t *r) {
-  if (root < 0) {
-    *l = *r = -1;
-    return;
-  }
-  if (ft_less(F, t, root, k)) {
-    ft_split(F, t, *ft_child(F, t, root, 1), k, ft_child(F, t, root, 1), r);
-    *l = root;
-  } else {
-    ft_split(F, t, *ft_child(F, t, root, 0), k, l, ft_child(F, t, root, 0));
-    *r = root;
-  }
-}
-
-static int32_t ft_merge(free_tree *F, int t, int32_t a, int32_t b) {
-  if (a < 0)
-    return b;
-  if (b < 0)
-    return a;
-  if (node_priority(a) > node_priority(b)) {
-    *ft_child(F, t, a, 1) = ft_merge(F, t, *ft_child(F, t, a, 1), b);
-    return a;
-  }
-  *ft_child(F, t, b, 0) = ft_merge(F, t, a, *ft_child(F, t, b, 0));
-  return b;
-}
-
-static void ft_insert(free_tree *F, int32_t x) {
-  for (int t = 0; t < 2; t++) {
-    int32_t l, r;
-    *ft_child(F, t, x, 0) = *ft_child(F, t, x, 1) = -1;
-    ft_split(F, t, F->root[t], x, &l, &r);
-    F->root[t] = ft_merge(F, t, ft_merge(F, t, l, x), r);
-  }
-}
-
-/* Removes node x (present in both trees) and returns it to the pool. */
-static void ft_remove(free_tree *F, int32_t x) {
-  for (int t = 0; t < 2; t++) {
-    int32_t *link = &F->root[t];
-    while (*link != x)
-      link = ft_child(F, t, *link, !ft_less(F, t, x, *link));
-    *link = ft_merge(F, t, *ft_child(F, t, x, 0), *ft_child(F, t, x, 1));
-  }
-  F->spare[F->nspare++] = x;
-}
-
-static int32_t ft_new(free_tree *F, int64_t off, int64_t size) {
-  int32_t x = F->spare[--F->nspare];
-  F->fo[x] = off;
-  F->fs[x] = size;
-  ft_insert(F, x);
-  return x;
-}
-
-/* Tree 0: the last block with offset < off (prev) or the first with offset >
- * off (next); -1 when none. */
-static int32_t ft_neighbour(free_tree *F, int64_t off, int next) {
-  int32_t x = F->root[0], found = -1;
-  while (x >= 0) {
-    if (next ? F->fo[x] > off : F->fo[x] < off) {
-      found = x;
-      x = *ft_child(F, 0, x, !next);
-    } else {
-      x = *ft_child(F, 0, x, next);
-    }
-  }
-  return found;
-}
-
-/* Tree 1: the smallest block of at least `size` bytes, lowest offset among
- * equal sizes; -1 when none. */
-static int32_t ft_best_fit(free_tree *F, int64_t size) {
-  int32_t x = F->root[1], found = -1;
-  while (x >= 0) {
-    if (F->fs[x] >= size) {
-      found = x;
-      x = *ft_child(F, 1, x, 0);
-    } else {
-      x = *ft_child(F, 1, x, 1);
-    }
-  }
-  return found;
-}
-
 /* Fallback when the conflict lists would be too large: an allocator
  * simulation in allocation order with best fit over a coalescing free list.
  * Buffer x is freed after sequential position rel[x] (conservative: every
@@ -450,16 +227,9 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
   int64_t *rel_off = opsched_alloc_array((size_t)n + 2, sizeof *rel_off);
   int32_t *rel_ids = opsched_alloc_array((size_t)m, sizeof *rel_ids);
   free_tree F = {0};
-  F.fo = opsched_alloc_array((size_t)m + 1, sizeof *F.fo);
-  F.fs = opsched_alloc_array((size_t)m + 1, sizeof *F.fs);
-  F.ch = opsched_alloc_array(4 * ((size_t)m + 1), sizeof *F.ch);
-  F.spare = opsched_alloc_array((size_t)m + 1, sizeof *F.spare);
-  F.root[0] = F.root[1] = -1;
   int64_t top = -1;
-  if (!rel_off || !rel_ids || !F.fo || !F.fs || !F.ch || !F.spare)
+  if (opsched_ft_init(&F, m + 1) != 0 || !rel_off || !rel_ids)
     goto done;
-  for (int32_t x = m; x >= 0; x--)
-    F.spare[F.nspare++] = x;
   for (int32_t x = 0; x < m; x++)
     if (rel[x] < n)
       rel_off[rel[x] + 2]++;
@@ -475,26 +245,26 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
         int32_t x = rel_ids[e];
         int64_t o = off[x], size = asz[x];
         /* Coalesce with the free blocks just below and just above. */
-        int32_t prev = ft_neighbour(&F, o, 0), next = ft_neighbour(&F, o, 1);
+        int32_t prev = opsched_ft_neighbour(&F, o, 0), next = opsched_ft_neighbour(&F, o, 1);
         if (next >= 0 && o + size == F.fo[next]) {
           size += F.fs[next];
-          ft_remove(&F, next);
+          opsched_ft_remove(&F, next);
         }
         if (prev >= 0 && F.fo[prev] + F.fs[prev] == o) {
           o = F.fo[prev];
           size += F.fs[prev];
-          ft_remove(&F, prev);
+          opsched_ft_remove(&F, prev);
         }
-        ft_new(&F, o, size);
+        opsched_ft_new(&F, o, size);
       }
     for (int32_t x = alloc_off[p]; x < alloc_off[p + 1]; x++) {
-      int32_t best = ft_best_fit(&F, asz[x]);
+      int32_t best = opsched_ft_best_fit(&F, asz[x]);
       if (best < 0) {
-        int32_t last = ft_neighbour(&F, INT64_MAX, 0);
+        int32_t last = opsched_ft_neighbour(&F, INT64_MAX, 0);
         if (last >= 0 && F.fo[last] + F.fs[last] == top) {
           off[x] = F.fo[last]; /* grow the last free block at the top */
           top = F.fo[last] + asz[x];
-          ft_remove(&F, last);
+          opsched_ft_remove(&F, last);
         } else {
           off[x] = top;
           top += asz[x];
@@ -503,18 +273,15 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
       }
       off[x] = F.fo[best];
       int64_t rest_off = F.fo[best] + asz[x], rest = F.fs[best] - asz[x];
-      ft_remove(&F, best);
+      opsched_ft_remove(&F, best);
       if (rest > 0)
-        ft_new(&F, rest_off, rest);
+        opsched_ft_new(&F, rest_off, rest);
     }
   }
 done:
   opsched_free(rel_off);
   opsched_free(rel_ids);
-  opsched_free(F.fo);
-  opsched_free(F.fs);
-  opsched_free(F.ch);
-  opsched_free(F.spare);
+  opsched_ft_free(&F);
   return top;
 }
 
@@ -583,7 +350,7 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
   h.n = n;
   h.S = S;
   h.stream = A->stream;
-  if ((st = hb_build(g, s, &h)) != OPSCHED_OK)
+  if ((st = opsched_hb_build(g, s, &h)) != OPSCHED_OK)
     goto fail;
   st = OPSCHED_ERR_NOMEM;
   A->spos = h.spos;
@@ -614,7 +381,7 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
     lastend[i] = ends[o];
     for (int32_t k = 0; k < S; k++)
       A->thr[(size_t)i * (size_t)S + (size_t)k] =
-          A->forever[i] ? NEVER : first_after(&hv, o, k);
+          A->forever[i] ? NEVER : opsched_hb_first_after(&hv, o, k);
     if (sz > 0) {
       if (sz > INT64_MAX - (alignment - 1)) {
         st = OPSCHED_ERR_INFEASIBLE;
@@ -636,7 +403,7 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
     int32_t o = A->owner[i];
     if (o < 0 || u == o)
       continue;
-    if (A->asize[i] > 0 && !happens_before(&hv, o, u)) {
+    if (A->asize[i] > 0 && !opsched_hb_before(&hv, o, u)) {
       st = OPSCHED_ERR_INVALID;
       goto fail;
     }
@@ -648,7 +415,7 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
       for (int32_t k = 0; k < S; k++) {
         int32_t *t = &A->thr[(size_t)i * (size_t)S + (size_t)k];
         if (*t != NEVER) {
-          int32_t f = first_after(&hv, u, k);
+          int32_t f = opsched_hb_first_after(&hv, u, k);
           if (f > *t)
             *t = f;
         }
@@ -1087,7 +854,7 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
   A = NULL;
 fail:
   opsched_arena_destroy(A);
-  hb_free(&h);
+  opsched_hb_free(&h);
   opsched_free(lastseq);
   opsched_free(lastend);
   opsched_free(ab);
