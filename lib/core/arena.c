@@ -998,7 +998,14 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
   W.g = g, W.s = s, W.b = b, W.alignment = alignment, W.packers = packers;
   W.n = opsched_graph_num_nodes(g);
   W.nb = opsched_buffers_count(b);
-  W.S = opsched_schedule_stream_count(s) < 1 ? 1 : opsched_schedule_stream_count(s);
+  /* Clocks and thresholds only for the streams in use: memory grows with
+   * ops and buffers times those (at most min(streams, ops)), never with the
+   * streams option itself. */
+  const int32_t *stream_of = opsched_schedule_streams(s);
+  W.S = 1;
+  for (int32_t v = 0; v < W.n; v++)
+    if (stream_of[v] >= W.S)
+      W.S = stream_of[v] + 1;
   W.starts = opsched_schedule_starts(s);
   W.ends = opsched_schedule_ends(s);
   W.best = -1;

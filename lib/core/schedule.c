@@ -28,8 +28,9 @@ static opsched_status list_schedule(const opsched_graph *g,
   int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
   int32_t *aside = opsched_alloc_array((size_t)n, sizeof *aside);
   int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
-  uint8_t *busy = opsched_alloc_array((size_t)streams, sizeof *busy);
-  if (!prio || !ready_ids || !run_ids || !aside || !missing || !busy)
+  opsched_lanes lanes;
+  int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
+  if (!prio || !ready_ids || !run_ids || !aside || !missing || !lanes_ok)
     goto done;
 
   for (int32_t v = 0; v < n; v++) {
@@ -55,11 +56,7 @@ static opsched_status list_schedule(const opsched_graph *g,
         aside[naside++] = v;
         continue;
       }
-      int32_t k = 0;
-      while (busy[k])
-        k++;
-      busy[k] = 1;
-      s->stream[v] = k;
+      s->stream[v] = opsched_lanes_take(&lanes);
       s->start[v] = now;
       s->end[v] = opsched_sat_add(now, opsched_graph_cost(g, v));
       free_cap -= d;
@@ -76,7 +73,7 @@ static opsched_status list_schedule(const opsched_graph *g,
     now = s->end[running.ids[0]];
     while (running.size > 0 && s->end[running.ids[0]] == now) {
       int32_t u = opsched_heap_pop(&running);
-      busy[s->stream[u]] = 0;
+      opsched_lanes_give(&lanes, s->stream[u]);
       free_cap += opsched_graph_demand(g, u);
       free_streams++;
       done_count++;
@@ -94,7 +91,7 @@ done:
   opsched_free(run_ids);
   opsched_free(aside);
   opsched_free(missing);
-  opsched_free(busy);
+  opsched_lanes_free(&lanes);
   return st;
 }
 
@@ -102,14 +99,10 @@ done:
 /* Memory in time (docs/memory.md): the gated list scheduler.              */
 
 /* Starts v at `now` on the lowest free stream. */
-static void start_op(const opsched_graph *g, opsched_schedule *s, uint8_t *busy,
+static void start_op(const opsched_graph *g, opsched_schedule *s, opsched_lanes *lanes,
                      opsched_heap *running, int32_t v, int64_t now,
                      int32_t *free_cap, int32_t *free_streams) {
-  int32_t k = 0;
-  while (busy[k])
-    k++;
-  busy[k] = 1;
-  s->stream[v] = k;
+  s->stream[v] = opsched_lanes_take(lanes);
   s->start[v] = now;
   s->end[v] = opsched_sat_add(now, opsched_graph_cost(g, v));
   *free_cap -= opsched_graph_demand(g, v);
@@ -178,12 +171,13 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   int32_t *aside = opsched_alloc_array((size_t)n, sizeof *aside);
   int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
   int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
-  uint8_t *busy = opsched_alloc_array((size_t)streams, sizeof *busy);
+  opsched_lanes lanes;
+  int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
   uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
   acc128 *allocs = opsched_alloc_array((size_t)n, sizeof *allocs);
   int32_t *by_alloc_ids = opsched_alloc_array((size_t)n, sizeof *by_alloc_ids);
   if (!prio || !ready_ids || !run_ids || !aside || !missing || !remaining ||
-      !busy || !started || !allocs || !by_alloc_ids)
+      !lanes_ok || !started || !allocs || !by_alloc_ids)
     goto done;
   memcpy(prio, prio_in, sizeof *prio * (size_t)n);
   for (int32_t v = 0; v < n; v++)
@@ -243,7 +237,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       }
       acc_addacc(&live, &a);
       started[v] = 1;
-      start_op(g, s, busy, &running, v, now, &free_cap, &free_streams);
+      start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams);
       next++;
     }
     for (int32_t i = 0; i < naside; i++)
@@ -278,7 +272,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       }
       acc_addacc(&live, &best);
       started[pick] = 1;
-      start_op(g, s, busy, &running, pick, now, &free_cap, &free_streams);
+      start_op(g, s, &lanes, &running, pick, now, &free_cap, &free_streams);
       next++;
     }
     int64_t t = s->end[running.ids[0]];
@@ -289,7 +283,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
     while (running.size > 0 && s->end[running.ids[0]] == now) {
       int32_t u = opsched_heap_pop(&running);
       int zero = s->end[u] == s->start[u];
-      busy[s->stream[u]] = 0;
+      opsched_lanes_give(&lanes, s->stream[u]);
       free_cap += opsched_graph_demand(g, u);
       free_streams++;
       done_count++;
@@ -323,7 +317,7 @@ done:
   opsched_free(aside);
   opsched_free(missing);
   opsched_free(remaining);
-  opsched_free(busy);
+  opsched_lanes_free(&lanes);
   opsched_free(started);
   opsched_free(allocs);
   opsched_free(by_alloc_ids);

@@ -181,3 +181,36 @@ const int64_t *opsched_schedule_live_after(const opsched_schedule *s) { return s
 int opsched_schedule_memory_limit_met(const opsched_schedule *s) { return s->limit_met; }
 const char *opsched_schedule_memory_winner(const opsched_schedule *s) { return s->memory_winner; }
 int opsched_schedule_memory_exact_proven(const opsched_schedule *s) { return s->exact_proven; }
+
+static int lane_less(const void *ctx, int32_t a, int32_t b) {
+  (void)ctx;
+  return a < b;
+}
+
+int32_t opsched_lanes_usable(int32_t streams, int32_t n) {
+  int32_t k = streams < n ? streams : n;
+  return k > 1 ? k : 1;
+}
+
+int opsched_lanes_init(opsched_lanes *l, int32_t streams, int32_t n) {
+  int32_t cap = opsched_lanes_usable(streams, n);
+  int32_t *ids = opsched_alloc_array((size_t)cap, sizeof *ids);
+  opsched_heap_init_less(&l->released, ids, lane_less, NULL);
+  l->fresh = 0;
+  return ids ? 0 : -1;
+}
+
+void opsched_lanes_free(opsched_lanes *l) {
+  opsched_free(l->released.ids);
+  l->released.ids = NULL;
+}
+
+int32_t opsched_lanes_take(opsched_lanes *l) {
+  if (l->released.size > 0)
+    return opsched_heap_pop(&l->released); /* below fresh, so lowest */
+  return l->fresh++;
+}
+
+void opsched_lanes_give(opsched_lanes *l, int32_t lane) {
+  (void)opsched_heap_push(&l->released, lane);
+}

@@ -6,6 +6,8 @@
 
 #include "opsched/schedule.h"
 
+#include "heap.h"
+
 struct opsched_schedule {
   int32_t n;
   int32_t streams;        /* streams available */
@@ -52,5 +54,23 @@ opsched_status opsched_schedule_sort_order(opsched_schedule *s,
 opsched_status opsched_schedule_sort_order_by(opsched_schedule *s,
                                               const opsched_graph *g,
                                               const int32_t *tie);
+
+/* Streams an op can be put on, lowest index first: O(log) per take/give
+ * instead of a scan, and storage for at most min(streams, n) lanes, since
+ * no more than n ops ever run at once. */
+typedef struct opsched_lanes {
+  opsched_heap released; /* given back, by index */
+  int32_t fresh;         /* lanes >= fresh were never taken */
+} opsched_lanes;
+
+/* 0, or -1 when out of memory. */
+int opsched_lanes_init(opsched_lanes *l, int32_t streams, int32_t n);
+void opsched_lanes_free(opsched_lanes *l);
+/* The lowest free lane; the caller keeps takes <= streams. */
+int32_t opsched_lanes_take(opsched_lanes *l);
+void opsched_lanes_give(opsched_lanes *l, int32_t lane);
+
+/* min(streams, n), at least 1: the streams a block of n ops can use. */
+int32_t opsched_lanes_usable(int32_t streams, int32_t n);
 
 #endif

@@ -4,6 +4,7 @@
 #include "opsched/schedule.h"
 
 #include "alloc.h"
+#include "heap.h"
 #include "memory_model.h"
 #include "schedule_object.h"
 #include "schedule_sync.h"
@@ -14,44 +15,109 @@
 /* ---------------------------------------------------------------------- */
 /* Stream names and waits.                                                 */
 
+/* Idle streams as a segment tree of idle counts: the lowest idle stream,
+ * and any stream taken or released, in O(log S). */
+typedef struct idle_set {
+  int32_t *cnt; /* 2 * size */
+  int32_t size;
+} idle_set;
+
+static int idle_init(idle_set *t, int32_t S) {
+  t->size = 1;
+  while (t->size < S)
+    t->size *= 2;
+  t->cnt = opsched_alloc_array((size_t)t->size * 2, sizeof *t->cnt);
+  if (!t->cnt)
+    return -1;
+  for (int32_t k = 0; k < S; k++)
+    t->cnt[t->size + k] = 1;
+  for (int32_t i = t->size - 1; i > 0; i--)
+    t->cnt[i] = t->cnt[2 * i] + t->cnt[2 * i + 1];
+  return 0;
+}
+
+static void idle_set_to(idle_set *t, int32_t k, int32_t on) {
+  int32_t i = t->size + k, d = on - t->cnt[i];
+  for (; i > 0; i /= 2)
+    t->cnt[i] += d;
+}
+
+static int idle_has(const idle_set *t, int32_t k) { return t->cnt[t->size + k] != 0; }
+
+/* The lowest idle stream, or -1. */
+static int32_t idle_lowest(const idle_set *t) {
+  if (t->cnt[1] == 0)
+    return -1;
+  int32_t i = 1;
+  while (i < t->size)
+    i = t->cnt[2 * i] ? 2 * i : 2 * i + 1;
+  return i - t->size;
+}
+
+/* Ops go in s->order, which sorts by start time, so a stream idle at one
+ * op's start stays idle for the next: busy streams wait in a heap keyed by
+ * their last end and turn idle once the start reaches it. Each op takes
+ * the idle stream holding most of its predecessors (only their streams
+ * can hold any), else the lowest idle one. O((n + edges) log S). */
 opsched_status opsched_streams_assign(const opsched_graph *g,
                                       opsched_schedule *s) {
-  int32_t S = s->streams;
+  int32_t n = s->n, S = opsched_lanes_usable(s->streams, n);
   int64_t *last_end = opsched_alloc_array((size_t)S, sizeof *last_end);
   int32_t *held = opsched_alloc_array((size_t)S, sizeof *held);
-  if (!last_end || !held) {
-    opsched_free(last_end);
-    opsched_free(held);
-    return OPSCHED_ERR_NOMEM;
-  }
-  opsched_status st = OPSCHED_OK;
-  for (int32_t i = 0; i < s->n && st == OPSCHED_OK; i++) {
+  int32_t *busy_ids = opsched_alloc_array((size_t)S, sizeof *busy_ids);
+  idle_set idle = {0};
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!last_end || !held || !busy_ids || idle_init(&idle, S) != 0)
+    goto done;
+  opsched_heap busy;
+  opsched_heap_init(&busy, busy_ids, last_end);
+  st = OPSCHED_OK;
+  for (int32_t i = 0; i < n && st == OPSCHED_OK; i++) {
     int32_t v = s->order[i], np;
+    if (i > 0 && s->start[v] < s->start[s->order[i - 1]]) {
+      st = OPSCHED_ERR_STATE; /* not sorted by start */
+      break;
+    }
+    while (busy.size > 0 && last_end[busy.ids[0]] <= s->start[v])
+      idle_set_to(&idle, opsched_heap_pop(&busy), 1);
     const int32_t *pred = opsched_graph_preds(g, v, &np);
     /* Predecessors come earlier in the order, so their streams are known. */
     for (int32_t k = 0; k < np; k++)
       held[s->stream[pred[k]]]++;
     int32_t pick = -1;
-    for (int32_t k = 0; k < S; k++)
-      if (last_end[k] <= s->start[v] && (pick < 0 || held[k] > held[pick]))
-        pick = k;
+    for (int32_t k = 0; k < np; k++) {
+      int32_t q = s->stream[pred[k]];
+      if (idle_has(&idle, q) &&
+          (pick < 0 || held[q] > held[pick] || (held[q] == held[pick] && q < pick)))
+        pick = q;
+    }
     for (int32_t k = 0; k < np; k++)
       held[s->stream[pred[k]]] = 0;
-    if (pick < 0) {
+    if (pick < 0 && (pick = idle_lowest(&idle)) < 0) {
       st = OPSCHED_ERR_STATE;
       break;
     }
     s->stream[v] = pick;
     last_end[pick] = s->end[v];
+    idle_set_to(&idle, pick, 0);
+    (void)opsched_heap_push(&busy, pick);
   }
+done:
   opsched_free(last_end);
   opsched_free(held);
+  opsched_free(busy_ids);
+  opsched_free(idle.cnt);
   return st;
 }
 
 opsched_status opsched_streams_waits(const opsched_graph *g,
                                      opsched_schedule *s) {
-  int32_t n = s->n, S = s->streams;
+  /* Clocks only for the streams in use (at most min(streams, n)): the
+   * memory is n * that, whatever the streams option says. */
+  int32_t n = s->n, S = 1;
+  for (int32_t v = 0; v < n; v++)
+    if (s->stream[v] >= S)
+      S = s->stream[v] + 1;
   opsched_free(s->wait_off);
   opsched_free(s->wait_ids);
   s->wait_ids = NULL;
