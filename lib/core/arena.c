@@ -97,14 +97,47 @@ typedef struct pk {
   const int32_t *adj;
   int64_t fev_top; /* total of forever buffers */
   int64_t *off;    /* current layout, -1 = unplaced */
-  int64_t *scratch; /* 2 * max degree */
+  int64_t *scratch; /* 4 * max degree + 4: intervals, then radix space */
 } pk;
 
-static int cmp_pair(const void *pa, const void *pb) {
-  const int64_t *a = pa, *b = pb;
-  if (a[0] != b[0])
-    return a[0] < b[0] ? -1 : 1;
-  return (a[1] > b[1]) - (a[1] < b[1]);
+/* Sorts `cnt` (lo, hi) pairs by lo, in O(cnt) per byte of the largest lo:
+ * a stable LSD radix sort through `tmp` (same size), insertion sort when
+ * short. Only the order of the lo values matters to place(): among equal
+ * lo values the gap scan gives the same result in any order. */
+static void sort_by_lo(int64_t *a, int64_t *tmp, int64_t cnt) {
+  if (cnt < 32) {
+    for (int64_t i = 1; i < cnt; i++) {
+      int64_t lo = a[2 * i], hi = a[2 * i + 1], j = i;
+      for (; j > 0 && a[2 * j - 2] > lo; j--) {
+        a[2 * j] = a[2 * j - 2];
+        a[2 * j + 1] = a[2 * j - 1];
+      }
+      a[2 * j] = lo;
+      a[2 * j + 1] = hi;
+    }
+    return;
+  }
+  uint64_t all = 0;
+  for (int64_t i = 0; i < cnt; i++)
+    all |= (uint64_t)a[2 * i];
+  int64_t *src = a, *dst = tmp;
+  for (int shift = 0; shift < 64 && (all >> shift) != 0; shift += 8) {
+    int64_t count[257] = {0};
+    for (int64_t i = 0; i < cnt; i++)
+      count[(((uint64_t)src[2 * i] >> shift) & 255) + 1]++;
+    for (int d = 0; d < 256; d++)
+      count[d + 1] += count[d];
+    for (int64_t i = 0; i < cnt; i++) {
+      int64_t at = count[((uint64_t)src[2 * i] >> shift) & 255]++;
+      dst[2 * at] = src[2 * i];
+      dst[2 * at + 1] = src[2 * i + 1];
+    }
+    int64_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != a)
+    memcpy(a, src, sizeof *a * 2 * (size_t)cnt);
 }
 
 /* Lowest (first_fit) or best-fitting gap for x among its placed
@@ -119,7 +152,7 @@ static int64_t place(const pk *P, int32_t x, int first_fit) {
       cnt++;
     }
   }
-  qsort(P->scratch, (size_t)cnt, 2 * sizeof *P->scratch, cmp_pair);
+  sort_by_lo(P->scratch, P->scratch + 2 * cnt + 2, cnt);
   int64_t cur = P->floor[x], best = -1, best_gap = 0;
   for (int64_t i = 0; i < cnt; i++) {
     int64_t lo = P->scratch[2 * i], hi = P->scratch[2 * i + 1];
@@ -329,7 +362,7 @@ typedef struct arena_work {
   int64_t pairs;
   int capped;
   int64_t fsum;            /* bytes of the forever stack */
-  int64_t *scratch;        /* 2 * max degree + 2, for place() */
+  int64_t *scratch;        /* 4 * max degree + 4, for place() */
   int32_t *perm;
   sort_key *keys;
   int64_t best, sweep_top; /* best arena so far (-1 none); sweep's (-2 not run) */
@@ -861,7 +894,7 @@ static opsched_status phase_packers(arena_work *W) {
   for (int32_t x = 0; x < m; x++)
     if (W->adj_off[x + 1] - W->adj_off[x] > maxdeg)
       maxdeg = W->adj_off[x + 1] - W->adj_off[x];
-  W->scratch = opsched_alloc_array((size_t)maxdeg * 2 + 2, sizeof *W->scratch);
+  W->scratch = opsched_alloc_array((size_t)maxdeg * 4 + 4, sizeof *W->scratch);
   if (!W->scratch || phase_breadth(W) != OPSCHED_OK)
     return OPSCHED_ERR_NOMEM;
   pk P = packer_view(W);
