@@ -129,7 +129,11 @@ static opsched_status min_memory(const mem_model *m, opsched_memory_result *r,
   if (!run_exact)
     return OPSCHED_OK;
   mem_exact_stats es;
-  opsched_status st = mem_exact(m, budget, r->order, r->peak, &es);
+  /* The default budget is work proportional to the block; an explicit
+   * state budget is the user's to take, without the work cap. */
+  int64_t work = budget == 0 ? mem_exact_work_budget(m) : 0;
+  opsched_status st = mem_exact(m, budget == 0 ? 1000000 : budget, work, r->order,
+                                r->peak, &es);
   if (st != OPSCHED_OK)
     return st;
   r->exact_states = es.states;
@@ -160,7 +164,7 @@ opsched_status opsched_memory_schedule(const opsched_graph *g,
   if (st != OPSCHED_OK)
     return st;
   int32_t n = m.n;
-  int64_t budget = o->exact_budget ? o->exact_budget : 1000000;
+  int64_t budget = o->exact_budget; /* 0: the default, see min_memory */
   int32_t exact_max = o->exact_max_nodes ? o->exact_max_nodes : 40;
   int64_t limit = o->max_memory ? o->max_memory : INT64_MAX;
   st = OPSCHED_ERR_NOMEM;

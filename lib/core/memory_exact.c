@@ -198,14 +198,21 @@ static void ctx_free(exact_ctx *x) {
   opsched_free(x->es);
 }
 
-opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
-                         int64_t incumbent_peak, mem_exact_stats *stats) {
+opsched_status mem_exact(const mem_model *m, int64_t budget, int64_t work_budget,
+                         int32_t *order, int64_t incumbent_peak,
+                         mem_exact_stats *stats) {
   int32_t n = m->n;
   memset(stats, 0, sizeof *stats);
   stats->peak = incumbent_peak;
   stats->lower_bound = 0;
   if (n == 0) {
     stats->proven = 1;
+    return OPSCHED_OK;
+  }
+  if (n > MEM_EXACT_MAX_NODES) {
+    /* The state bitsets alone would need n * n / 8 bytes: stop before
+     * starting, with the incumbent and no proof. */
+    stats->lower_bound = 0;
     return OPSCHED_OK;
   }
   exact_ctx x;
@@ -296,6 +303,7 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
     goto done;
   st = OPSCHED_ERR_NOMEM;
   int32_t goal = -1;
+  int64_t work = 0; /* word operations so far, against work_budget */
   while (heap.size > 0) {
     int32_t e = opsched_heap_pop(&heap);
     int32_t s = x.es[e];
@@ -309,6 +317,14 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
     }
     int64_t g = x.g[s], live = x.live[s];
     int32_t forced = -1;
+    /* An expansion scans every op's predecessor set (n * w words) twice and
+     * bounds each candidate (n): stop when that passes the work budget. */
+    work += 2 * (int64_t)n * (int64_t)(w + 1);
+    if (work_budget > 0 && work > work_budget) {
+      exhausted = 1;
+      lb_at_stop = x.ef[e];
+      break;
+    }
     /* Pass 0 looks for a forced op; pass 1 expands it alone, or else every
      * ready op. */
     for (int pass = 0; pass < 2 && !exhausted; pass++) {
@@ -349,6 +365,7 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
         int64_t ng = during > g ? during : g;
         if (ng >= ub)
           continue;
+        work += n;
         int64_t f = bound(&x, cur, nlive);
         if (f < ng)
           f = ng;
