@@ -49,18 +49,13 @@ void mem_model_free(mem_model *m) {
   memset(m, 0, sizeof *m);
 }
 
-opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
-                               mem_model *m) {
-  memset(m, 0, sizeof *m);
-  int32_t n = b->n;
-  m->n = n;
-  m->resident = b->resident;
-  opsched_status st = OPSCHED_ERR_NOMEM;
+/* Non-resident buffers renumbered 0..nb-1: size, owner, forever, and the
+ * sorted distinct users (the owner's own use is implied, not a use). */
+static opsched_status model_buffers(const opsched_buffers *b, mem_model *m,
+                                    int64_t *fill) {
   int32_t *bmap = opsched_alloc_array((size_t)b->count, sizeof *bmap);
-  int64_t *fill = NULL;
-  int32_t *indeg = NULL, *queue = NULL;
   if (!bmap)
-    goto fail;
+    return OPSCHED_ERR_NOMEM;
   int32_t nb = 0;
   for (int32_t i = 0; i < b->count; i++)
     bmap[i] = b->owner[i] >= 0 ? nb++ : -1;
@@ -70,9 +65,10 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
   m->forever = opsched_alloc_array((size_t)nb, sizeof *m->forever);
   m->user_off = opsched_alloc_array((size_t)nb + 1, sizeof *m->user_off);
   m->user = opsched_alloc_array((size_t)b->nuses, sizeof *m->user);
-  fill = opsched_alloc_array((size_t)(nb > n ? nb : n) + 1, sizeof *fill);
-  if (!m->size || !m->owner || !m->forever || !m->user_off || !m->user || !fill)
-    goto fail;
+  if (!m->size || !m->owner || !m->forever || !m->user_off || !m->user) {
+    opsched_free(bmap);
+    return OPSCHED_ERR_NOMEM;
+  }
   for (int32_t i = 0; i < b->count; i++) {
     int32_t k = bmap[i];
     if (k < 0)
@@ -81,7 +77,6 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
     m->owner[k] = b->owner[i];
     m->forever[k] = b->forever[i];
   }
-  /* Users per buffer (the owner's own use is implied, not a use). */
   for (int64_t u = 0; u < b->nuses; u++) {
     int32_t k = bmap[b->use_buf[u]];
     if (k >= 0 && b->use_node[u] != m->owner[k])
@@ -96,8 +91,13 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
       m->user[fill[k]++] = b->use_node[u];
   }
   mem_csr_sort_dedupe(m->user_off, m->user, nb);
+  opsched_free(bmap);
+  return OPSCHED_OK;
+}
 
-  /* Dependency DAG: graph edges plus owner -> user. */
+/* The dependency DAG: graph edges plus owner -> user, both directions. */
+static opsched_status model_dag(const opsched_graph *g, mem_model *m, int64_t *fill) {
+  int32_t n = m->n, nb = m->nb;
   int64_t ne = m->user_off[nb];
   for (int32_t v = 0; v < n; v++) {
     int32_t c;
@@ -109,7 +109,7 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
   m->succ = opsched_alloc_array((size_t)ne, sizeof *m->succ);
   m->pred = opsched_alloc_array((size_t)ne, sizeof *m->pred);
   if (!m->succ_off || !m->pred_off || !m->succ || !m->pred)
-    goto fail;
+    return OPSCHED_ERR_NOMEM;
   for (int32_t v = 0; v < n; v++) {
     int32_t c;
     opsched_graph_succs(g, v, &c);
@@ -140,12 +140,15 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
   for (int32_t v = 0; v < n; v++)
     for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)
       m->pred[fill[m->succ[i]]++] = v;
+  return OPSCHED_OK;
+}
 
-  /* Acyclicity (Kahn). */
-  indeg = opsched_alloc_array((size_t)n, sizeof *indeg);
-  queue = opsched_alloc_array((size_t)n, sizeof *queue);
-  if (!indeg || !queue)
-    goto fail;
+/* Kahn's order of the DAG into `queue`; OPSCHED_ERR_CYCLE when there is none. */
+static opsched_status model_topo(const mem_model *m, int32_t *queue) {
+  int32_t n = m->n;
+  int32_t *indeg = opsched_alloc_array((size_t)n, sizeof *indeg);
+  if (!indeg)
+    return OPSCHED_ERR_NOMEM;
   int32_t qh = 0, qt = 0;
   for (int32_t v = 0; v < n; v++) {
     indeg[v] = (int32_t)(m->pred_off[v + 1] - m->pred_off[v]);
@@ -158,12 +161,15 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
       if (--indeg[m->succ[i]] == 0)
         queue[qt++] = m->succ[i];
   }
-  if (qt != n) {
-    st = OPSCHED_ERR_CYCLE;
-    goto fail;
-  }
+  opsched_free(indeg);
+  return qt == n ? OPSCHED_OK : OPSCHED_ERR_CYCLE;
+}
 
-  /* Per node: allocated and used buffers, ascending buffer ids. */
+/* Per node: allocated and used buffers (ascending ids), bytes allocated,
+ * and upward ranks in the reverse of the topological `queue`. */
+static opsched_status model_nodes(const opsched_graph *g, mem_model *m,
+                                  const int32_t *queue, int64_t *fill) {
+  int32_t n = m->n, nb = m->nb;
   m->alloc_off = opsched_alloc_array((size_t)n + 1, sizeof *m->alloc_off);
   m->use_off = opsched_alloc_array((size_t)n + 1, sizeof *m->use_off);
   m->alloc_buf = opsched_alloc_array((size_t)nb, sizeof *m->alloc_buf);
@@ -172,7 +178,7 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
   m->rank = opsched_alloc_array((size_t)n, sizeof *m->rank);
   if (!m->alloc_off || !m->use_off || !m->alloc_buf || !m->use_buf ||
       !m->alloc_bytes || !m->rank)
-    goto fail;
+    return OPSCHED_ERR_NOMEM;
   for (int32_t k = 0; k < nb; k++) {
     m->alloc_off[m->owner[k] + 1]++;
     m->alloc_bytes[m->owner[k]] = opsched_sat_add(m->alloc_bytes[m->owner[k]], m->size[k]);
@@ -200,11 +206,28 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
         best = m->rank[m->succ[j]];
     m->rank[v] = opsched_sat_add(opsched_graph_cost(g, v), best);
   }
-  st = OPSCHED_OK;
-fail:
-  opsched_free(bmap);
+  return OPSCHED_OK;
+}
+
+opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
+                               mem_model *m) {
+  memset(m, 0, sizeof *m);
+  int32_t n = b->n;
+  m->n = n;
+  m->resident = b->resident;
+  int64_t *fill = opsched_alloc_array((size_t)(b->count > n ? b->count : n) + 1,
+                                      sizeof *fill);
+  int32_t *queue = opsched_alloc_array((size_t)n, sizeof *queue);
+  opsched_status st = fill && queue ? OPSCHED_OK : OPSCHED_ERR_NOMEM;
+  if (st == OPSCHED_OK)
+    st = model_buffers(b, m, fill);
+  if (st == OPSCHED_OK)
+    st = model_dag(g, m, fill);
+  if (st == OPSCHED_OK)
+    st = model_topo(m, queue);
+  if (st == OPSCHED_OK)
+    st = model_nodes(g, m, queue, fill);
   opsched_free(fill);
-  opsched_free(indeg);
   opsched_free(queue);
   if (st != OPSCHED_OK)
     mem_model_free(m);

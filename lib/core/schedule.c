@@ -118,6 +118,25 @@ static acc128 alloc_of(const mem_model *m, int32_t v) {
   return a;
 }
 
+/* u retires: every buffer it holds (the ones it allocates, then the ones it
+ * uses) whose last holder it is leaves the live bytes; with zero duration,
+ * those bytes also go to `pend` (freed at this instant). */
+static void release_buffers(const mem_model *m, int32_t *remaining, int32_t u,
+                            int zero, acc128 *live, acc128 *pend) {
+  for (int pass = 0; pass < 2; pass++) {
+    int64_t lo = pass ? m->use_off[u] : m->alloc_off[u];
+    int64_t hi = pass ? m->use_off[u + 1] : m->alloc_off[u + 1];
+    for (int64_t i = lo; i < hi; i++) {
+      int32_t k = pass ? m->use_buf[i] : m->alloc_buf[i];
+      if (--remaining[k] == 0 && !m->forever[k]) {
+        acc_sub_i64(live, m->size[k]);
+        if (zero)
+          acc_add(pend, m->size[k]);
+      }
+    }
+  }
+}
+
 /* Event-driven list scheduling as list_schedule, with one more resource:
  * live bytes in time. An op starts only while the live bytes plus what it
  * allocates stay <= limit. Buffers are freed when the last of their holders
@@ -251,7 +270,6 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
        * (ties by priority). */
       int32_t pick = -1;
       acc128 best = {0, 0};
-      naside = 0;
       if (!in_order) {
         /* Its entry in the ready heap goes stale (lazy deletion). */
         pick = alloc_top(&by_alloc, started);
@@ -264,8 +282,6 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
         pick = opsched_heap_pop(&ready);
         best = allocs[pick];
       }
-      for (int32_t i = 0; i < naside; i++)
-        opsched_heap_push(&ready, aside[i]);
       if (pick < 0) {
         st = OPSCHED_ERR_STATE;
         goto done;
@@ -287,19 +303,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       free_cap += opsched_graph_demand(g, u);
       free_streams++;
       done_count++;
-      /* Every buffer u holds: the ones it allocates, then the ones it uses. */
-      for (int pass = 0; pass < 2; pass++) {
-        int64_t lo = pass ? m->use_off[u] : m->alloc_off[u];
-        int64_t hi = pass ? m->use_off[u + 1] : m->alloc_off[u + 1];
-        for (int64_t i = lo; i < hi; i++) {
-          int32_t k = pass ? m->use_buf[i] : m->alloc_buf[i];
-          if (--remaining[k] == 0 && !m->forever[k]) {
-            acc_sub_i64(&live, m->size[k]);
-            if (zero)
-              acc_add(&pend, m->size[k]);
-          }
-        }
-      }
+      release_buffers(m, remaining, u, zero, &live, &pend);
       int32_t ns;
       const int32_t *succ = opsched_graph_succs(g, u, &ns);
       for (int32_t k = 0; k < ns; k++)
