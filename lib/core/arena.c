@@ -940,11 +940,27 @@ static opsched_status phase_packers(arena_work *W) {
   return OPSCHED_OK;
 }
 
+/* Conflict entries the improvement rounds of one block may visit: `cap`,
+ * or less on a small block with dense lists, so that a module of many
+ * blocks costs in proportion to its ops and buffers, not blocks x cap. */
+static int64_t round_budget(const arena_work *W, int64_t cap, int64_t per_item) {
+  int64_t items = (int64_t)W->n + W->m;
+  return items < cap / per_item ? items * per_item : cap;
+}
+
 /* Iterated greedy: the buffers that reach the top of the best layout so
  * far go first in the next best-fit pass (then by size), cumulatively, for
- * a few rounds; a round is kept only when the arena shrinks. */
+ * up to 12 rounds; a round is kept only when the arena shrinks. All rounds
+ * together visit at most min(2^23, 2048 (ops + buffers)) conflict entries
+ * (times the compaction passes), at least one round. */
 static void iterated_rounds(arena_work *W, const pk *P, uint8_t *promoted) {
-  for (int round = 0; round < 12 && W->best > W->A->aligned_lower_bound; round++) {
+  int64_t work = W->adj_off[W->m] + W->m;
+  int64_t rounds = round_budget(W, (int64_t)1 << 23, 2048) / (work > 0 ? work : 1);
+  if (rounds > 12)
+    rounds = 12;
+  if (rounds < 1)
+    rounds = 1;
+  for (int round = 0; round < rounds && W->best > W->A->aligned_lower_bound; round++) {
     int any = 0;
     for (int32_t x = 0; x < W->m; x++)
       if (!W->fev[x] && W->best_off[x] + W->asz[x] == W->best && !promoted[x])
@@ -967,13 +983,13 @@ static void iterated_rounds(arena_work *W, const pk *P, uint8_t *promoted) {
 
 /* Perturbed rounds: best fit in size order with deterministic noise on
  * the sizes, the top-reaching buffers of the best layout promoted as
- * above. Up to 16 rounds (what the corpus needs), fewer when the block has
- * more than 2^16 conflict entries: all rounds together visit at most about
- * 2^20 conflict entries (times the compaction passes). */
+ * above. Up to 16 rounds (what the corpus needs), fewer on dense conflict
+ * lists: all rounds together visit at most min(2^20, 512 (ops + buffers))
+ * conflict entries (times the compaction passes). */
 static void perturbed_rounds(arena_work *W, const pk *P, uint8_t *promoted) {
   int32_t m = W->m;
   int64_t work = W->adj_off[m] + m;
-  int32_t rounds = (int32_t)(((int64_t)1 << 20) / (work > 0 ? work : 1));
+  int32_t rounds = (int32_t)(round_budget(W, (int64_t)1 << 20, 512) / (work > 0 ? work : 1));
   if (rounds > 16)
     rounds = 16;
   uint64_t rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)m;
