@@ -97,25 +97,31 @@ static void prof_add(sgs *c, int64_t t, int64_t cost, int32_t demand) {
 }
 
 /* Earliest t >= est where the op fits both resources over its whole span.
- * Candidates only move forward, to the end of the violating step, so the
- * search is linear in the profile. */
+ * Candidates only move forward, to the end of the violating step, and the
+ * window's first step is found from there by a local step (it is the next
+ * step or the one after), not a binary search: a walk through a saturated
+ * stretch of the profile costs O(1) per step. */
 static int64_t prof_earliest(const sgs *c, int64_t t, int64_t cost,
                              int32_t demand) {
+  int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
+  int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+  int32_t j = prof_seg(c, lo);
   for (;;) {
-    int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
-    int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
-    int moved = 0;
-    for (int32_t j = prof_seg(c, lo); j < c->pm && c->pt[j] < hi; j++) {
-      if (c->pcnt[j] + 1 > c->streams ||
-          (cost > 0 && c->puse[j] + demand > c->cap)) {
-        int64_t next = c->pt[j + 1]; /* exists: the last step is empty */
-        t = cost > 0 ? next / 2 : (next + 1) / 2;
-        moved = 1;
+    int32_t bad = -1;
+    for (int32_t k = j; k < c->pm && c->pt[k] < hi; k++)
+      if (c->pcnt[k] + 1 > c->streams || (cost > 0 && c->puse[k] + demand > c->cap)) {
+        bad = k;
         break;
       }
-    }
-    if (!moved)
+    if (bad < 0)
       return t;
+    int64_t next = c->pt[bad + 1]; /* exists: the last step is empty */
+    t = cost > 0 ? next / 2 : (next + 1) / 2;
+    lo = cost > 0 ? 2 * t + 1 : 2 * t;
+    hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+    /* The step containing lo (>= next = pt[bad + 1]). */
+    for (j = bad + 1; j + 1 < c->pm && c->pt[j + 1] <= lo; j++)
+      ;
   }
 }
 
