@@ -21,11 +21,14 @@
 #include "opsched/arena.h"
 
 #include "alloc.h"
+#include "arena_clock.h"
+#include "free_tree.h"
+#include "rng.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define NEVER INT32_MAX
+#define NEVER OPSCHED_HB_NEVER
 
 struct opsched_arena {
   int32_t nbuf, n, S;
@@ -81,116 +84,6 @@ void opsched_arena_destroy(opsched_arena *a) {
   opsched_free(a);
 }
 
-/* ---- Happens-before --------------------------------------------------- */
-
-typedef struct hb_ctx {
-  int32_t n, S;
-  const int32_t *stream;
-  int32_t *spos;     /* n */
-  int32_t *seq;      /* n: position in the sequential order */
-  int32_t *comp;     /* n * S: completion clocks */
-  int64_t *so_off;   /* S + 1 */
-  int32_t *so_ops;   /* n: ops per stream in launch order */
-} hb_ctx;
-
-/* Ops of stream stream[b] completed, or of stream k, when b launches. */
-static int32_t start_clock(const hb_ctx *h, int32_t b, int32_t k) {
-  return k == h->stream[b] ? h->spos[b] - 1 : h->comp[(size_t)b * (size_t)h->S + (size_t)k];
-}
-
-/* a completes before b launches. */
-static int happens_before(const hb_ctx *h, int32_t a, int32_t b) {
-  return a != b && start_clock(h, b, h->stream[a]) >= h->spos[a];
-}
-
-/* Place on stream k of the first op launching after e completed. */
-static int32_t first_after(const hb_ctx *h, int32_t e, int32_t k) {
-  int32_t se = h->stream[e], pe = h->spos[e];
-  int64_t len = h->so_off[k + 1] - h->so_off[k];
-  if (k == se)
-    return pe + 1 <= len ? pe + 1 : NEVER;
-  const int32_t *ops = h->so_ops + h->so_off[k];
-  int64_t lo = 0, hi = len; /* first index with clock >= pe */
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (h->comp[(size_t)ops[mid] * (size_t)h->S + (size_t)se] >= pe)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return lo < len ? (int32_t)(lo + 1) : NEVER;
-}
-
-static void hb_free(hb_ctx *h) {
-  opsched_free(h->spos);
-  opsched_free(h->seq);
-  opsched_free(h->comp);
-  opsched_free(h->so_off);
-  opsched_free(h->so_ops);
-}
-
-static opsched_status hb_build(const opsched_graph *g, const opsched_schedule *s,
-                               hb_ctx *h) {
-  int32_t n = h->n, S = h->S;
-  const int32_t *order = opsched_schedule_order(s);
-  h->spos = opsched_alloc_array((size_t)n, sizeof *h->spos);
-  h->seq = opsched_alloc_array((size_t)n, sizeof *h->seq);
-  h->comp = opsched_alloc_array((size_t)n * (size_t)S, sizeof *h->comp);
-  h->so_off = opsched_alloc_array((size_t)S + 1, sizeof *h->so_off);
-  h->so_ops = opsched_alloc_array((size_t)n, sizeof *h->so_ops);
-  int32_t *last = opsched_alloc_array((size_t)S, sizeof *last);
-  opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!h->spos || !h->seq || !h->comp || !h->so_off || !h->so_ops || !last)
-    goto done;
-  st = OPSCHED_ERR_INVALID;
-  for (int32_t v = 0; v < n; v++)
-    h->seq[v] = -1;
-  for (int32_t i = 0; i < n; i++) {
-    int32_t v = order[i];
-    if (v < 0 || v >= n || h->seq[v] >= 0 || h->stream[v] < 0 || h->stream[v] >= S)
-      goto done;
-    h->seq[v] = i;
-    h->so_off[h->stream[v] + 1]++;
-  }
-  for (int32_t k = 0; k < S; k++) {
-    h->so_off[k + 1] += h->so_off[k];
-    last[k] = -1;
-  }
-  for (int32_t i = 0; i < n; i++) {
-    int32_t v = order[i], k = h->stream[v], prev = last[k];
-    int32_t *row = h->comp + (size_t)v * (size_t)S;
-    if (prev >= 0)
-      memcpy(row, h->comp + (size_t)prev * (size_t)S, sizeof *row * (size_t)S);
-    h->spos[v] = prev >= 0 ? h->spos[prev] + 1 : 1;
-    h->so_ops[h->so_off[k] + h->spos[v] - 1] = v;
-    int32_t nw;
-    const int32_t *w = opsched_schedule_waits(s, v, &nw);
-    for (int32_t a = 0; a < nw; a++) {
-      int32_t u = w[a];
-      if (u < 0 || u >= n || h->seq[u] >= i)
-        goto done; /* a wait on an op not launched before: no order */
-      const int32_t *src = h->comp + (size_t)u * (size_t)S;
-      for (int32_t q = 0; q < S; q++)
-        if (src[q] > row[q])
-          row[q] = src[q];
-    }
-    row[k] = h->spos[v];
-    last[k] = v;
-  }
-  /* Every dependency must be implied by the synchronisation. */
-  for (int32_t v = 0; v < n; v++) {
-    int32_t np;
-    const int32_t *pred = opsched_graph_preds(g, v, &np);
-    for (int32_t e = 0; e < np; e++)
-      if (!happens_before(h, pred[e], v))
-        goto done;
-  }
-  st = OPSCHED_OK;
-done:
-  opsched_free(last);
-  return st;
-}
-
 /* ---- Packing ---------------------------------------------------------- */
 
 /* Arena buffers are numbered 0..m-1 in allocation order (sequential position
@@ -204,14 +97,47 @@ typedef struct pk {
   const int32_t *adj;
   int64_t fev_top; /* total of forever buffers */
   int64_t *off;    /* current layout, -1 = unplaced */
-  int64_t *scratch; /* 2 * max degree */
+  int64_t *scratch; /* 4 * max degree + 4: intervals, then radix space */
 } pk;
 
-static int cmp_pair(const void *pa, const void *pb) {
-  const int64_t *a = pa, *b = pb;
-  if (a[0] != b[0])
-    return a[0] < b[0] ? -1 : 1;
-  return (a[1] > b[1]) - (a[1] < b[1]);
+/* Sorts `cnt` (lo, hi) pairs by lo, in O(cnt) per byte of the largest lo:
+ * a stable LSD radix sort through `tmp` (same size), insertion sort when
+ * short. Only the order of the lo values matters to place(): among equal
+ * lo values the gap scan gives the same result in any order. */
+static void sort_by_lo(int64_t *a, int64_t *tmp, int64_t cnt) {
+  if (cnt < 32) {
+    for (int64_t i = 1; i < cnt; i++) {
+      int64_t lo = a[2 * i], hi = a[2 * i + 1], j = i;
+      for (; j > 0 && a[2 * j - 2] > lo; j--) {
+        a[2 * j] = a[2 * j - 2];
+        a[2 * j + 1] = a[2 * j - 1];
+      }
+      a[2 * j] = lo;
+      a[2 * j + 1] = hi;
+    }
+    return;
+  }
+  uint64_t all = 0;
+  for (int64_t i = 0; i < cnt; i++)
+    all |= (uint64_t)a[2 * i];
+  int64_t *src = a, *dst = tmp;
+  for (int shift = 0; shift < 64 && (all >> shift) != 0; shift += 8) {
+    int64_t count[257] = {0};
+    for (int64_t i = 0; i < cnt; i++)
+      count[(((uint64_t)src[2 * i] >> shift) & 255) + 1]++;
+    for (int d = 0; d < 256; d++)
+      count[d + 1] += count[d];
+    for (int64_t i = 0; i < cnt; i++) {
+      int64_t at = count[((uint64_t)src[2 * i] >> shift) & 255]++;
+      dst[2 * at] = src[2 * i];
+      dst[2 * at + 1] = src[2 * i + 1];
+    }
+    int64_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != a)
+    memcpy(a, src, sizeof *a * 2 * (size_t)cnt);
 }
 
 /* Lowest (first_fit) or best-fitting gap for x among its placed
@@ -226,7 +152,7 @@ static int64_t place(const pk *P, int32_t x, int first_fit) {
       cnt++;
     }
   }
-  qsort(P->scratch, (size_t)cnt, 2 * sizeof *P->scratch, cmp_pair);
+  sort_by_lo(P->scratch, P->scratch + 2 * cnt + 2, cnt);
   int64_t cur = P->floor[x], best = -1, best_gap = 0;
   for (int64_t i = 0; i < cnt; i++) {
     int64_t lo = P->scratch[2 * i], hi = P->scratch[2 * i + 1];
@@ -323,121 +249,6 @@ static int best_fit_in_key_order(const pk *P, sort_key *keys, int32_t *perm,
   return 1;
 }
 
-/* Free blocks of the sweep packer: each block is a node of two treaps, one
- * ordered by offset (neighbours, for coalescing; the highest block) and one
- * by (size, offset) (best fit: the smallest block that fits, the lowest
- * offset among equal sizes). Nodes come from one pool of m + 1; priorities
- * are a fixed hash of the node index, so the shapes are deterministic. */
-typedef struct free_tree {
-  int64_t *fo, *fs;      /* offset, size per node */
-  int32_t *ch;           /* 4 per node: offset-left/right, size-left/right */
-  int32_t *spare;        /* free node indices */
-  int32_t nspare;
-  int32_t root[2];       /* 0: by offset, 1: by (size, offset) */
-} free_tree;
-
-static uint32_t node_priority(int32_t x) {
-  uint32_t h = (uint32_t)x * 2654435761u;
-  return h ^ (h >> 15);
-}
-
-/* Key order of nodes a, b in tree t. */
-static int ft_less(const free_tree *F, int t, int32_t a, int32_t b) {
-  if (t == 1 && F->fs[a] != F->fs[b])
-    return F->fs[a] < F->fs[b];
-  return F->fo[a] < F->fo[b];
-}
-
-static int32_t *ft_child(free_tree *F, int t, int32_t x, int right) {
-  return &F->ch[4 * (size_t)x + 2 * (size_t)t + (size_t)right];
-}
-
-/* Splits tree t at node-key k: *l gets keys < k, *r the rest. */
-static void ft_split(free_tree *F, int t, int32_t root, int32_t k, int32_t *l, int32_t *r) {
-  if (root < 0) {
-    *l = *r = -1;
-    return;
-  }
-  if (ft_less(F, t, root, k)) {
-    ft_split(F, t, *ft_child(F, t, root, 1), k, ft_child(F, t, root, 1), r);
-    *l = root;
-  } else {
-    ft_split(F, t, *ft_child(F, t, root, 0), k, l, ft_child(F, t, root, 0));
-    *r = root;
-  }
-}
-
-static int32_t ft_merge(free_tree *F, int t, int32_t a, int32_t b) {
-  if (a < 0)
-    return b;
-  if (b < 0)
-    return a;
-  if (node_priority(a) > node_priority(b)) {
-    *ft_child(F, t, a, 1) = ft_merge(F, t, *ft_child(F, t, a, 1), b);
-    return a;
-  }
-  *ft_child(F, t, b, 0) = ft_merge(F, t, a, *ft_child(F, t, b, 0));
-  return b;
-}
-
-static void ft_insert(free_tree *F, int32_t x) {
-  for (int t = 0; t < 2; t++) {
-    int32_t l, r;
-    *ft_child(F, t, x, 0) = *ft_child(F, t, x, 1) = -1;
-    ft_split(F, t, F->root[t], x, &l, &r);
-    F->root[t] = ft_merge(F, t, ft_merge(F, t, l, x), r);
-  }
-}
-
-/* Removes node x (present in both trees) and returns it to the pool. */
-static void ft_remove(free_tree *F, int32_t x) {
-  for (int t = 0; t < 2; t++) {
-    int32_t *link = &F->root[t];
-    while (*link != x)
-      link = ft_child(F, t, *link, !ft_less(F, t, x, *link));
-    *link = ft_merge(F, t, *ft_child(F, t, x, 0), *ft_child(F, t, x, 1));
-  }
-  F->spare[F->nspare++] = x;
-}
-
-static int32_t ft_new(free_tree *F, int64_t off, int64_t size) {
-  int32_t x = F->spare[--F->nspare];
-  F->fo[x] = off;
-  F->fs[x] = size;
-  ft_insert(F, x);
-  return x;
-}
-
-/* Tree 0: the last block with offset < off (prev) or the first with offset >
- * off (next); -1 when none. */
-static int32_t ft_neighbour(free_tree *F, int64_t off, int next) {
-  int32_t x = F->root[0], found = -1;
-  while (x >= 0) {
-    if (next ? F->fo[x] > off : F->fo[x] < off) {
-      found = x;
-      x = *ft_child(F, 0, x, !next);
-    } else {
-      x = *ft_child(F, 0, x, next);
-    }
-  }
-  return found;
-}
-
-/* Tree 1: the smallest block of at least `size` bytes, lowest offset among
- * equal sizes; -1 when none. */
-static int32_t ft_best_fit(free_tree *F, int64_t size) {
-  int32_t x = F->root[1], found = -1;
-  while (x >= 0) {
-    if (F->fs[x] >= size) {
-      found = x;
-      x = *ft_child(F, 1, x, 0);
-    } else {
-      x = *ft_child(F, 1, x, 1);
-    }
-  }
-  return found;
-}
-
 /* Fallback when the conflict lists would be too large: an allocator
  * simulation in allocation order with best fit over a coalescing free list.
  * Buffer x is freed after sequential position rel[x] (conservative: every
@@ -449,16 +260,9 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
   int64_t *rel_off = opsched_alloc_array((size_t)n + 2, sizeof *rel_off);
   int32_t *rel_ids = opsched_alloc_array((size_t)m, sizeof *rel_ids);
   free_tree F = {0};
-  F.fo = opsched_alloc_array((size_t)m + 1, sizeof *F.fo);
-  F.fs = opsched_alloc_array((size_t)m + 1, sizeof *F.fs);
-  F.ch = opsched_alloc_array(4 * ((size_t)m + 1), sizeof *F.ch);
-  F.spare = opsched_alloc_array((size_t)m + 1, sizeof *F.spare);
-  F.root[0] = F.root[1] = -1;
   int64_t top = -1;
-  if (!rel_off || !rel_ids || !F.fo || !F.fs || !F.ch || !F.spare)
+  if (opsched_ft_init(&F, m + 1) != 0 || !rel_off || !rel_ids)
     goto done;
-  for (int32_t x = m; x >= 0; x--)
-    F.spare[F.nspare++] = x;
   for (int32_t x = 0; x < m; x++)
     if (rel[x] < n)
       rel_off[rel[x] + 2]++;
@@ -474,26 +278,26 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
         int32_t x = rel_ids[e];
         int64_t o = off[x], size = asz[x];
         /* Coalesce with the free blocks just below and just above. */
-        int32_t prev = ft_neighbour(&F, o, 0), next = ft_neighbour(&F, o, 1);
+        int32_t prev = opsched_ft_neighbour(&F, o, 0), next = opsched_ft_neighbour(&F, o, 1);
         if (next >= 0 && o + size == F.fo[next]) {
           size += F.fs[next];
-          ft_remove(&F, next);
+          opsched_ft_remove(&F, next);
         }
         if (prev >= 0 && F.fo[prev] + F.fs[prev] == o) {
           o = F.fo[prev];
           size += F.fs[prev];
-          ft_remove(&F, prev);
+          opsched_ft_remove(&F, prev);
         }
-        ft_new(&F, o, size);
+        opsched_ft_new(&F, o, size);
       }
     for (int32_t x = alloc_off[p]; x < alloc_off[p + 1]; x++) {
-      int32_t best = ft_best_fit(&F, asz[x]);
+      int32_t best = opsched_ft_best_fit(&F, asz[x]);
       if (best < 0) {
-        int32_t last = ft_neighbour(&F, INT64_MAX, 0);
+        int32_t last = opsched_ft_neighbour(&F, INT64_MAX, 0);
         if (last >= 0 && F.fo[last] + F.fs[last] == top) {
           off[x] = F.fo[last]; /* grow the last free block at the top */
           top = F.fo[last] + asz[x];
-          ft_remove(&F, last);
+          opsched_ft_remove(&F, last);
         } else {
           off[x] = top;
           top += asz[x];
@@ -502,18 +306,15 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
       }
       off[x] = F.fo[best];
       int64_t rest_off = F.fo[best] + asz[x], rest = F.fs[best] - asz[x];
-      ft_remove(&F, best);
+      opsched_ft_remove(&F, best);
       if (rest > 0)
-        ft_new(&F, rest_off, rest);
+        opsched_ft_new(&F, rest_off, rest);
     }
   }
 done:
   opsched_free(rel_off);
   opsched_free(rel_ids);
-  opsched_free(F.fo);
-  opsched_free(F.fs);
-  opsched_free(F.ch);
-  opsched_free(F.spare);
+  opsched_ft_free(&F);
   return top;
 }
 
@@ -531,27 +332,75 @@ static int cmp_event(const void *pa, const void *pb) {
   return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-/* One packing run. `timeline`: buffer A may also share with a later B when
- * every event of A ends, on the estimated clock, no later than B's
- * allocating op starts and comes before it in the sequential order (the
- * syncs that make it safe are derived by the caller). `keep`: keep the
- * conflict lists in the arena. */
-static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *s,
-                                const opsched_buffers *b, int64_t alignment,
-                                unsigned packers, int timeline, int keep,
-                                opsched_arena **out) {
-  int32_t n = opsched_graph_num_nodes(g);
-  int32_t S = opsched_schedule_stream_count(s), nb = opsched_buffers_count(b);
-  if (S < 1)
-    S = 1;
+/* The state of one packing run: inputs, the result being filled, and every
+ * scratch array, allocated by the phases and freed in work_free alone. */
+typedef struct arena_work {
+  const opsched_graph *g;
+  const opsched_schedule *s;
+  const opsched_buffers *b;
+  int64_t alignment;
+  unsigned packers;
+  int32_t n, S, nb;
+  int32_t m;               /* arena buffers (non-resident, size > 0) */
+  opsched_arena *A;        /* the result */
+  hb_ctx h;                /* clocks; h.spos moved to A->spos */
+  hb_ctx hv;               /* view of h with spos = A->spos */
+  const int64_t *starts, *ends;
+  /* Per buffer id: last sequential position and last end time of its events. */
+  int32_t *lastseq;
+  int64_t *lastend;
+  /* Local numbering (allocation order): local -> buffer id; arena buffers
+   * allocated at each sequential position (CSR). */
+  int32_t *ab, *alloc_off;
+  int64_t *diff;           /* aligned live bytes per sequential position */
+  /* Per local buffer. */
+  uint8_t *fev;
+  int64_t *asz, *floor_, *off, *best_off, *sw_off, *breadth;
+  /* Conflict lists (CSR over local numbers); capped: too large, not built. */
+  int64_t *adj_off;
+  int32_t *adj;
+  int64_t pairs;
+  int capped;
+  int64_t fsum;            /* bytes of the forever stack */
+  int64_t *scratch;        /* 4 * max degree + 4, for place() */
+  int32_t *perm;
+  sort_key *keys;
+  int64_t best, sweep_top; /* best arena so far (-1 none); sweep's (-2 not run) */
+  int winner;              /* packer of best, -1 none */
+} arena_work;
 
-  opsched_arena *A = opsched_alloc_array(1, sizeof *A);
+static void work_free(arena_work *W) {
+  opsched_arena_destroy(W->A);
+  opsched_hb_free(&W->h);
+  opsched_free(W->lastseq);
+  opsched_free(W->lastend);
+  opsched_free(W->ab);
+  opsched_free(W->alloc_off);
+  opsched_free(W->diff);
+  opsched_free(W->fev);
+  opsched_free(W->asz);
+  opsched_free(W->floor_);
+  opsched_free(W->off);
+  opsched_free(W->best_off);
+  opsched_free(W->sw_off);
+  opsched_free(W->breadth);
+  opsched_free(W->adj_off);
+  opsched_free(W->adj);
+  opsched_free(W->scratch);
+  opsched_free(W->perm);
+  opsched_free(W->keys);
+}
+
+/* The result object and the clocks of the schedule's synchronisation. */
+static opsched_status phase_clocks(arena_work *W) {
+  int32_t n = W->n, nb = W->nb, S = W->S;
+  opsched_arena *A = W->A = opsched_alloc_array(1, sizeof *A);
   if (!A)
     return OPSCHED_ERR_NOMEM;
   A->nbuf = nb;
   A->n = n;
   A->S = S;
-  A->alignment = alignment;
+  A->alignment = W->alignment;
   A->winner = "empty";
   for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++)
     A->packer_size[p] = -1;
@@ -561,562 +410,696 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
   A->forever = opsched_alloc_array((size_t)nb, sizeof *A->forever);
   A->thr = opsched_alloc_array((size_t)nb * (size_t)S, sizeof *A->thr);
   A->stream = opsched_alloc_array((size_t)n, sizeof *A->stream);
-  hb_ctx h;
-  memset(&h, 0, sizeof h);
-  opsched_status st = OPSCHED_ERR_NOMEM;
-  /* Scratch, freed at the end. */
-  int32_t *lastseq = NULL, *ab = NULL, *alloc_off = NULL;
-  int64_t *lastend = NULL, *diff = NULL, *adiff = NULL, *events = NULL;
-  int32_t *act = NULL, *actn = NULL, *where = NULL, *perm = NULL;
-  int64_t *bk_off = NULL, *adj_off = NULL, *floor_ = NULL, *off = NULL;
-  int64_t *best_off = NULL, *scratch = NULL, *fill = NULL, *asz = NULL;
-  int64_t *breadth = NULL, *tree = NULL, *sw_off = NULL;
-  int32_t *bk = NULL, *adj = NULL;
-  uint8_t *fev = NULL;
-  sort_key *keys = NULL;
   if (!A->offset || !A->asize || !A->owner || !A->forever || !A->thr || !A->stream)
-    goto fail;
-  const int32_t *sstream = opsched_schedule_streams(s);
+    return OPSCHED_ERR_NOMEM;
+  const int32_t *sstream = opsched_schedule_streams(W->s);
   for (int32_t v = 0; v < n; v++)
     A->stream[v] = sstream[v];
-  h.n = n;
-  h.S = S;
-  h.stream = A->stream;
-  if ((st = hb_build(g, s, &h)) != OPSCHED_OK)
-    goto fail;
-  st = OPSCHED_ERR_NOMEM;
-  A->spos = h.spos;
-  h.spos = NULL;
-  hb_ctx hv = h; /* view with spos */
-  hv.spos = A->spos;
+  W->h.n = n;
+  W->h.S = S;
+  W->h.stream = A->stream;
+  opsched_status st = opsched_hb_build(W->g, W->s, &W->h);
+  if (st != OPSCHED_OK)
+    return st;
+  A->spos = W->h.spos;
+  W->h.spos = NULL;
+  W->hv = W->h;
+  W->hv.spos = A->spos;
+  return OPSCHED_OK;
+}
 
-  /* Per buffer: owner, flags, last sequential position / end time, and
-   * thresholds. */
-  const int64_t *ends = opsched_schedule_ends(s);
-  const int64_t *starts = opsched_schedule_starts(s);
-  lastseq = opsched_alloc_array((size_t)nb, sizeof *lastseq);
-  lastend = opsched_alloc_array((size_t)nb, sizeof *lastend);
-  if (!lastseq || !lastend)
-    goto fail;
+/* Per buffer: owner, flags, aligned size, and the initial thresholds. */
+static opsched_status buffer_sizes(arena_work *W) {
+  opsched_arena *A = W->A;
+  int32_t S = W->S;
   int64_t total = 0; /* aligned bytes of arena buffers */
-  int32_t m = 0;
-  for (int32_t i = 0; i < nb; i++) {
-    int32_t o = opsched_buffers_allocating_node(b, i);
-    int64_t sz = opsched_buffers_size(b, i);
+  for (int32_t i = 0; i < W->nb; i++) {
+    int32_t o = opsched_buffers_allocating_node(W->b, i);
+    int64_t sz = opsched_buffers_size(W->b, i);
     A->owner[i] = o;
-    A->forever[i] = (uint8_t)(o >= 0 && opsched_buffers_live_until_end(b, i));
+    A->forever[i] = (uint8_t)(o >= 0 && opsched_buffers_live_until_end(W->b, i));
     A->offset[i] = o < 0 ? -1 : 0;
     A->asize[i] = 0;
     if (o < 0)
       continue;
-    lastseq[i] = h.seq[o];
-    lastend[i] = ends[o];
+    W->lastseq[i] = W->h.seq[o];
+    W->lastend[i] = W->ends[o];
     for (int32_t k = 0; k < S; k++)
       A->thr[(size_t)i * (size_t)S + (size_t)k] =
-          A->forever[i] ? NEVER : first_after(&hv, o, k);
+          A->forever[i] ? NEVER : opsched_hb_first_after(&W->hv, o, k);
     if (sz > 0) {
-      if (sz > INT64_MAX - (alignment - 1)) {
-        st = OPSCHED_ERR_INFEASIBLE;
-        goto fail;
-      }
-      A->asize[i] = (sz + alignment - 1) & ~(alignment - 1);
-      if (total > INT64_MAX - A->asize[i]) {
-        st = OPSCHED_ERR_INFEASIBLE;
-        goto fail;
-      }
+      if (sz > INT64_MAX - (W->alignment - 1))
+        return OPSCHED_ERR_INFEASIBLE;
+      A->asize[i] = (sz + W->alignment - 1) & ~(W->alignment - 1);
+      if (total > INT64_MAX - A->asize[i])
+        return OPSCHED_ERR_INFEASIBLE;
       total += A->asize[i];
-      m++;
+      W->m++;
     }
   }
-  int64_t nuses = opsched_buffers_num_uses(b);
+  return OPSCHED_OK;
+}
+
+/* Buffer intervals: sizes, last events and thresholds from every use
+ * (OPSCHED_ERR_INVALID when a use does not happen after the allocation). */
+static opsched_status phase_buffer_intervals(arena_work *W) {
+  opsched_arena *A = W->A;
+  int32_t S = W->S;
+  W->lastseq = opsched_alloc_array((size_t)W->nb, sizeof *W->lastseq);
+  W->lastend = opsched_alloc_array((size_t)W->nb, sizeof *W->lastend);
+  if (!W->lastseq || !W->lastend)
+    return OPSCHED_ERR_NOMEM;
+  opsched_status st = buffer_sizes(W);
+  if (st != OPSCHED_OK)
+    return st;
+  int64_t nuses = opsched_buffers_num_uses(W->b);
   for (int64_t e = 0; e < nuses; e++) {
     int32_t i, u;
-    opsched_buffers_use(b, e, &i, &u);
+    opsched_buffers_use(W->b, e, &i, &u);
     int32_t o = A->owner[i];
     if (o < 0 || u == o)
       continue;
-    if (A->asize[i] > 0 && !happens_before(&hv, o, u)) {
-      st = OPSCHED_ERR_INVALID;
-      goto fail;
-    }
-    if (h.seq[u] > lastseq[i])
-      lastseq[i] = h.seq[u];
-    if (ends[u] > lastend[i])
-      lastend[i] = ends[u];
+    if (A->asize[i] > 0 && !opsched_hb_before(&W->hv, o, u))
+      return OPSCHED_ERR_INVALID;
+    if (W->h.seq[u] > W->lastseq[i])
+      W->lastseq[i] = W->h.seq[u];
+    if (W->ends[u] > W->lastend[i])
+      W->lastend[i] = W->ends[u];
     if (!A->forever[i])
       for (int32_t k = 0; k < S; k++) {
         int32_t *t = &A->thr[(size_t)i * (size_t)S + (size_t)k];
         if (*t != NEVER) {
-          int32_t f = first_after(&hv, u, k);
+          int32_t f = opsched_hb_first_after(&W->hv, u, k);
           if (f > *t)
             *t = f;
         }
       }
   }
+  return OPSCHED_OK;
+}
 
-  if (timeline)
-    for (int32_t i = 0; i < nb; i++) {
-      if (A->owner[i] < 0 || A->forever[i])
-        continue;
-      for (int32_t k = 0; k < S; k++) {
-        /* First place on stream k starting after the last event ends and
-         * placed after it in the order: both grow along a stream. */
-        const int32_t *ops = h.so_ops + h.so_off[k];
-        int64_t lo = 0, hi = h.so_off[k + 1] - h.so_off[k], len = hi;
-        while (lo < hi) {
-          int64_t mid = lo + (hi - lo) / 2;
-          if (starts[ops[mid]] >= lastend[i] && h.seq[ops[mid]] > lastseq[i])
-            hi = mid;
-          else
-            lo = mid + 1;
-        }
-        int32_t *t = &A->thr[(size_t)i * (size_t)S + (size_t)k];
-        if (lo < len && lo + 1 < *t)
-          *t = (int32_t)(lo + 1);
+/* Timeline reuse: a threshold may also be the first place on stream k
+ * starting after the buffer's last event ends and placed after it in the
+ * order (both grow along a stream). */
+static void phase_timeline_thresholds(arena_work *W) {
+  opsched_arena *A = W->A;
+  const hb_ctx *h = &W->h;
+  int32_t S = W->S;
+  for (int32_t i = 0; i < W->nb; i++) {
+    if (A->owner[i] < 0 || A->forever[i])
+      continue;
+    for (int32_t k = 0; k < S; k++) {
+      const int32_t *ops = h->so_ops + h->so_off[k];
+      int64_t lo = 0, hi = h->so_off[k + 1] - h->so_off[k], len = hi;
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (W->starts[ops[mid]] >= W->lastend[i] && h->seq[ops[mid]] > W->lastseq[i])
+          hi = mid;
+        else
+          lo = mid + 1;
       }
+      int32_t *t = &A->thr[(size_t)i * (size_t)S + (size_t)k];
+      if (lo < len && lo + 1 < *t)
+        *t = (int32_t)(lo + 1);
     }
+  }
+}
 
-  /* Arena buffers in allocation order: local numbering. */
-  alloc_off = opsched_alloc_array((size_t)n + 1, sizeof *alloc_off);
-  ab = opsched_alloc_array((size_t)m, sizeof *ab);
-  if (!alloc_off || !ab)
-    goto fail;
-  for (int32_t i = 0; i < nb; i++)
+/* Arena buffers in allocation order: the local numbering, and the per
+ * local buffer arrays every packer reads. */
+static opsched_status phase_local_numbering(arena_work *W) {
+  opsched_arena *A = W->A;
+  int32_t n = W->n, m = W->m;
+  W->alloc_off = opsched_alloc_array((size_t)n + 1, sizeof *W->alloc_off);
+  W->ab = opsched_alloc_array((size_t)m, sizeof *W->ab);
+  W->fev = opsched_alloc_array((size_t)m, sizeof *W->fev);
+  W->asz = opsched_alloc_array((size_t)m, sizeof *W->asz);
+  if (!W->alloc_off || !W->ab || !W->fev || !W->asz)
+    return OPSCHED_ERR_NOMEM;
+  int32_t *alloc_off = W->alloc_off;
+  for (int32_t i = 0; i < W->nb; i++)
     if (A->asize[i] > 0)
-      alloc_off[h.seq[A->owner[i]] + 1]++;
+      alloc_off[W->h.seq[A->owner[i]] + 1]++;
   for (int32_t p = 0; p < n; p++)
     alloc_off[p + 1] += alloc_off[p];
-  for (int32_t i = 0; i < nb; i++)
+  for (int32_t i = 0; i < W->nb; i++)
     if (A->asize[i] > 0)
-      ab[alloc_off[h.seq[A->owner[i]]]++] = i;
+      W->ab[alloc_off[W->h.seq[A->owner[i]]]++] = i;
   for (int32_t p = n; p > 0; p--)
     alloc_off[p] = alloc_off[p - 1];
   alloc_off[0] = 0;
+  for (int32_t x = 0; x < m; x++) {
+    W->fev[x] = A->forever[W->ab[x]];
+    W->asz[x] = A->asize[W->ab[x]];
+  }
+  return OPSCHED_OK;
+}
 
-  /* Lower bounds: sweep over the sequential order, and over time. */
-  diff = opsched_alloc_array((size_t)n + 1, sizeof *diff);
-  adiff = opsched_alloc_array((size_t)n + 1, sizeof *adiff);
-  events = opsched_alloc_array((size_t)m * 2, 3 * sizeof *events);
-  if (!diff || !adiff || !events)
-    goto fail;
+/* Lower bounds (raw and aligned): a sweep over the sequential order, and
+ * one over time. Leaves W->diff = aligned live bytes per position. */
+static opsched_status phase_lower_bounds(arena_work *W) {
+  opsched_arena *A = W->A;
+  int32_t n = W->n, m = W->m;
+  W->diff = opsched_alloc_array((size_t)n + 1, sizeof *W->diff);
+  int64_t *raw_diff = opsched_alloc_array((size_t)n + 1, sizeof *raw_diff);
+  int64_t *events = opsched_alloc_array((size_t)m * 2, 3 * sizeof *events);
+  if (!W->diff || !raw_diff || !events) {
+    opsched_free(raw_diff);
+    opsched_free(events);
+    return OPSCHED_ERR_NOMEM;
+  }
   int64_t nev = 0;
   for (int32_t x = 0; x < m; x++) {
-    int32_t i = ab[x];
-    int64_t raw = opsched_buffers_size(b, i);
-    diff[h.seq[A->owner[i]]] += raw;
-    adiff[h.seq[A->owner[i]]] += A->asize[i];
+    int32_t i = W->ab[x], p0 = W->h.seq[A->owner[i]];
+    int64_t raw = opsched_buffers_size(W->b, i);
+    raw_diff[p0] += raw;
+    W->diff[p0] += A->asize[i];
     if (!A->forever[i]) {
-      diff[lastseq[i] + 1] -= raw;
-      adiff[lastseq[i] + 1] -= A->asize[i];
+      raw_diff[W->lastseq[i] + 1] -= raw;
+      W->diff[W->lastseq[i] + 1] -= A->asize[i];
     }
-    int64_t t0 = starts[A->owner[i]];
-    if (A->forever[i] || lastend[i] > t0) {
-      events[3 * nev] = t0;
-      events[3 * nev + 1] = 1; /* alloc after frees at one instant */
-      events[3 * nev + 2] = x;
-      nev++;
+    int64_t t0 = W->starts[A->owner[i]];
+    if (A->forever[i] || W->lastend[i] > t0) {
+      int64_t *ev = events + 3 * nev++;
+      ev[0] = t0, ev[1] = 1, ev[2] = x; /* alloc after frees at one instant */
       if (!A->forever[i]) {
-        events[3 * nev] = lastend[i];
-        events[3 * nev + 1] = 0;
-        events[3 * nev + 2] = x;
-        nev++;
+        ev = events + 3 * nev++;
+        ev[0] = W->lastend[i], ev[1] = 0, ev[2] = x;
       }
     }
   }
-  {
-    int64_t live = 0, alive = 0;
-    for (int32_t p = 0; p < n; p++) {
-      live += diff[p];
-      alive += adiff[p];
-      diff[p] = alive; /* reused: aligned live bytes at position p */
-      if (live > A->lower_bound)
-        A->lower_bound = live;
-      if (alive > A->aligned_lower_bound)
-        A->aligned_lower_bound = alive;
-    }
-    qsort(events, (size_t)nev, 3 * sizeof *events, cmp_event);
-    live = alive = 0;
-    for (int64_t e = 0; e < nev; e++) {
-      int32_t i = ab[events[3 * e + 2]];
-      int64_t sign = events[3 * e + 1] ? 1 : -1;
-      live += sign * opsched_buffers_size(b, i);
-      alive += sign * A->asize[i];
-      if (live > A->lower_bound)
-        A->lower_bound = live;
-      if (alive > A->aligned_lower_bound)
-        A->aligned_lower_bound = alive;
-    }
+  int64_t live = 0, alive = 0;
+  for (int32_t p = 0; p < n; p++) {
+    live += raw_diff[p];
+    alive += W->diff[p];
+    W->diff[p] = alive;
+    if (live > A->lower_bound)
+      A->lower_bound = live;
+    if (alive > A->aligned_lower_bound)
+      A->aligned_lower_bound = alive;
   }
+  qsort(events, (size_t)nev, 3 * sizeof *events, cmp_event);
+  live = alive = 0;
+  for (int64_t e = 0; e < nev; e++) {
+    int32_t i = W->ab[events[3 * e + 2]];
+    int64_t sign = events[3 * e + 1] ? 1 : -1;
+    live += sign * opsched_buffers_size(W->b, i);
+    alive += sign * A->asize[i];
+    if (live > A->lower_bound)
+      A->lower_bound = live;
+    if (alive > A->aligned_lower_bound)
+      A->aligned_lower_bound = alive;
+  }
+  opsched_free(raw_diff);
+  opsched_free(events);
+  return OPSCHED_OK;
+}
 
-  /* Retirement buckets: (stream k, place t) -> buffers whose thr[k] == t. */
-  bk_off = opsched_alloc_array((size_t)n + 1, sizeof *bk_off);
-  fev = opsched_alloc_array((size_t)m, sizeof *fev);
-  asz = opsched_alloc_array((size_t)m, sizeof *asz);
-  if (!bk_off || !fev || !asz)
-    goto fail;
-  for (int32_t x = 0; x < m; x++) {
-    int32_t i = ab[x];
-    fev[x] = A->forever[i];
-    asz[x] = A->asize[i];
-    if (fev[x])
-      continue;
-    for (int32_t k = 0; k < S; k++) {
-      int32_t t = A->thr[(size_t)i * (size_t)S + (size_t)k];
-      if (t != NEVER)
-        bk_off[h.so_off[k] + t]++;
-    }
+/* Retirement buckets: (stream k, place t) -> local buffers whose thr[k] ==
+ * t, CSR over the n (stream, place) keys. */
+static opsched_status retirement_buckets(arena_work *W, int64_t **bk_off_out,
+                                         int32_t **bk_out) {
+  const opsched_arena *A = W->A;
+  int32_t n = W->n, m = W->m, S = W->S;
+  int64_t *bk_off = *bk_off_out = opsched_alloc_array((size_t)n + 1, sizeof *bk_off);
+  int64_t *fill = opsched_alloc_array((size_t)n, sizeof *fill);
+  if (!bk_off || !fill) {
+    opsched_free(fill);
+    return OPSCHED_ERR_NOMEM;
   }
-  for (int32_t p = 0; p < n; p++)
-    bk_off[p + 1] += bk_off[p];
-  bk = opsched_alloc_array((size_t)bk_off[n], sizeof *bk);
-  fill = opsched_alloc_array((size_t)(n > m ? n : m), sizeof *fill);
-  act = opsched_alloc_array((size_t)m * (size_t)S, sizeof *act);
-  actn = opsched_alloc_array((size_t)S, sizeof *actn);
-  where = opsched_alloc_array((size_t)m * (size_t)S, sizeof *where);
-  adj_off = opsched_alloc_array((size_t)m + 1, sizeof *adj_off);
-  if (!bk || !fill || !act || !actn || !where || !adj_off)
-    goto fail;
-  for (int32_t x = 0; x < m; x++) {
-    if (fev[x])
-      continue;
-    int32_t i = ab[x];
-    for (int32_t k = 0; k < S; k++) {
-      int32_t t = A->thr[(size_t)i * (size_t)S + (size_t)k];
-      if (t != NEVER) {
-        int64_t key = h.so_off[k] + t - 1;
-        bk[bk_off[key] + fill[key]++] = x;
-      }
-    }
-  }
-  /* Two sweeps: count degrees (and check the cap), then fill. */
-  const int32_t *order = opsched_schedule_order(s);
-  int64_t cap = (int64_t)m * 32 > ((int64_t)1 << 23) ? (int64_t)m * 32 : ((int64_t)1 << 23);
-  int64_t pairs = 0;
-  int capped = 0;
-  for (int pass = 0; pass < 2 && !capped; pass++) {
-    for (int32_t k = 0; k < S; k++)
-      actn[k] = 0;
+  for (int pass = 0; pass < 2; pass++) {
     if (pass == 1) {
-      for (int32_t x = 0; x < m; x++)
-        adj_off[x + 1] += adj_off[x];
-      adj = opsched_alloc_array((size_t)adj_off[m], sizeof *adj);
-      if (!adj)
-        goto fail;
-      for (int32_t x = 0; x < m; x++)
-        fill[x] = adj_off[x];
-    }
-    for (int32_t p = 0; p < n; p++) {
-      int32_t v = order[p], k = A->stream[v];
-      int64_t key = h.so_off[k] + A->spos[v] - 1;
-      for (int64_t e = bk_off[key]; e < bk_off[key + 1]; e++) {
-        int32_t x = bk[e];
-        int32_t q = where[(size_t)x * (size_t)S + (size_t)k];
-        int32_t *set = act + (size_t)k * (size_t)m;
-        int32_t y = set[--actn[k]];
-        set[q] = y;
-        where[(size_t)y * (size_t)S + (size_t)k] = q;
+      for (int32_t p = 0; p < n; p++)
+        bk_off[p + 1] += bk_off[p];
+      if (!(*bk_out = opsched_alloc_array((size_t)bk_off[n], sizeof **bk_out))) {
+        opsched_free(fill);
+        return OPSCHED_ERR_NOMEM;
       }
-      for (int32_t x = alloc_off[p]; x < alloc_off[p + 1]; x++) {
-        const int32_t *set = act + (size_t)k * (size_t)m;
-        if (pass == 0) {
-          if (pairs + actn[k] > cap || (packers & OPSCHED_ARENA_SWEEP)) {
-            capped = 1; /* over the cap: stop counting */
-            break;
-          }
-          adj_off[x + 1] += actn[k];
-          for (int32_t a = 0; a < actn[k]; a++)
-            adj_off[set[a] + 1]++;
-          pairs += actn[k];
-        } else {
-          for (int32_t a = 0; a < actn[k]; a++) {
-            int32_t y = set[a];
-            adj[fill[x]++] = y;
-            adj[fill[y]++] = x;
-          }
-        }
-        if (!fev[x])
-          for (int32_t j = 0; j < S; j++) {
-            int32_t *sj = act + (size_t)j * (size_t)m;
-            where[(size_t)x * (size_t)S + (size_t)j] = actn[j];
-            sj[actn[j]++] = x;
-          }
-      }
-      if (capped)
-        break;
     }
-    if (pass == 0 && (pairs > cap || (packers & OPSCHED_ARENA_SWEEP)))
-      capped = 1;
+    for (int32_t x = 0; x < m; x++) {
+      if (W->fev[x])
+        continue;
+      const int32_t *thr = A->thr + (size_t)W->ab[x] * (size_t)S;
+      for (int32_t k = 0; k < S; k++) {
+        if (thr[k] == NEVER)
+          continue;
+        int64_t key = W->h.so_off[k] + thr[k] - 1;
+        if (pass == 0)
+          bk_off[key + 1]++;
+        else
+          (*bk_out)[bk_off[key] + fill[key]++] = x;
+      }
+    }
   }
+  opsched_free(fill);
+  return OPSCHED_OK;
+}
 
-  /* Forever stack and floors; conflict count incl. implicit pairs. */
-  floor_ = opsched_alloc_array((size_t)m, sizeof *floor_);
-  off = opsched_alloc_array((size_t)m, sizeof *off);
-  best_off = opsched_alloc_array((size_t)m, sizeof *best_off);
-  perm = opsched_alloc_array((size_t)m, sizeof *perm);
-  keys = opsched_alloc_array((size_t)m, sizeof *keys);
-  if (!floor_ || !off || !best_off || !perm || !keys)
-    goto fail;
-  int64_t fsum = 0, fcount = 0;
-  A->conflicts = pairs;
-  for (int32_t x = 0; x < m; x++) {
-    floor_[x] = fsum;
-    if (fev[x]) {
-      off[x] = fsum;
-      A->conflicts += fcount; /* with every earlier forever buffer */
-      fsum += asz[x];
-      fcount++;
-    } else {
-      A->conflicts += fcount;
+/* The per-stream active sets of the conflict sweep. */
+typedef struct active_sets {
+  int32_t *act;   /* S * m: set of stream k at act + k * m */
+  int32_t *actn;  /* S sizes */
+  int32_t *where; /* m * S: index of x in set k */
+} active_sets;
+
+/* One sweep over the sequential order (see the outline). Pass 0 counts
+ * degrees into adj_off (stopping when over `cap`), pass 1 fills adj. */
+static int sweep_conflicts(arena_work *W, const active_sets *as, const int64_t *bk_off,
+                           const int32_t *bk, int pass, int64_t cap, int64_t *fill) {
+  const opsched_arena *A = W->A;
+  int32_t n = W->n, m = W->m, S = W->S;
+  const int32_t *order = opsched_schedule_order(W->s);
+  int32_t *act = as->act, *actn = as->actn, *where = as->where;
+  for (int32_t k = 0; k < S; k++)
+    actn[k] = 0;
+  for (int32_t p = 0; p < n; p++) {
+    int32_t v = order[p], k = A->stream[v];
+    int64_t key = W->h.so_off[k] + A->spos[v] - 1;
+    int32_t *set = act + (size_t)k * (size_t)m;
+    for (int64_t e = bk_off[key]; e < bk_off[key + 1]; e++) {
+      int32_t x = bk[e], q = where[(size_t)x * (size_t)S + (size_t)k];
+      int32_t y = set[--actn[k]];
+      set[q] = y;
+      where[(size_t)y * (size_t)S + (size_t)k] = q;
+    }
+    for (int32_t x = W->alloc_off[p]; x < W->alloc_off[p + 1]; x++) {
+      if (pass == 0) {
+        if (W->pairs + actn[k] > cap)
+          return 1; /* over the cap: stop counting */
+        W->adj_off[x + 1] += actn[k];
+        for (int32_t a = 0; a < actn[k]; a++)
+          W->adj_off[set[a] + 1]++;
+        W->pairs += actn[k];
+      } else {
+        for (int32_t a = 0; a < actn[k]; a++) {
+          int32_t y = set[a];
+          W->adj[fill[x]++] = y;
+          W->adj[fill[y]++] = x;
+        }
+      }
+      if (!W->fev[x])
+        for (int32_t j = 0; j < S; j++) {
+          int32_t *sj = act + (size_t)j * (size_t)m;
+          where[(size_t)x * (size_t)S + (size_t)j] = actn[j];
+          sj[actn[j]++] = x;
+        }
     }
   }
-  int64_t best = -1;
-  /* Release points for the sweep packer: the last sequential position of
-   * an op that does not happen after all of the buffer's events. */
+  return 0;
+}
+
+/* Conflict lists by the sweep, in two passes (count, then fill), unless
+ * they would exceed the cap or only the sweep packer runs: W->capped. */
+static opsched_status phase_conflict_sweep(arena_work *W) {
+  int32_t m = W->m, S = W->S;
+  int64_t *bk_off = NULL, *fill = NULL;
+  int32_t *bk = NULL;
+  active_sets as = {0};
+  opsched_status st = retirement_buckets(W, &bk_off, &bk);
+  W->adj_off = opsched_alloc_array((size_t)m + 1, sizeof *W->adj_off);
+  fill = opsched_alloc_array((size_t)m, sizeof *fill);
+  as.act = opsched_alloc_array((size_t)m * (size_t)S, sizeof *as.act);
+  as.actn = opsched_alloc_array((size_t)S, sizeof *as.actn);
+  as.where = opsched_alloc_array((size_t)m * (size_t)S, sizeof *as.where);
+  if (st == OPSCHED_OK && (!W->adj_off || !fill || !as.act || !as.actn || !as.where))
+    st = OPSCHED_ERR_NOMEM;
+  int64_t cap = (int64_t)m * 32 > ((int64_t)1 << 23) ? (int64_t)m * 32 : ((int64_t)1 << 23);
+  W->capped = (W->packers & OPSCHED_ARENA_SWEEP) != 0 ||
+              (st == OPSCHED_OK && sweep_conflicts(W, &as, bk_off, bk, 0, cap, NULL));
+  if (st == OPSCHED_OK && !W->capped) {
+    for (int32_t x = 0; x < m; x++)
+      W->adj_off[x + 1] += W->adj_off[x];
+    W->adj = opsched_alloc_array((size_t)W->adj_off[m], sizeof *W->adj);
+    if (!W->adj)
+      st = OPSCHED_ERR_NOMEM;
+    for (int32_t x = 0; x < m && W->adj; x++)
+      fill[x] = W->adj_off[x];
+    if (W->adj)
+      sweep_conflicts(W, &as, bk_off, bk, 1, cap, fill);
+  }
+  opsched_free(bk_off);
+  opsched_free(bk);
+  opsched_free(fill);
+  opsched_free(as.act);
+  opsched_free(as.actn);
+  opsched_free(as.where);
+  return st;
+}
+
+/* The forever stack (allocation order, at the bottom), every buffer's
+ * floor, and the conflict count including the implicit forever pairs. */
+static opsched_status phase_floors(arena_work *W) {
+  int32_t m = W->m;
+  W->floor_ = opsched_alloc_array((size_t)m, sizeof *W->floor_);
+  W->off = opsched_alloc_array((size_t)m, sizeof *W->off);
+  W->best_off = opsched_alloc_array((size_t)m, sizeof *W->best_off);
+  W->perm = opsched_alloc_array((size_t)m, sizeof *W->perm);
+  W->keys = opsched_alloc_array((size_t)m, sizeof *W->keys);
+  if (!W->floor_ || !W->off || !W->best_off || !W->perm || !W->keys)
+    return OPSCHED_ERR_NOMEM;
+  int64_t fcount = 0;
+  W->A->conflicts = W->pairs;
+  for (int32_t x = 0; x < m; x++) {
+    W->floor_[x] = W->fsum;
+    W->A->conflicts += fcount; /* with every earlier forever buffer */
+    if (W->fev[x]) {
+      W->off[x] = W->fsum;
+      W->fsum += W->asz[x];
+      fcount++;
+    }
+  }
+  return OPSCHED_OK;
+}
+
+/* The sweep packer, when asked or when the conflict lists were capped.
+ * Release points: the last sequential position of an op that does not
+ * happen after all of the buffer's events. */
+static opsched_status phase_sweep_packer(arena_work *W) {
+  const opsched_arena *A = W->A;
+  const hb_ctx *h = &W->h;
+  int32_t m = W->m, S = W->S;
+  W->sweep_top = -2;
+  if (!W->capped && !(W->packers & OPSCHED_ARENA_PACKER_BIT(OPSCHED_ARENA_SWEEP_BEST_FIT)))
+    return OPSCHED_OK;
   int32_t *rel = opsched_alloc_array((size_t)m, sizeof *rel);
-  sw_off = opsched_alloc_array((size_t)m, sizeof *sw_off);
-  if (!rel || !sw_off) {
+  W->sw_off = opsched_alloc_array((size_t)m, sizeof *W->sw_off);
+  if (!rel || !W->sw_off) {
     opsched_free(rel);
-    goto fail;
+    return OPSCHED_ERR_NOMEM;
   }
   for (int32_t x = 0; x < m; x++) {
-    int32_t i = ab[x], r = lastseq[i];
-    for (int32_t k = 0; k < S && !fev[x]; k++) {
+    int32_t i = W->ab[x], r = W->lastseq[i];
+    for (int32_t k = 0; k < S && !W->fev[x]; k++) {
       int32_t t = A->thr[(size_t)i * (size_t)S + (size_t)k];
-      int64_t len = h.so_off[k + 1] - h.so_off[k];
-      int64_t place = t == NEVER ? len : t - 1;
-      if (place > 0) {
-        int32_t q = h.seq[h.so_ops[h.so_off[k] + place - 1]];
+      int64_t len = h->so_off[k + 1] - h->so_off[k];
+      int64_t place_ = t == NEVER ? len : t - 1;
+      if (place_ > 0) {
+        int32_t q = h->seq[h->so_ops[h->so_off[k] + place_ - 1]];
         if (q > r)
           r = q;
       }
     }
-    rel[x] = fev[x] ? n : r;
+    rel[x] = W->fev[x] ? W->n : r;
   }
-  int64_t sweep_top = -2;
-  if (capped || (packers & OPSCHED_ARENA_PACKER_BIT(OPSCHED_ARENA_SWEEP_BEST_FIT)))
-    sweep_top = sweep_best_fit(m, n, asz, alloc_off, rel, sw_off);
+  W->sweep_top = sweep_best_fit(m, W->n, W->asz, W->alloc_off, rel, W->sw_off);
   opsched_free(rel);
-  if (sweep_top == -1)
-    goto fail;
-  if (sweep_top >= 0 && m > 0)
-    A->packer_size[OPSCHED_ARENA_SWEEP_BEST_FIT] = sweep_top;
-  if (capped) {
-    best = sweep_top;
-    memcpy(best_off, sw_off, sizeof *sw_off * (size_t)m);
-    A->winner = packer_names[OPSCHED_ARENA_SWEEP_BEST_FIT];
-  } else if (m > 0) {
-    int64_t maxdeg = 0;
-    for (int32_t x = 0; x < m; x++)
-      if (adj_off[x + 1] - adj_off[x] > maxdeg)
-        maxdeg = adj_off[x + 1] - adj_off[x];
-    scratch = opsched_alloc_array((size_t)maxdeg * 2 + 2, sizeof *scratch);
-    breadth = opsched_alloc_array((size_t)m, sizeof *breadth);
-    /* Range maximum of the aligned live bytes (diff) over positions. */
-    int32_t size = 1;
-    while (size < n)
-      size *= 2;
-    tree = opsched_alloc_array((size_t)size * 2, sizeof *tree);
-    if (!scratch || !breadth || !tree)
-      goto fail;
-    for (int32_t p = 0; p < n; p++)
-      tree[size + p] = diff[p];
-    for (int32_t p = size - 1; p > 0; p--)
-      tree[p] = tree[2 * p] > tree[2 * p + 1] ? tree[2 * p] : tree[2 * p + 1];
-    for (int32_t x = 0; x < m; x++) {
-      int32_t i = ab[x];
-      int64_t lo = h.seq[A->owner[i]] + size, hi = lastseq[i] + size + 1, mx = 0;
-      for (; lo < hi; lo /= 2, hi /= 2) {
-        if (lo & 1) {
-          if (tree[lo] > mx)
-            mx = tree[lo];
-          lo++;
-        }
-        if (hi & 1) {
-          hi--;
-          if (tree[hi] > mx)
-            mx = tree[hi];
-        }
-      }
-      breadth[x] = mx;
-    }
-    pk P = {m, asz, fev, floor_, adj_off, adj, fsum, off, scratch};
-    int winner = -1;
-    for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++) {
-      if (!(packers & OPSCHED_ARENA_PACKER_BIT(p)))
-        continue;
-      if (p == OPSCHED_ARENA_SWEEP_BEST_FIT) {
-        if (best < 0 || sweep_top < best) {
-          best = sweep_top;
-          winner = p;
-          memcpy(best_off, sw_off, sizeof *sw_off * (size_t)m);
-        }
-        continue;
-      }
-      int32_t cnt = 0;
-      for (int32_t x = 0; x < m; x++) {
-        if (fev[x])
-          continue;
-        int32_t i = ab[x];
-        int64_t len = lastseq[i] - h.seq[A->owner[i]];
-        sort_key *kk = &keys[cnt++];
-        kk->id = x;
-        kk->k2 = 0;
-        switch (p) {
-        case OPSCHED_ARENA_GREEDY_SIZE:
-        case OPSCHED_ARENA_TFLITE:
-          kk->k1 = -asz[x];
-          break;
-        case OPSCHED_ARENA_XLA_SPATIAL:
-          kk->k1 = -asz[x];
-          kk->k2 = -len;
-          break;
-        case OPSCHED_ARENA_XLA_TEMPORAL:
-          kk->k1 = -len;
-          kk->k2 = -asz[x];
-          break;
-        default:
-          kk->k1 = -breadth[x];
-          kk->k2 = -asz[x];
-          break;
-        }
-      }
-      qsort(keys, (size_t)cnt, sizeof *keys, cmp_key);
-      for (int32_t c = 0; c < cnt; c++)
-        perm[c] = keys[c].id;
-      int64_t top = run_packer(&P, perm, cnt, p == OPSCHED_ARENA_GREEDY_SIZE);
-      A->packer_size[p] = top;
-      if (best < 0 || top < best) {
-        best = top;
-        winner = p;
-        memcpy(best_off, off, sizeof *off * (size_t)m);
-      }
-    }
-    A->winner = packer_names[winner];
-    /* Compaction assumes the stacked results, which the sweep does not use. */
-    if ((packers & OPSCHED_ARENA_COMPACT) && winner != OPSCHED_ARENA_SWEEP_BEST_FIT) {
-      memcpy(off, best_off, sizeof *off * (size_t)m);
-      int32_t cnt = 0;
-      for (int32_t x = 0; x < m; x++)
-        if (!fev[x])
-          perm[cnt++] = x;
-      compact(&P, perm, cnt, keys);
-      int64_t top = layout_top(&P);
-      if (top < best) {
-        best = top;
-        A->winner = compact_names[winner];
-        memcpy(best_off, off, sizeof *off * (size_t)m);
-      }
-    }
+  if (W->sweep_top == -1)
+    return OPSCHED_ERR_NOMEM;
+  if (m > 0)
+    W->A->packer_size[OPSCHED_ARENA_SWEEP_BEST_FIT] = W->sweep_top;
+  return OPSCHED_OK;
+}
+
+/* Breadth of each buffer: the largest aligned live bytes over its
+ * positions (range maximum over a segment tree of W->diff). */
+static opsched_status phase_breadth(arena_work *W) {
+  int32_t n = W->n, m = W->m, size = 1;
+  while (size < n)
+    size *= 2;
+  int64_t *tree = opsched_alloc_array((size_t)size * 2, sizeof *tree);
+  W->breadth = opsched_alloc_array((size_t)m, sizeof *W->breadth);
+  if (!tree || !W->breadth) {
+    opsched_free(tree);
+    return OPSCHED_ERR_NOMEM;
   }
-  if (!capped && m > 0 && (packers & OPSCHED_ARENA_COMPACT) &&
-      A->winner != packer_names[OPSCHED_ARENA_SWEEP_BEST_FIT]) {
-    /* Iterated greedy: the buffers that reach the top of the best layout so
-     * far go first in the next best-fit pass (then by size), cumulatively,
-     * for a few rounds; a round is kept only when the arena shrinks. */
-    uint8_t *promoted = opsched_alloc_array((size_t)m, sizeof *promoted);
-    pk P = {m, asz, fev, floor_, adj_off, adj, 0, off, scratch};
-    for (int32_t x = 0; x < m; x++)
-      if (fev[x])
-        P.fev_top += asz[x];
-    for (int round = 0; promoted && scratch && round < 12 && best > A->aligned_lower_bound;
-         round++) {
-      int any = 0;
-      for (int32_t x = 0; x < m; x++)
-        if (!fev[x] && best_off[x] + asz[x] == best && !promoted[x])
-          promoted[x] = 1, any = 1;
-      if (!any)
-        break;
-      int32_t cnt = 0;
-      for (int32_t x = 0; x < m; x++) {
-        if (fev[x])
-          continue;
-        keys[cnt].k1 = promoted[x] ? 0 : 1;
-        keys[cnt].k2 = -asz[x];
-        keys[cnt].id = x;
-        cnt++;
+  for (int32_t p = 0; p < n; p++)
+    tree[size + p] = W->diff[p];
+  for (int32_t p = size - 1; p > 0; p--)
+    tree[p] = tree[2 * p] > tree[2 * p + 1] ? tree[2 * p] : tree[2 * p + 1];
+  for (int32_t x = 0; x < m; x++) {
+    int32_t i = W->ab[x];
+    int64_t lo = W->h.seq[W->A->owner[i]] + size, hi = W->lastseq[i] + size + 1, mx = 0;
+    for (; lo < hi; lo /= 2, hi /= 2) {
+      if (lo & 1) {
+        if (tree[lo] > mx)
+          mx = tree[lo];
+        lo++;
       }
-      if (best_fit_in_key_order(&P, keys, perm, cnt, &best, best_off))
-        A->winner = "iterated-best-fit";
-    }
-    /* Perturbed rounds: best fit in size order with deterministic noise on
-     * the sizes, the top-reaching buffers of the best layout promoted as
-     * above. Up to 16 rounds (what the corpus needs), fewer when the block
-     * has more than 2^16 conflict entries: all rounds together visit at most
-     * about 2^20 conflict entries (times the compaction passes). */
-    int64_t work = adj_off[m] + m;
-    int32_t rounds = (int32_t)(((int64_t)1 << 20) / (work > 0 ? work : 1));
-    if (rounds > 16)
-      rounds = 16;
-    uint64_t rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)m;
-    for (int32_t round = 0; promoted && scratch && round < rounds &&
-                            best > A->aligned_lower_bound; round++) {
-      for (int32_t x = 0; x < m; x++)
-        if (!fev[x] && best_off[x] + asz[x] == best)
-          promoted[x] = 1;
-      int32_t cnt = 0;
-      for (int32_t x = 0; x < m; x++) {
-        if (fev[x])
-          continue;
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        int64_t noise = 768 + (int64_t)(rng % 513); /* 0.75 .. 1.25 of 1024 */
-        int64_t sz = asz[x] < INT64_MAX / 1281 ? asz[x] : asz[x] / 1281;
-        keys[cnt].k1 = promoted[x] ? 0 : 1;
-        keys[cnt].k2 = -sz * noise;
-        keys[cnt].id = x;
-        cnt++;
+      if (hi & 1) {
+        hi--;
+        if (tree[hi] > mx)
+          mx = tree[hi];
       }
-      if (best_fit_in_key_order(&P, keys, perm, cnt, &best, best_off))
-        A->winner = "perturbed-best-fit";
     }
-    opsched_free(promoted);
+    W->breadth[x] = mx;
   }
-  A->size = best > 0 ? best : 0;
-  for (int32_t x = 0; x < m; x++)
-    A->offset[ab[x]] = best_off[x];
-  A->m = m;
-  if (keep && !capped) {
-    A->ab = ab;
-    A->adj_off = adj_off;
-    A->adj = adj;
-    ab = NULL;
-    adj_off = NULL;
-    adj = NULL;
-  }
-  st = OPSCHED_OK;
-  *out = A;
-  A = NULL;
-fail:
-  opsched_arena_destroy(A);
-  hb_free(&h);
-  opsched_free(lastseq);
-  opsched_free(lastend);
-  opsched_free(ab);
-  opsched_free(alloc_off);
-  opsched_free(diff);
-  opsched_free(adiff);
-  opsched_free(events);
-  opsched_free(act);
-  opsched_free(actn);
-  opsched_free(where);
-  opsched_free(perm);
-  opsched_free(bk_off);
-  opsched_free(bk);
-  opsched_free(fill);
-  opsched_free(adj_off);
-  opsched_free(adj);
-  opsched_free(floor_);
-  opsched_free(off);
-  opsched_free(best_off);
-  opsched_free(scratch);
-  opsched_free(asz);
-  opsched_free(fev);
-  opsched_free(keys);
-  opsched_free(breadth);
   opsched_free(tree);
-  opsched_free(sw_off);
-  return st;
+  return OPSCHED_OK;
+}
+
+/* Sort keys of the non-forever buffers for packer p; returns their count. */
+static int32_t packer_keys(const arena_work *W, int p) {
+  int32_t cnt = 0;
+  for (int32_t x = 0; x < W->m; x++) {
+    if (W->fev[x])
+      continue;
+    int32_t i = W->ab[x];
+    int64_t len = W->lastseq[i] - W->h.seq[W->A->owner[i]];
+    sort_key *kk = &W->keys[cnt++];
+    kk->id = x;
+    kk->k2 = 0;
+    switch (p) {
+    case OPSCHED_ARENA_GREEDY_SIZE:
+    case OPSCHED_ARENA_TFLITE:
+      kk->k1 = -W->asz[x];
+      break;
+    case OPSCHED_ARENA_XLA_SPATIAL:
+      kk->k1 = -W->asz[x];
+      kk->k2 = -len;
+      break;
+    case OPSCHED_ARENA_XLA_TEMPORAL:
+      kk->k1 = -len;
+      kk->k2 = -W->asz[x];
+      break;
+    default:
+      kk->k1 = -W->breadth[x];
+      kk->k2 = -W->asz[x];
+      break;
+    }
+  }
+  return cnt;
+}
+
+static pk packer_view(arena_work *W) {
+  pk P = {W->m, W->asz, W->fev, W->floor_, W->adj_off, W->adj, W->fsum, W->off,
+          W->scratch};
+  return P;
+}
+
+/* Every asked packer over the conflict lists (and the sweep's result);
+ * the smallest arena wins; then compaction of the winner. */
+static opsched_status phase_packers(arena_work *W) {
+  int32_t m = W->m;
+  int64_t maxdeg = 0;
+  for (int32_t x = 0; x < m; x++)
+    if (W->adj_off[x + 1] - W->adj_off[x] > maxdeg)
+      maxdeg = W->adj_off[x + 1] - W->adj_off[x];
+  W->scratch = opsched_alloc_array((size_t)maxdeg * 4 + 4, sizeof *W->scratch);
+  if (!W->scratch || phase_breadth(W) != OPSCHED_OK)
+    return OPSCHED_ERR_NOMEM;
+  pk P = packer_view(W);
+  for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++) {
+    if (!(W->packers & OPSCHED_ARENA_PACKER_BIT(p)))
+      continue;
+    if (p == OPSCHED_ARENA_SWEEP_BEST_FIT) {
+      if (W->best < 0 || W->sweep_top < W->best) {
+        W->best = W->sweep_top;
+        W->winner = p;
+        memcpy(W->best_off, W->sw_off, sizeof *W->sw_off * (size_t)m);
+      }
+      continue;
+    }
+    int32_t cnt = packer_keys(W, p);
+    qsort(W->keys, (size_t)cnt, sizeof *W->keys, cmp_key);
+    for (int32_t c = 0; c < cnt; c++)
+      W->perm[c] = W->keys[c].id;
+    int64_t top = run_packer(&P, W->perm, cnt, p == OPSCHED_ARENA_GREEDY_SIZE);
+    W->A->packer_size[p] = top;
+    if (W->best < 0 || top < W->best) {
+      W->best = top;
+      W->winner = p;
+      memcpy(W->best_off, W->off, sizeof *W->off * (size_t)m);
+    }
+  }
+  W->A->winner = packer_names[W->winner];
+  /* Compaction assumes the stacked results, which the sweep does not use. */
+  if ((W->packers & OPSCHED_ARENA_COMPACT) && W->winner != OPSCHED_ARENA_SWEEP_BEST_FIT) {
+    memcpy(W->off, W->best_off, sizeof *W->off * (size_t)m);
+    int32_t cnt = 0;
+    for (int32_t x = 0; x < m; x++)
+      if (!W->fev[x])
+        W->perm[cnt++] = x;
+    compact(&P, W->perm, cnt, W->keys);
+    int64_t top = layout_top(&P);
+    if (top < W->best) {
+      W->best = top;
+      W->A->winner = compact_names[W->winner];
+      memcpy(W->best_off, W->off, sizeof *W->off * (size_t)m);
+    }
+  }
+  return OPSCHED_OK;
+}
+
+/* Conflict entries the improvement rounds of one block may visit: `cap`,
+ * or less on a small block with dense lists, so that a module of many
+ * blocks costs in proportion to its ops and buffers, not blocks x cap. */
+static int64_t round_budget(const arena_work *W, int64_t cap, int64_t per_item) {
+  int64_t items = (int64_t)W->n + W->m;
+  return items < cap / per_item ? items * per_item : cap;
+}
+
+/* Iterated greedy: the buffers that reach the top of the best layout so
+ * far go first in the next best-fit pass (then by size), cumulatively, for
+ * up to 12 rounds; a round is kept only when the arena shrinks. All rounds
+ * together visit at most min(2^23, 2048 (ops + buffers)) conflict entries
+ * (times the compaction passes), at least one round. */
+static void iterated_rounds(arena_work *W, const pk *P, uint8_t *promoted) {
+  int64_t work = W->adj_off[W->m] + W->m;
+  int64_t rounds = round_budget(W, (int64_t)1 << 23, 2048) / (work > 0 ? work : 1);
+  if (rounds > 12)
+    rounds = 12;
+  if (rounds < 1)
+    rounds = 1;
+  for (int round = 0; round < rounds && W->best > W->A->aligned_lower_bound; round++) {
+    int any = 0;
+    for (int32_t x = 0; x < W->m; x++)
+      if (!W->fev[x] && W->best_off[x] + W->asz[x] == W->best && !promoted[x])
+        promoted[x] = 1, any = 1;
+    if (!any)
+      break;
+    int32_t cnt = 0;
+    for (int32_t x = 0; x < W->m; x++) {
+      if (W->fev[x])
+        continue;
+      W->keys[cnt].k1 = promoted[x] ? 0 : 1;
+      W->keys[cnt].k2 = -W->asz[x];
+      W->keys[cnt].id = x;
+      cnt++;
+    }
+    if (best_fit_in_key_order(P, W->keys, W->perm, cnt, &W->best, W->best_off))
+      W->A->winner = "iterated-best-fit";
+  }
+}
+
+/* Perturbed rounds: best fit in size order with deterministic noise on
+ * the sizes, the top-reaching buffers of the best layout promoted as
+ * above. Up to 16 rounds (what the corpus needs), fewer on dense conflict
+ * lists: all rounds together visit at most min(2^20, 512 (ops + buffers))
+ * conflict entries (times the compaction passes). */
+static void perturbed_rounds(arena_work *W, const pk *P, uint8_t *promoted) {
+  int32_t m = W->m;
+  int64_t work = W->adj_off[m] + m;
+  int32_t rounds = (int32_t)(round_budget(W, (int64_t)1 << 20, 512) / (work > 0 ? work : 1));
+  if (rounds > 16)
+    rounds = 16;
+  uint64_t rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)m;
+  for (int32_t round = 0; round < rounds && W->best > W->A->aligned_lower_bound; round++) {
+    for (int32_t x = 0; x < m; x++)
+      if (!W->fev[x] && W->best_off[x] + W->asz[x] == W->best)
+        promoted[x] = 1;
+    int32_t cnt = 0;
+    for (int32_t x = 0; x < m; x++) {
+      if (W->fev[x])
+        continue;
+      int64_t noise = 768 + opsched_rng_below(&rng, 513); /* 0.75 .. 1.25 of 1024 */
+      int64_t sz = W->asz[x] < INT64_MAX / 1281 ? W->asz[x] : W->asz[x] / 1281;
+      W->keys[cnt].k1 = promoted[x] ? 0 : 1;
+      W->keys[cnt].k2 = -sz * noise;
+      W->keys[cnt].id = x;
+      cnt++;
+    }
+    if (best_fit_in_key_order(P, W->keys, W->perm, cnt, &W->best, W->best_off))
+      W->A->winner = "perturbed-best-fit";
+  }
+}
+
+/* Improvement rounds after the packers (not after the sweep packer). */
+static void phase_improvement_rounds(arena_work *W) {
+  if (W->capped || W->m == 0 || !(W->packers & OPSCHED_ARENA_COMPACT) ||
+      W->A->winner == packer_names[OPSCHED_ARENA_SWEEP_BEST_FIT])
+    return;
+  uint8_t *promoted = opsched_alloc_array((size_t)W->m, sizeof *promoted);
+  if (!promoted || !W->scratch) {
+    opsched_free(promoted);
+    return;
+  }
+  pk P = packer_view(W);
+  P.fev_top = 0;
+  for (int32_t x = 0; x < W->m; x++)
+    if (W->fev[x])
+      P.fev_top += W->asz[x];
+  iterated_rounds(W, &P, promoted);
+  perturbed_rounds(W, &P, promoted);
+  opsched_free(promoted);
+}
+
+/* One packing run. `timeline`: buffer A may also share with a later B when
+ * every event of A ends, on the estimated clock, no later than B's
+ * allocating op starts and comes before it in the sequential order (the
+ * syncs that make it safe are derived by the caller). `keep`: keep the
+ * conflict lists in the arena. */
+static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *s,
+                                const opsched_buffers *b, int64_t alignment,
+                                unsigned packers, int timeline, int keep,
+                                opsched_arena **out) {
+  arena_work W;
+  memset(&W, 0, sizeof W);
+  W.g = g, W.s = s, W.b = b, W.alignment = alignment, W.packers = packers;
+  W.n = opsched_graph_num_nodes(g);
+  W.nb = opsched_buffers_count(b);
+  /* Clocks and thresholds only for the streams in use: memory grows with
+   * ops and buffers times those (at most min(streams, ops)), never with the
+   * streams option itself. */
+  const int32_t *stream_of = opsched_schedule_streams(s);
+  W.S = 1;
+  for (int32_t v = 0; v < W.n; v++)
+    if (stream_of[v] >= W.S)
+      W.S = stream_of[v] + 1;
+  W.starts = opsched_schedule_starts(s);
+  W.ends = opsched_schedule_ends(s);
+  W.best = -1;
+  W.winner = -1;
+  opsched_status st = phase_clocks(&W);
+  if (st == OPSCHED_OK)
+    st = phase_buffer_intervals(&W);
+  if (st == OPSCHED_OK && timeline)
+    phase_timeline_thresholds(&W);
+  if (st == OPSCHED_OK)
+    st = phase_local_numbering(&W);
+  if (st == OPSCHED_OK)
+    st = phase_lower_bounds(&W);
+  if (st == OPSCHED_OK)
+    st = phase_conflict_sweep(&W);
+  if (st == OPSCHED_OK)
+    st = phase_floors(&W);
+  if (st == OPSCHED_OK)
+    st = phase_sweep_packer(&W);
+  if (st == OPSCHED_OK && W.capped) {
+    W.best = W.sweep_top;
+    memcpy(W.best_off, W.sw_off, sizeof *W.sw_off * (size_t)W.m);
+    W.A->winner = packer_names[OPSCHED_ARENA_SWEEP_BEST_FIT];
+  } else if (st == OPSCHED_OK && W.m > 0) {
+    st = phase_packers(&W);
+  }
+  if (st == OPSCHED_OK)
+    phase_improvement_rounds(&W);
+  if (st != OPSCHED_OK) {
+    work_free(&W);
+    return st;
+  }
+  opsched_arena *A = W.A;
+  A->size = W.best > 0 ? W.best : 0;
+  for (int32_t x = 0; x < W.m; x++)
+    A->offset[W.ab[x]] = W.best_off[x];
+  A->m = W.m;
+  if (keep && !W.capped) {
+    A->ab = W.ab, A->adj_off = W.adj_off, A->adj = W.adj;
+    W.ab = NULL, W.adj_off = NULL, W.adj = NULL;
+  }
+  *out = A;
+  W.A = NULL;
+  work_free(&W);
+  return OPSCHED_OK;
 }
 
 static int cmp_sync(const void *pa, const void *pb) {

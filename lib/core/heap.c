@@ -1,39 +1,78 @@
 #include "heap.h"
 
-static int less(const opsched_heap *h, int32_t a, int32_t b) {
+#include "alloc.h"
+
+#include <stddef.h>
+
+static int before(const opsched_heap *h, int32_t a, int32_t b) {
+  if (h->less)
+    return h->less(h->ctx, a, b);
   int64_t ka = h->keys[a], kb = h->keys[b];
   return ka < kb || (ka == kb && a < b);
 }
 
-void opsched_heap_init(opsched_heap *heap, int32_t *ids, int64_t *keys) {
+void opsched_heap_init(opsched_heap *heap, int32_t *ids, const int64_t *keys) {
   heap->ids = ids;
+  heap->size = 0;
+  heap->cap = -1;
   heap->keys = keys;
+  heap->less = NULL;
+  heap->ctx = NULL;
+}
+
+void opsched_heap_init_less(opsched_heap *heap, int32_t *ids,
+                            opsched_heap_less less, const void *ctx) {
+  opsched_heap_init(heap, ids, NULL);
+  heap->less = less;
+  heap->ctx = ctx;
+}
+
+int opsched_heap_init_owned(opsched_heap *heap, int64_t cap,
+                            opsched_heap_less less, const void *ctx) {
+  opsched_heap_init_less(heap, NULL, less, ctx);
+  heap->cap = cap > 16 ? cap : 16;
+  heap->ids = opsched_alloc_array((size_t)heap->cap, sizeof *heap->ids);
+  return heap->ids ? 0 : -1;
+}
+
+void opsched_heap_free(opsched_heap *heap) {
+  if (heap->cap >= 0)
+    opsched_free(heap->ids);
+  heap->ids = NULL;
   heap->size = 0;
 }
 
-void opsched_heap_push(opsched_heap *heap, int32_t id) {
-  int32_t i = heap->size++;
+int opsched_heap_push(opsched_heap *heap, int32_t id) {
+  if (heap->cap >= 0 && heap->size == heap->cap) {
+    int32_t *ids = opsched_realloc_array(heap->ids, (size_t)heap->cap * 2, sizeof *ids);
+    if (!ids)
+      return -1;
+    heap->ids = ids;
+    heap->cap *= 2;
+  }
+  int64_t i = heap->size++;
   while (i > 0) {
-    int32_t parent = (i - 1) / 2;
-    if (!less(heap, id, heap->ids[parent]))
+    int64_t parent = (i - 1) / 2;
+    if (!before(heap, id, heap->ids[parent]))
       break;
     heap->ids[i] = heap->ids[parent];
     i = parent;
   }
   heap->ids[i] = id;
+  return 0;
 }
 
 int32_t opsched_heap_pop(opsched_heap *heap) {
   int32_t top = heap->ids[0];
   int32_t last = heap->ids[--heap->size];
-  int32_t i = 0, n = heap->size;
+  int64_t i = 0, n = heap->size;
   for (;;) {
-    int32_t child = 2 * i + 1;
+    int64_t child = 2 * i + 1;
     if (child >= n)
       break;
-    if (child + 1 < n && less(heap, heap->ids[child + 1], heap->ids[child]))
+    if (child + 1 < n && before(heap, heap->ids[child + 1], heap->ids[child]))
       child++;
-    if (!less(heap, heap->ids[child], last))
+    if (!before(heap, heap->ids[child], last))
       break;
     heap->ids[i] = heap->ids[child];
     i = child;

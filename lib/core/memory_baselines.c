@@ -4,7 +4,7 @@
  * (BFS compares predecessor lists; DFS orders sort operand lists). */
 #include "alloc.h"
 #include "heap.h"
-#include "memory_internal.h"
+#include "memory_baselines.h"
 #include "saturate.h"
 
 #include <stdlib.h>
@@ -355,7 +355,7 @@ static int64_t xla_bytes_freed(const mem_model *m, const int32_t *count, int32_t
   return opsched_sat_add(freed, -m->alloc_bytes[v]);
 }
 
-static opsched_status xla_push(xla_list_ctx *x, mem_heap *h, int32_t v,
+static opsched_status xla_push(xla_list_ctx *x, opsched_heap *h, int32_t v,
                                int64_t p1, int64_t p2, int32_t *entry_of) {
   if (x->count == x->cap) {
     int64_t cap = x->cap * 2;
@@ -381,14 +381,14 @@ static opsched_status xla_push(xla_list_ctx *x, mem_heap *h, int32_t v,
   x->seq[e] = e;
   x->node[e] = v;
   entry_of[v] = e;
-  return mem_heap_push(h, e);
+  return opsched_heap_push(h, e) ? OPSCHED_ERR_NOMEM : OPSCHED_OK;
 }
 
 opsched_status mem_order_xla_list(const mem_model *m, int32_t *order) {
   int32_t n = m->n;
   opsched_status st = OPSCHED_ERR_NOMEM;
   xla_list_ctx x = {0};
-  mem_heap h = {0};
+  opsched_heap h = {0};
   x.cap = (int64_t)n + 16;
   x.p1 = opsched_alloc_array((size_t)x.cap, sizeof *x.p1);
   x.p2 = opsched_alloc_array((size_t)x.cap, sizeof *x.p2);
@@ -398,7 +398,7 @@ opsched_status mem_order_xla_list(const mem_model *m, int32_t *order) {
   int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
   int32_t *entry_of = opsched_alloc_array((size_t)n, sizeof *entry_of);
   if (!x.p1 || !x.p2 || !x.seq || !x.node || !count || !missing || !entry_of ||
-      mem_heap_init(&h, n, xla_list_less, &x) != OPSCHED_OK)
+      opsched_heap_init_owned(&h, n, xla_list_less, &x) != 0)
     goto done;
   /* Uses plus one implicit use at the end for live-out buffers. */
   for (int32_t k = 0; k < m->nb; k++)
@@ -414,7 +414,7 @@ opsched_status mem_order_xla_list(const mem_model *m, int32_t *order) {
   for (int32_t t = 0; t < n; t++) {
     int32_t e;
     do /* skip entries superseded by a re-prioritisation */
-      e = mem_heap_pop(&h);
+      e = opsched_heap_pop(&h);
     while (entry_of[x.node[e]] != e);
     int32_t v = x.node[e];
     order[t] = v;
@@ -447,7 +447,7 @@ opsched_status mem_order_xla_list(const mem_model *m, int32_t *order) {
   }
   st = OPSCHED_OK;
 done:
-  mem_heap_free(&h);
+  opsched_heap_free(&h);
   opsched_free(x.p1);
   opsched_free(x.p2);
   opsched_free(x.seq);
@@ -679,20 +679,20 @@ static int bfs_less(const void *c, int32_t a, int32_t b) {
 opsched_status mem_order_inductor_bfs(const mem_model *m, int32_t *order) {
   int32_t n = m->n;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  mem_heap h = {0};
+  opsched_heap h = {0};
   int32_t *prio = opsched_alloc_array((size_t)m->pred_off[n], sizeof *prio);
   int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
   int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
   bfs_ctx ctx = {m, prio};
-  if (!prio || !pos || !missing || mem_heap_init(&h, n, bfs_less, &ctx) != OPSCHED_OK)
+  if (!prio || !pos || !missing || opsched_heap_init_owned(&h, n, bfs_less, &ctx) != 0)
     goto done;
   for (int32_t v = 0; v < n; v++) {
     missing[v] = (int32_t)(m->pred_off[v + 1] - m->pred_off[v]);
     if (!missing[v])
-      mem_heap_push(&h, v); /* cannot grow: capacity n */
+      (void)opsched_heap_push(&h, v); /* cannot grow: capacity n */
   }
   for (int32_t t = 0; t < n; t++) {
-    int32_t v = mem_heap_pop(&h);
+    int32_t v = opsched_heap_pop(&h);
     order[t] = v;
     pos[v] = t;
     for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++) {
@@ -703,12 +703,12 @@ opsched_status mem_order_inductor_bfs(const mem_model *m, int32_t *order) {
       for (int64_t j = lo; j < hi; j++)
         prio[j] = pos[m->pred[j]];
       qsort(prio + lo, (size_t)(hi - lo), sizeof *prio, cmp_pos);
-      mem_heap_push(&h, w);
+      (void)opsched_heap_push(&h, w);
     }
   }
   st = OPSCHED_OK;
 done:
-  mem_heap_free(&h);
+  opsched_heap_free(&h);
   opsched_free(prio);
   opsched_free(pos);
   opsched_free(missing);

@@ -12,7 +12,8 @@
  * collapses chains and element-wise ops. A state budget bounds the work;
  * past it the incumbent (or a better order found) is returned unproven. */
 #include "alloc.h"
-#include "memory_internal.h"
+#include "heap.h"
+#include "memory_exact.h"
 #include "saturate.h"
 
 #include <string.h>
@@ -138,7 +139,7 @@ static opsched_status grow_states(exact_ctx *x) {
   return OPSCHED_OK;
 }
 
-static opsched_status push_entry(exact_ctx *x, mem_heap *h, int64_t f, int32_t state) {
+static opsched_status push_entry(exact_ctx *x, opsched_heap *h, int64_t f, int32_t state) {
   if (x->ecount == x->ecap) {
     int64_t cap = x->ecap * 2;
     int64_t *a = opsched_realloc_array(x->ef, (size_t)cap, sizeof *a);
@@ -158,7 +159,7 @@ static opsched_status push_entry(exact_ctx *x, mem_heap *h, int64_t f, int32_t s
   x->ef[e] = f;
   x->eg[e] = x->g[state];
   x->es[e] = state;
-  return mem_heap_push(h, e);
+  return opsched_heap_push(h, e) ? OPSCHED_ERR_NOMEM : OPSCHED_OK;
 }
 
 static void sort_nodes(int32_t *ids, const int64_t *key, int32_t n, int desc) {
@@ -197,8 +198,109 @@ static void ctx_free(exact_ctx *x) {
   opsched_free(x->es);
 }
 
-opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
-                         int64_t incumbent_peak, mem_exact_stats *stats) {
+/* The context of one search: masks, bounds, node orders, and the first
+ * state arrays (grown up to the state budget). */
+static opsched_status ctx_init(exact_ctx *x, const mem_model *m, int64_t budget) {
+  int32_t n = m->n;
+  x->m = m;
+  x->n = n;
+  x->w = (n + 63) / 64;
+  /* Cap the table at about 512 MiB whatever the budget says. */
+  int64_t per_state = (int64_t)x->w * 8 + 8 * 2 + 4 * 3 + 4 * 2 + 20 * 2;
+  int64_t cap = budget;
+  if (cap > ((int64_t)512 << 20) / per_state)
+    cap = ((int64_t)512 << 20) / per_state;
+  if (cap > INT32_MAX / 4)
+    cap = INT32_MAX / 4;
+  if (cap < 1)
+    cap = 1;
+  x->cap = cap;
+  x->alloc = cap < 256 ? cap : 256;
+  int64_t tsize = 1;
+  while (tsize < 2 * x->alloc)
+    tsize *= 2;
+  x->tmask = tsize - 1;
+  x->ecap = 1024;
+  size_t w = (size_t)x->w;
+  x->predmask = opsched_alloc_array((size_t)n * w, sizeof *x->predmask);
+  x->usermask = opsched_alloc_array((size_t)m->nb * w, sizeof *x->usermask);
+  x->kept = opsched_alloc_array((size_t)n, sizeof *x->kept);
+  x->transient = opsched_alloc_array((size_t)n, sizeof *x->transient);
+  x->by_lb = opsched_alloc_array((size_t)n, sizeof *x->by_lb);
+  x->by_alloc = opsched_alloc_array((size_t)n, sizeof *x->by_alloc);
+  x->static_lb = opsched_alloc_array((size_t)n, sizeof *x->static_lb);
+  x->keys = opsched_alloc_array((size_t)x->alloc * w, sizeof *x->keys);
+  x->g = opsched_alloc_array((size_t)x->alloc, sizeof *x->g);
+  x->live = opsched_alloc_array((size_t)x->alloc, sizeof *x->live);
+  x->parent = opsched_alloc_array((size_t)x->alloc, sizeof *x->parent);
+  x->last = opsched_alloc_array((size_t)x->alloc, sizeof *x->last);
+  x->depth = opsched_alloc_array((size_t)x->alloc, sizeof *x->depth);
+  x->table = opsched_alloc_array((size_t)tsize, sizeof *x->table);
+  x->ef = opsched_alloc_array((size_t)x->ecap, sizeof *x->ef);
+  x->eg = opsched_alloc_array((size_t)x->ecap, sizeof *x->eg);
+  x->es = opsched_alloc_array((size_t)x->ecap, sizeof *x->es);
+  if (!x->predmask || !x->usermask || !x->kept || !x->transient || !x->by_lb ||
+      !x->by_alloc || !x->static_lb || !x->keys || !x->g || !x->live || !x->parent ||
+      !x->last || !x->depth || !x->table || !x->ef || !x->eg || !x->es)
+    return OPSCHED_ERR_NOMEM;
+  for (int64_t i = 0; i < tsize; i++)
+    x->table[i] = -1;
+  for (int32_t v = 0; v < n; v++) {
+    for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
+      x->predmask[(size_t)v * w + (size_t)(m->pred[i] >> 6)] |= 1ull << (m->pred[i] & 63);
+    x->static_lb[v] = m->alloc_bytes[v];
+    for (int64_t i = m->use_off[v]; i < m->use_off[v + 1]; i++)
+      x->static_lb[v] = opsched_sat_add(x->static_lb[v], m->size[m->use_buf[i]]);
+    for (int64_t i = m->alloc_off[v]; i < m->alloc_off[v + 1]; i++) {
+      int32_t k = m->alloc_buf[i];
+      if (!m->forever[k] && m->user_off[k + 1] == m->user_off[k])
+        x->transient[v] = opsched_sat_add(x->transient[v], m->size[k]);
+    }
+    x->kept[v] = m->alloc_bytes[v] - x->transient[v];
+    x->by_lb[v] = x->by_alloc[v] = v;
+  }
+  for (int32_t k = 0; k < m->nb; k++)
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      x->usermask[(size_t)k * w + (size_t)(m->user[i] >> 6)] |= 1ull << (m->user[i] & 63);
+  sort_nodes(x->by_lb, x->static_lb, n, 1);
+  sort_nodes(x->by_alloc, m->alloc_bytes, n, 0);
+  return OPSCHED_OK;
+}
+
+/* State 0: nothing scheduled (cur is the empty set); returns its bound. */
+static int64_t add_root(exact_ctx *x, const uint64_t *cur) {
+  int64_t slot;
+  lookup(x, cur, &slot);
+  x->count = 1;
+  x->table[slot] = 0;
+  x->g[0] = 0;
+  x->live[0] = 0;
+  x->parent[0] = -1;
+  x->last[0] = -1;
+  x->depth[0] = 0;
+  return bound(x, cur, 0);
+}
+
+/* Fills stats, and `order` from the goal state's parents when one was
+ * reached; `lower_bound` is the proven bound when none was. */
+static void report(const exact_ctx *x, int32_t goal, int exhausted,
+                   int64_t lower_bound, int32_t *order, mem_exact_stats *stats) {
+  stats->states = x->count;
+  stats->proven = !exhausted;
+  if (goal < 0) {
+    stats->lower_bound = lower_bound;
+    return;
+  }
+  for (int32_t s = goal, t = x->n; s > 0; s = x->parent[s])
+    order[--t] = x->last[s];
+  stats->improved = 1;
+  stats->peak = x->g[goal];
+  stats->lower_bound = x->g[goal];
+}
+
+opsched_status mem_exact(const mem_model *m, int64_t budget, int64_t work_budget,
+                         int32_t *order, int64_t incumbent_peak,
+                         mem_exact_stats *stats) {
   int32_t n = m->n;
   memset(stats, 0, sizeof *stats);
   stats->peak = incumbent_peak;
@@ -207,96 +309,35 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
     stats->proven = 1;
     return OPSCHED_OK;
   }
+  if (n > MEM_EXACT_MAX_NODES) {
+    /* The state bitsets alone would need n * n / 8 bytes: stop before
+     * starting, with the incumbent and no proof. */
+    stats->lower_bound = 0;
+    return OPSCHED_OK;
+  }
   exact_ctx x;
   memset(&x, 0, sizeof x);
-  x.m = m;
-  x.n = n;
-  x.w = (n + 63) / 64;
-  /* Cap the table at about 512 MiB whatever the budget says. */
-  int64_t per_state = (int64_t)x.w * 8 + 8 * 2 + 4 * 3 + 4 * 2 + 20 * 2;
-  int64_t cap = budget;
-  if (cap > ((int64_t)512 << 20) / per_state)
-    cap = ((int64_t)512 << 20) / per_state;
-  if (cap > INT32_MAX / 4)
-    cap = INT32_MAX / 4;
-  if (cap < 1)
-    cap = 1;
-  x.cap = cap;
-  x.alloc = cap < 256 ? cap : 256;
-  int64_t tsize = 1;
-  while (tsize < 2 * x.alloc)
-    tsize *= 2;
-  x.tmask = tsize - 1;
-  x.ecap = 1024;
+  opsched_status st = ctx_init(&x, m, budget);
   size_t w = (size_t)x.w;
-  opsched_status st = OPSCHED_ERR_NOMEM;
-  mem_heap heap = {0};
-  uint64_t *cur = NULL;
-  x.predmask = opsched_alloc_array((size_t)n * w, sizeof *x.predmask);
-  x.usermask = opsched_alloc_array((size_t)m->nb * w, sizeof *x.usermask);
-  x.kept = opsched_alloc_array((size_t)n, sizeof *x.kept);
-  x.transient = opsched_alloc_array((size_t)n, sizeof *x.transient);
-  x.by_lb = opsched_alloc_array((size_t)n, sizeof *x.by_lb);
-  x.by_alloc = opsched_alloc_array((size_t)n, sizeof *x.by_alloc);
-  x.static_lb = opsched_alloc_array((size_t)n, sizeof *x.static_lb);
-  x.keys = opsched_alloc_array((size_t)x.alloc * w, sizeof *x.keys);
-  x.g = opsched_alloc_array((size_t)x.alloc, sizeof *x.g);
-  x.live = opsched_alloc_array((size_t)x.alloc, sizeof *x.live);
-  x.parent = opsched_alloc_array((size_t)x.alloc, sizeof *x.parent);
-  x.last = opsched_alloc_array((size_t)x.alloc, sizeof *x.last);
-  x.depth = opsched_alloc_array((size_t)x.alloc, sizeof *x.depth);
-  x.table = opsched_alloc_array((size_t)tsize, sizeof *x.table);
-  x.ef = opsched_alloc_array((size_t)x.ecap, sizeof *x.ef);
-  x.eg = opsched_alloc_array((size_t)x.ecap, sizeof *x.eg);
-  x.es = opsched_alloc_array((size_t)x.ecap, sizeof *x.es);
-  cur = opsched_alloc_array(w, sizeof *cur);
-  if (!x.predmask || !x.usermask || !x.kept || !x.transient || !x.by_lb ||
-      !x.by_alloc || !x.static_lb || !x.keys || !x.g || !x.live || !x.parent ||
-      !x.last || !x.depth || !x.table || !x.ef || !x.eg || !x.es || !cur ||
-      mem_heap_init(&heap, 1024, entry_less, &x) != OPSCHED_OK)
+  opsched_heap heap = {0};
+  uint64_t *cur = opsched_alloc_array(w, sizeof *cur);
+  if (st != OPSCHED_OK || !cur ||
+      opsched_heap_init_owned(&heap, 1024, entry_less, &x) != 0) {
+    st = OPSCHED_ERR_NOMEM;
     goto done;
-  for (int64_t i = 0; i < tsize; i++)
-    x.table[i] = -1;
-  for (int32_t v = 0; v < n; v++) {
-    for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
-      x.predmask[(size_t)v * w + (size_t)(m->pred[i] >> 6)] |= 1ull << (m->pred[i] & 63);
-    x.static_lb[v] = m->alloc_bytes[v];
-    for (int64_t i = m->use_off[v]; i < m->use_off[v + 1]; i++)
-      x.static_lb[v] = opsched_sat_add(x.static_lb[v], m->size[m->use_buf[i]]);
-    for (int64_t i = m->alloc_off[v]; i < m->alloc_off[v + 1]; i++) {
-      int32_t k = m->alloc_buf[i];
-      if (!m->forever[k] && m->user_off[k + 1] == m->user_off[k])
-        x.transient[v] = opsched_sat_add(x.transient[v], m->size[k]);
-    }
-    x.kept[v] = m->alloc_bytes[v] - x.transient[v];
-    x.by_lb[v] = x.by_alloc[v] = v;
   }
-  for (int32_t k = 0; k < m->nb; k++)
-    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
-      x.usermask[(size_t)k * w + (size_t)(m->user[i] >> 6)] |= 1ull << (m->user[i] & 63);
-  sort_nodes(x.by_lb, x.static_lb, n, 1);
-  sort_nodes(x.by_alloc, m->alloc_bytes, n, 0);
 
-  int64_t ub = incumbent_peak;
+  int64_t ub = incumbent_peak, lb_at_stop = incumbent_peak;
   int exhausted = 0;
-  int64_t lb_at_stop = ub;
-  /* Root: nothing scheduled. */
   int64_t slot;
-  lookup(&x, cur, &slot);
-  x.count = 1;
-  x.table[slot] = 0;
-  x.g[0] = 0;
-  x.live[0] = 0;
-  x.parent[0] = -1;
-  x.last[0] = -1;
-  x.depth[0] = 0;
-  int64_t f0 = bound(&x, cur, 0);
+  int64_t f0 = add_root(&x, cur);
   if (f0 < ub && (st = push_entry(&x, &heap, f0, 0)) != OPSCHED_OK)
     goto done;
   st = OPSCHED_ERR_NOMEM;
   int32_t goal = -1;
+  int64_t work = 0; /* word operations so far, against work_budget */
   while (heap.size > 0) {
-    int32_t e = mem_heap_pop(&heap);
+    int32_t e = opsched_heap_pop(&heap);
     int32_t s = x.es[e];
     if (x.eg[e] != x.g[s])
       continue; /* superseded by a lower peak */
@@ -308,6 +349,14 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
     }
     int64_t g = x.g[s], live = x.live[s];
     int32_t forced = -1;
+    /* An expansion scans every op's predecessor set (n * w words) twice and
+     * bounds each candidate (n): stop when that passes the work budget. */
+    work += 2 * (int64_t)n * (int64_t)(w + 1);
+    if (work_budget > 0 && work > work_budget) {
+      exhausted = 1;
+      lb_at_stop = x.ef[e];
+      break;
+    }
     /* Pass 0 looks for a forced op; pass 1 expands it alone, or else every
      * ready op. */
     for (int pass = 0; pass < 2 && !exhausted; pass++) {
@@ -348,6 +397,7 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
         int64_t ng = during > g ? during : g;
         if (ng >= ub)
           continue;
+        work += n;
         int64_t f = bound(&x, cur, nlive);
         if (f < ng)
           f = ng;
@@ -386,25 +436,14 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
     }
   }
   if (exhausted && heap.size > 0) {
-    int32_t top = heap.items[0];
+    int32_t top = heap.ids[0];
     if (x.ef[top] < lb_at_stop)
       lb_at_stop = x.ef[top];
   }
-  stats->states = x.count;
-  if (goal >= 0) {
-    for (int32_t s = goal, t = n; s > 0; s = x.parent[s])
-      order[--t] = x.last[s];
-    stats->improved = 1;
-    stats->peak = x.g[goal];
-    stats->proven = !exhausted;
-    stats->lower_bound = x.g[goal];
-  } else {
-    stats->proven = !exhausted;
-    stats->lower_bound = exhausted ? lb_at_stop : ub;
-  }
+  report(&x, goal, exhausted, exhausted ? lb_at_stop : ub, order, stats);
   st = OPSCHED_OK;
 done:
-  mem_heap_free(&heap);
+  opsched_heap_free(&heap);
   opsched_free(cur);
   ctx_free(&x);
   return st;

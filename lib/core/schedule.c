@@ -1,139 +1,19 @@
+/* The scheduling algorithms: list scheduling, the memory-gated list
+ * scheduler, the pipelines that combine them with the memory policies and
+ * the stream search, and opsched_schedule_run. */
 #include "opsched/schedule.h"
 
 #include "alloc.h"
 #include "heap.h"
-#include "memory_internal.h"
+#include "memory_baselines.h"
+#include "memory_model.h"
 #include "saturate.h"
-#include "schedule_internal.h"
+#include "schedule_object.h"
+#include "schedule_sync.h"
+#include "streams.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-void opsched_schedule_options_init(opsched_schedule_options *o) {
-  memset(o, 0, sizeof *o);
-  o->priority = OPSCHED_PRIORITY_CRITICAL_PATH;
-  o->streams = 1;
-  o->buffers = NULL;
-  o->max_memory = 0;
-  o->memory_policy = OPSCHED_MEMORY_CRITICAL_PATH;
-  o->exact_budget = 0;
-}
-
-opsched_schedule *opsched_schedule_alloc(int32_t n) {
-  opsched_schedule *s = opsched_alloc_array(1, sizeof *s);
-  if (!s)
-    return NULL;
-  s->n = n;
-  s->peak_memory = s->original_peak_memory = s->resident_bytes = -1;
-  s->limit_met = 1;
-  s->order = opsched_alloc_array((size_t)n, sizeof *s->order);
-  s->start = opsched_alloc_array((size_t)n, sizeof *s->start);
-  s->end = opsched_alloc_array((size_t)n, sizeof *s->end);
-  s->stream = opsched_alloc_array((size_t)n, sizeof *s->stream);
-  s->rank = opsched_alloc_array((size_t)n, sizeof *s->rank);
-  s->critical = opsched_alloc_array((size_t)n, sizeof *s->critical);
-  if (!s->order || !s->start || !s->end || !s->stream || !s->rank || !s->critical) {
-    opsched_schedule_destroy(s);
-    return NULL;
-  }
-  return s;
-}
-
-void opsched_schedule_destroy(opsched_schedule *s) {
-  if (!s)
-    return;
-  opsched_free(s->order);
-  opsched_free(s->start);
-  opsched_free(s->end);
-  opsched_free(s->stream);
-  opsched_free(s->rank);
-  opsched_free(s->critical);
-  opsched_free(s->wait_off);
-  opsched_free(s->wait_ids);
-  opsched_free(s->sync_off);
-  opsched_free(s->sync_ids);
-  opsched_free(s->live_after);
-  opsched_free(s);
-}
-
-void opsched_schedule_set_ranks(opsched_schedule *s, const opsched_graph *g) {
-  int32_t n = s->n;
-  opsched_graph_upward_ranks(g, s->rank);
-  /* Reuse `start` as scratch for downward ranks; callers fill it after. */
-  opsched_graph_downward_ranks(g, s->start);
-  int64_t cp = 0, work = 0;
-  for (int32_t v = 0; v < n; v++) {
-    if (s->rank[v] > cp)
-      cp = s->rank[v];
-    work = opsched_sat_add(work, opsched_graph_cost(g, v));
-  }
-  for (int32_t v = 0; v < n; v++)
-    s->critical[v] = opsched_sat_add(s->rank[v], s->start[v]) == cp;
-  memset(s->start, 0, sizeof(int64_t) * (size_t)n);
-  s->critical_path = cp;
-  s->total_work = work;
-}
-
-/* qsort context is not portable in C11; sort (key, index) records instead. */
-typedef struct order_rec {
-  int64_t start, end;
-  int32_t stream, topo, id;
-} order_rec;
-
-static int cmp_rec(const void *pa, const void *pb) {
-  const order_rec *a = pa, *b = pb;
-  if (a->start != b->start)
-    return a->start < b->start ? -1 : 1;
-  if (a->end != b->end)
-    return a->end < b->end ? -1 : 1;
-  if (a->topo != b->topo)
-    return a->topo < b->topo ? -1 : 1;
-  return 0;
-}
-
-opsched_status opsched_schedule_sort_order(opsched_schedule *s,
-                                           const opsched_graph *g) {
-  return opsched_schedule_sort_order_by(s, g, NULL);
-}
-
-opsched_status opsched_schedule_sort_order_by(opsched_schedule *s,
-                                              const opsched_graph *g,
-                                              const int32_t *tie) {
-  int32_t n = s->n;
-  order_rec *rec = opsched_alloc_array((size_t)n, sizeof *rec);
-  int32_t *topo = opsched_alloc_array((size_t)n, sizeof *topo);
-  if (!rec || !topo) {
-    opsched_free(rec);
-    opsched_free(topo);
-    return OPSCHED_ERR_NOMEM;
-  }
-  if (tie) {
-    for (int32_t v = 0; v < n; v++)
-      rec[v].topo = tie[v];
-  } else {
-    opsched_graph_topo_order(g, topo);
-    for (int32_t i = 0; i < n; i++)
-      rec[topo[i]].topo = i;
-  }
-  s->makespan = 0;
-  for (int32_t v = 0; v < n; v++) {
-    rec[v].start = s->start[v];
-    rec[v].end = s->end[v];
-    rec[v].stream = s->stream[v];
-    rec[v].id = v;
-    if (s->end[v] > s->makespan)
-      s->makespan = s->end[v];
-  }
-  /* Sorting by (start, end, topological position) is itself topological: a
-   * successor never starts before its predecessor ends, and equal starts
-   * and ends only happen between zero-duration ops. */
-  qsort(rec, (size_t)n, sizeof *rec, cmp_rec);
-  for (int32_t i = 0; i < n; i++)
-    s->order[i] = rec[i].id;
-  opsched_free(rec);
-  opsched_free(topo);
-  return OPSCHED_OK;
-}
 
 /* Event-driven list scheduling (Graham): at each instant, start ready ops in
  * priority order while a stream is free and their demand fits the remaining
@@ -148,8 +28,9 @@ static opsched_status list_schedule(const opsched_graph *g,
   int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
   int32_t *aside = opsched_alloc_array((size_t)n, sizeof *aside);
   int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
-  uint8_t *busy = opsched_alloc_array((size_t)streams, sizeof *busy);
-  if (!prio || !ready_ids || !run_ids || !aside || !missing || !busy)
+  opsched_lanes lanes;
+  int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
+  if (!prio || !ready_ids || !run_ids || !aside || !missing || !lanes_ok)
     goto done;
 
   for (int32_t v = 0; v < n; v++) {
@@ -175,11 +56,7 @@ static opsched_status list_schedule(const opsched_graph *g,
         aside[naside++] = v;
         continue;
       }
-      int32_t k = 0;
-      while (busy[k])
-        k++;
-      busy[k] = 1;
-      s->stream[v] = k;
+      s->stream[v] = opsched_lanes_take(&lanes);
       s->start[v] = now;
       s->end[v] = opsched_sat_add(now, opsched_graph_cost(g, v));
       free_cap -= d;
@@ -196,7 +73,7 @@ static opsched_status list_schedule(const opsched_graph *g,
     now = s->end[running.ids[0]];
     while (running.size > 0 && s->end[running.ids[0]] == now) {
       int32_t u = opsched_heap_pop(&running);
-      busy[s->stream[u]] = 0;
+      opsched_lanes_give(&lanes, s->stream[u]);
       free_cap += opsched_graph_demand(g, u);
       free_streams++;
       done_count++;
@@ -214,7 +91,7 @@ done:
   opsched_free(run_ids);
   opsched_free(aside);
   opsched_free(missing);
-  opsched_free(busy);
+  opsched_lanes_free(&lanes);
   return st;
 }
 
@@ -222,14 +99,10 @@ done:
 /* Memory in time (docs/memory.md): the gated list scheduler.              */
 
 /* Starts v at `now` on the lowest free stream. */
-static void start_op(const opsched_graph *g, opsched_schedule *s, uint8_t *busy,
+static void start_op(const opsched_graph *g, opsched_schedule *s, opsched_lanes *lanes,
                      opsched_heap *running, int32_t v, int64_t now,
                      int32_t *free_cap, int32_t *free_streams) {
-  int32_t k = 0;
-  while (busy[k])
-    k++;
-  busy[k] = 1;
-  s->stream[v] = k;
+  s->stream[v] = opsched_lanes_take(lanes);
   s->start[v] = now;
   s->end[v] = opsched_sat_add(now, opsched_graph_cost(g, v));
   *free_cap -= opsched_graph_demand(g, v);
@@ -243,6 +116,25 @@ static acc128 alloc_of(const mem_model *m, int32_t v) {
   for (int64_t i = m->alloc_off[v]; i < m->alloc_off[v + 1]; i++)
     acc_add(&a, m->size[m->alloc_buf[i]]);
   return a;
+}
+
+/* u retires: every buffer it holds (the ones it allocates, then the ones it
+ * uses) whose last holder it is leaves the live bytes; with zero duration,
+ * those bytes also go to `pend` (freed at this instant). */
+static void release_buffers(const mem_model *m, int32_t *remaining, int32_t u,
+                            int zero, acc128 *live, acc128 *pend) {
+  for (int pass = 0; pass < 2; pass++) {
+    int64_t lo = pass ? m->use_off[u] : m->alloc_off[u];
+    int64_t hi = pass ? m->use_off[u + 1] : m->alloc_off[u + 1];
+    for (int64_t i = lo; i < hi; i++) {
+      int32_t k = pass ? m->use_buf[i] : m->alloc_buf[i];
+      if (--remaining[k] == 0 && !m->forever[k]) {
+        acc_sub_i64(live, m->size[k]);
+        if (zero)
+          acc_add(pend, m->size[k]);
+      }
+    }
+  }
 }
 
 /* Event-driven list scheduling as list_schedule, with one more resource:
@@ -263,14 +155,13 @@ static acc128 alloc_of(const mem_model *m, int32_t v) {
  * It tells the gated scheduler at once whether any ready op can fit and
  * which allocates least, instead of scanning the whole ready set at every
  * event (quadratic on wide blocks under a tight limit). */
-typedef struct alloc_heap {
-  int32_t *ids;
-  int32_t size;
+typedef struct alloc_order {
   const acc128 *alloc;
   const int64_t *prio;
-} alloc_heap;
+} alloc_order;
 
-static int ah_less(const alloc_heap *h, int32_t a, int32_t b) {
+static int alloc_less(const void *ctx, int32_t a, int32_t b) {
+  const alloc_order *h = ctx;
   if (acc_less(&h->alloc[a], &h->alloc[b]))
     return 1;
   if (acc_less(&h->alloc[b], &h->alloc[a]))
@@ -280,36 +171,10 @@ static int ah_less(const alloc_heap *h, int32_t a, int32_t b) {
   return a < b;
 }
 
-static void ah_push(alloc_heap *h, int32_t v) {
-  int32_t i = h->size++;
-  while (i > 0 && ah_less(h, v, h->ids[(i - 1) / 2])) {
-    h->ids[i] = h->ids[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  h->ids[i] = v;
-}
-
-static void ah_pop(alloc_heap *h) {
-  int32_t last = h->ids[--h->size], i = 0, n = h->size;
-  for (;;) {
-    int32_t c = 2 * i + 1;
-    if (c >= n)
-      break;
-    if (c + 1 < n && ah_less(h, h->ids[c + 1], h->ids[c]))
-      c++;
-    if (!ah_less(h, h->ids[c], last))
-      break;
-    h->ids[i] = h->ids[c];
-    i = c;
-  }
-  if (n > 0)
-    h->ids[i] = last;
-}
-
 /* The ready op that allocates least (ties by priority), or -1. */
-static int32_t ah_top(alloc_heap *h, const uint8_t *started) {
+static int32_t alloc_top(opsched_heap *h, const uint8_t *started) {
   while (h->size > 0 && started[h->ids[0]])
-    ah_pop(h);
+    opsched_heap_pop(h);
   return h->size > 0 ? h->ids[0] : -1;
 }
 
@@ -325,17 +190,20 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   int32_t *aside = opsched_alloc_array((size_t)n, sizeof *aside);
   int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
   int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
-  uint8_t *busy = opsched_alloc_array((size_t)streams, sizeof *busy);
+  opsched_lanes lanes;
+  int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
   uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
   acc128 *allocs = opsched_alloc_array((size_t)n, sizeof *allocs);
   int32_t *by_alloc_ids = opsched_alloc_array((size_t)n, sizeof *by_alloc_ids);
   if (!prio || !ready_ids || !run_ids || !aside || !missing || !remaining ||
-      !busy || !started || !allocs || !by_alloc_ids)
+      !lanes_ok || !started || !allocs || !by_alloc_ids)
     goto done;
   memcpy(prio, prio_in, sizeof *prio * (size_t)n);
   for (int32_t v = 0; v < n; v++)
     allocs[v] = alloc_of(m, v);
-  alloc_heap by_alloc = {by_alloc_ids, 0, allocs, prio};
+  alloc_order by_alloc_order = {allocs, prio};
+  opsched_heap by_alloc;
+  opsched_heap_init_less(&by_alloc, by_alloc_ids, alloc_less, &by_alloc_order);
   for (int32_t v = 0; v < n; v++)
     opsched_graph_preds(g, v, &missing[v]);
   for (int32_t k = 0; k < m->nb; k++)
@@ -346,7 +214,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   for (int32_t v = 0; v < n; v++)
     if (missing[v] == 0) {
       opsched_heap_push(&ready, v);
-      ah_push(&by_alloc, v);
+      opsched_heap_push(&by_alloc, v);
     }
 
   const acc128 lim = {(uint64_t)limit, 0};
@@ -358,7 +226,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
     /* Nothing can fit when even the smallest allocation does not. */
     int none_fits = 0;
     if (!in_order) {
-      int32_t least = ah_top(&by_alloc, started);
+      int32_t least = alloc_top(&by_alloc, started);
       if (least >= 0) {
         acc128 need = allocs[least];
         acc_addacc(&need, &live);
@@ -388,7 +256,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       }
       acc_addacc(&live, &a);
       started[v] = 1;
-      start_op(g, s, busy, &running, v, now, &free_cap, &free_streams);
+      start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams);
       next++;
     }
     for (int32_t i = 0; i < naside; i++)
@@ -402,10 +270,9 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
        * (ties by priority). */
       int32_t pick = -1;
       acc128 best = {0, 0};
-      naside = 0;
       if (!in_order) {
         /* Its entry in the ready heap goes stale (lazy deletion). */
-        pick = ah_top(&by_alloc, started);
+        pick = alloc_top(&by_alloc, started);
         if (pick >= 0)
           best = allocs[pick];
       }
@@ -415,15 +282,13 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
         pick = opsched_heap_pop(&ready);
         best = allocs[pick];
       }
-      for (int32_t i = 0; i < naside; i++)
-        opsched_heap_push(&ready, aside[i]);
       if (pick < 0) {
         st = OPSCHED_ERR_STATE;
         goto done;
       }
       acc_addacc(&live, &best);
       started[pick] = 1;
-      start_op(g, s, busy, &running, pick, now, &free_cap, &free_streams);
+      start_op(g, s, &lanes, &running, pick, now, &free_cap, &free_streams);
       next++;
     }
     int64_t t = s->end[running.ids[0]];
@@ -434,29 +299,17 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
     while (running.size > 0 && s->end[running.ids[0]] == now) {
       int32_t u = opsched_heap_pop(&running);
       int zero = s->end[u] == s->start[u];
-      busy[s->stream[u]] = 0;
+      opsched_lanes_give(&lanes, s->stream[u]);
       free_cap += opsched_graph_demand(g, u);
       free_streams++;
       done_count++;
-      /* Every buffer u holds: the ones it allocates, then the ones it uses. */
-      for (int pass = 0; pass < 2; pass++) {
-        int64_t lo = pass ? m->use_off[u] : m->alloc_off[u];
-        int64_t hi = pass ? m->use_off[u + 1] : m->alloc_off[u + 1];
-        for (int64_t i = lo; i < hi; i++) {
-          int32_t k = pass ? m->use_buf[i] : m->alloc_buf[i];
-          if (--remaining[k] == 0 && !m->forever[k]) {
-            acc_sub_i64(&live, m->size[k]);
-            if (zero)
-              acc_add(&pend, m->size[k]);
-          }
-        }
-      }
+      release_buffers(m, remaining, u, zero, &live, &pend);
       int32_t ns;
       const int32_t *succ = opsched_graph_succs(g, u, &ns);
       for (int32_t k = 0; k < ns; k++)
         if (--missing[succ[k]] == 0) {
           opsched_heap_push(&ready, succ[k]);
-          ah_push(&by_alloc, succ[k]);
+          opsched_heap_push(&by_alloc, succ[k]);
         }
     }
   }
@@ -468,7 +321,7 @@ done:
   opsched_free(aside);
   opsched_free(missing);
   opsched_free(remaining);
-  opsched_free(busy);
+  opsched_lanes_free(&lanes);
   opsched_free(started);
   opsched_free(allocs);
   opsched_free(by_alloc_ids);
@@ -796,119 +649,6 @@ opsched_status opsched_schedule_run(const opsched_graph *g0,
   *out = s;
   return OPSCHED_OK;
 }
-
-int32_t opsched_schedule_num_nodes(const opsched_schedule *s) { return s->n; }
-const int32_t *opsched_schedule_order(const opsched_schedule *s) { return s->order; }
-const int64_t *opsched_schedule_starts(const opsched_schedule *s) { return s->start; }
-const int64_t *opsched_schedule_ends(const opsched_schedule *s) { return s->end; }
-const int32_t *opsched_schedule_streams(const opsched_schedule *s) { return s->stream; }
-const int64_t *opsched_schedule_ranks(const opsched_schedule *s) { return s->rank; }
-const uint8_t *opsched_schedule_critical(const opsched_schedule *s) { return s->critical; }
-int64_t opsched_schedule_makespan(const opsched_schedule *s) { return s->makespan; }
-int64_t opsched_schedule_critical_path(const opsched_schedule *s) { return s->critical_path; }
-int64_t opsched_schedule_total_work(const opsched_schedule *s) { return s->total_work; }
-int32_t opsched_schedule_stream_count(const opsched_schedule *s) { return s->streams; }
-int32_t opsched_schedule_resource_limit(const opsched_schedule *s) { return s->resource_limit; }
-int64_t opsched_schedule_list_makespan(const opsched_schedule *s) { return s->list_makespan; }
-int64_t opsched_schedule_num_waits(const opsched_schedule *s) { return s->num_waits; }
-
-int64_t opsched_schedule_num_waits_unreduced(const opsched_schedule *s) {
-  return s->num_waits_unreduced;
-}
-
-const int32_t *opsched_schedule_waits(const opsched_schedule *s, int32_t node,
-                                      int32_t *count) {
-  *count = (int32_t)(s->wait_off[node + 1] - s->wait_off[node]);
-  return s->wait_ids + s->wait_off[node];
-}
-
-opsched_status opsched_schedule_add_syncs(opsched_schedule *s, const opsched_graph *g,
-                                          const int32_t *from, const int32_t *to,
-                                          int64_t count) {
-  if (!s || !g || count < 0 || (count > 0 && (!from || !to)) ||
-      opsched_graph_num_nodes(g) != s->n)
-    return OPSCHED_ERR_INVALID;
-  if (count == 0)
-    return OPSCHED_OK;
-  int32_t n = s->n;
-  int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
-  int64_t *off = opsched_alloc_array((size_t)n + 1, sizeof *off);
-  int64_t *fill = opsched_alloc_array((size_t)n, sizeof *fill);
-  int32_t *ids =
-      opsched_alloc_array((size_t)(s->num_syncs + s->num_waits + count), sizeof *ids);
-  opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!pos || !off || !fill || !ids)
-    goto fail;
-  for (int32_t i = 0; i < n; i++)
-    pos[s->order[i]] = i;
-  st = OPSCHED_ERR_INVALID;
-  /* Only along the timeline: earlier in the order and ended by the start,
-   * so the waits delay nothing and cannot form a cycle. */
-  for (int64_t e = 0; e < count; e++) {
-    int32_t u = from[e], v = to[e];
-    if (u < 0 || u >= n || v < 0 || v >= n || pos[u] >= pos[v] || s->end[u] > s->start[v])
-      goto fail;
-    off[v + 1]++;
-  }
-  /* The current waits join the syncs: they may carry orderings the graph
-   * passed here lacks (the buffers' data dependencies of opsched_schedule_run). */
-  for (int32_t v = 0; v < n; v++) {
-    if (s->sync_off)
-      off[v + 1] += s->sync_off[v + 1] - s->sync_off[v];
-    off[v + 1] += s->wait_off[v + 1] - s->wait_off[v];
-  }
-  for (int32_t v = 0; v < n; v++)
-    off[v + 1] += off[v];
-  for (int32_t v = 0; v < n; v++) {
-    fill[v] = off[v];
-    if (s->sync_off)
-      for (int64_t e = s->sync_off[v]; e < s->sync_off[v + 1]; e++)
-        ids[fill[v]++] = s->sync_ids[e];
-    for (int64_t e = s->wait_off[v]; e < s->wait_off[v + 1]; e++)
-      ids[fill[v]++] = s->wait_ids[e];
-  }
-  for (int64_t e = 0; e < count; e++)
-    ids[fill[to[e]]++] = from[e];
-  mem_csr_sort_dedupe(off, ids, n);
-  int64_t used = off[n];
-  opsched_free(s->sync_off);
-  opsched_free(s->sync_ids);
-  s->sync_off = off;
-  s->sync_ids = ids;
-  s->num_syncs = used;
-  off = NULL;
-  ids = NULL;
-  int64_t unreduced = s->num_waits_unreduced; /* dependencies only */
-  st = opsched_streams_waits(g, s);
-  s->num_waits_unreduced = unreduced;
-fail:
-  opsched_free(pos);
-  opsched_free(off);
-  opsched_free(fill);
-  opsched_free(ids);
-  return st;
-}
-
-double opsched_schedule_speedup(const opsched_schedule *s) {
-  if (s->makespan <= 0)
-    return 1.0;
-  return (double)s->total_work / (double)s->makespan;
-}
-
-int64_t opsched_schedule_lower_bound(const opsched_schedule *s) {
-  int64_t per = s->total_work / s->streams + (s->total_work % s->streams != 0);
-  return per > s->critical_path ? per : s->critical_path;
-}
-
-int64_t opsched_schedule_peak_memory(const opsched_schedule *s) { return s->peak_memory; }
-int64_t opsched_schedule_original_peak_memory(const opsched_schedule *s) {
-  return s->original_peak_memory;
-}
-int64_t opsched_schedule_resident_bytes(const opsched_schedule *s) { return s->resident_bytes; }
-const int64_t *opsched_schedule_live_after(const opsched_schedule *s) { return s->live_after; }
-int opsched_schedule_memory_limit_met(const opsched_schedule *s) { return s->limit_met; }
-const char *opsched_schedule_memory_winner(const opsched_schedule *s) { return s->memory_winner; }
-int opsched_schedule_memory_exact_proven(const opsched_schedule *s) { return s->exact_proven; }
 
 opsched_status opsched_schedule_from_placement(const opsched_graph *g0,
                                                const opsched_buffers *buffers,

@@ -15,8 +15,10 @@
 
 #include "alloc.h"
 #include "heap.h"
+#include "rng.h"
 #include "saturate.h"
-#include "schedule_internal.h"
+#include "schedule_object.h"
+#include "streams.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -95,25 +97,31 @@ static void prof_add(sgs *c, int64_t t, int64_t cost, int32_t demand) {
 }
 
 /* Earliest t >= est where the op fits both resources over its whole span.
- * Candidates only move forward, to the end of the violating step, so the
- * search is linear in the profile. */
+ * Candidates only move forward, to the end of the violating step, and the
+ * window's first step is found from there by a local step (it is the next
+ * step or the one after), not a binary search: a walk through a saturated
+ * stretch of the profile costs O(1) per step. */
 static int64_t prof_earliest(const sgs *c, int64_t t, int64_t cost,
                              int32_t demand) {
+  int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
+  int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+  int32_t j = prof_seg(c, lo);
   for (;;) {
-    int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
-    int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
-    int moved = 0;
-    for (int32_t j = prof_seg(c, lo); j < c->pm && c->pt[j] < hi; j++) {
-      if (c->pcnt[j] + 1 > c->streams ||
-          (cost > 0 && c->puse[j] + demand > c->cap)) {
-        int64_t next = c->pt[j + 1]; /* exists: the last step is empty */
-        t = cost > 0 ? next / 2 : (next + 1) / 2;
-        moved = 1;
+    int32_t bad = -1;
+    for (int32_t k = j; k < c->pm && c->pt[k] < hi; k++)
+      if (c->pcnt[k] + 1 > c->streams || (cost > 0 && c->puse[k] + demand > c->cap)) {
+        bad = k;
         break;
       }
-    }
-    if (!moved)
+    if (bad < 0)
       return t;
+    int64_t next = c->pt[bad + 1]; /* exists: the last step is empty */
+    t = cost > 0 ? next / 2 : (next + 1) / 2;
+    lo = cost > 0 ? 2 * t + 1 : 2 * t;
+    hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+    /* The step containing lo (>= next = pt[bad + 1]). */
+    for (j = bad + 1; j + 1 < c->pm && c->pt[j + 1] <= lo; j++)
+      ;
   }
 }
 
@@ -266,19 +274,6 @@ done:
 /* ---------------------------------------------------------------------- */
 /* Improvement: local search over activity lists.                          */
 
-/* splitmix64: a tiny local generator, seeded per call, so runs are
- * deterministic and thread-safe. */
-static uint64_t rng_next(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-
-static int64_t rng_below(uint64_t *state, int64_t bound) {
-  return (int64_t)(rng_next(state) % (uint64_t)bound);
-}
-
 /* The strongest cheap bound: critical path, work per stream, and
  * demand-weighted work per unit of capacity. Reaching it proves optimality
  * and ends the search early. */
@@ -326,7 +321,7 @@ static int32_t random_target(const opsched_graph *g, const int32_t *list,
       hi = pos[succ[k]] - 1;
   if (hi <= lo)
     return i;
-  return lo + (int32_t)rng_below(rng, hi - lo + 1);
+  return lo + (int32_t)opsched_rng_below(rng, hi - lo + 1);
 }
 
 opsched_status opsched_streams_improve(const opsched_graph *g,
@@ -414,7 +409,7 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
     } else {
       /* One random shift within the op's topological window; sideways
        * moves are accepted so the search can cross plateaus. */
-      int32_t i = (int32_t)rng_below(&rng, n);
+      int32_t i = (int32_t)opsched_rng_below(&rng, n);
       int32_t j = random_target(g, cur, cur_pos, n, i, &rng);
       if (j == i)
         continue;
@@ -451,7 +446,7 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
         cur_pos[cur[i]] = i;
       int32_t kicks = 1 + n / 10;
       for (int32_t k = 0; k < kicks; k++) {
-        int32_t i = (int32_t)rng_below(&rng, n);
+        int32_t i = (int32_t)opsched_rng_below(&rng, n);
         list_move(cur, cur_pos, i, random_target(g, cur, cur_pos, n, i, &rng));
       }
       cur_ms = sgs_decode(&c, cur, 0, INT64_MAX, ts, te);
@@ -473,158 +468,4 @@ done:
   opsched_free(rs);
   opsched_free(re);
   return status;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Stream names and waits.                                                 */
-
-opsched_status opsched_streams_assign(const opsched_graph *g,
-                                      opsched_schedule *s) {
-  int32_t S = s->streams;
-  int64_t *last_end = opsched_alloc_array((size_t)S, sizeof *last_end);
-  int32_t *held = opsched_alloc_array((size_t)S, sizeof *held);
-  if (!last_end || !held) {
-    opsched_free(last_end);
-    opsched_free(held);
-    return OPSCHED_ERR_NOMEM;
-  }
-  opsched_status st = OPSCHED_OK;
-  for (int32_t i = 0; i < s->n && st == OPSCHED_OK; i++) {
-    int32_t v = s->order[i], np;
-    const int32_t *pred = opsched_graph_preds(g, v, &np);
-    /* Predecessors come earlier in the order, so their streams are known. */
-    for (int32_t k = 0; k < np; k++)
-      held[s->stream[pred[k]]]++;
-    int32_t pick = -1;
-    for (int32_t k = 0; k < S; k++)
-      if (last_end[k] <= s->start[v] && (pick < 0 || held[k] > held[pick]))
-        pick = k;
-    for (int32_t k = 0; k < np; k++)
-      held[s->stream[pred[k]]] = 0;
-    if (pick < 0) {
-      st = OPSCHED_ERR_STATE;
-      break;
-    }
-    s->stream[v] = pick;
-    last_end[pick] = s->end[v];
-  }
-  opsched_free(last_end);
-  opsched_free(held);
-  return st;
-}
-
-opsched_status opsched_streams_waits(const opsched_graph *g,
-                                     opsched_schedule *s) {
-  int32_t n = s->n, S = s->streams;
-  opsched_free(s->wait_off);
-  opsched_free(s->wait_ids);
-  s->wait_ids = NULL;
-  s->num_waits = s->num_waits_unreduced = 0;
-  s->wait_off = opsched_alloc_array((size_t)n + 1, sizeof *s->wait_off);
-  int64_t cross = 0;
-  for (int32_t v = 0; v < n; v++) {
-    int32_t np;
-    const int32_t *pred = opsched_graph_preds(g, v, &np);
-    for (int32_t k = 0; k < np; k++)
-      cross += s->stream[pred[k]] != s->stream[v];
-  }
-  s->num_waits_unreduced = cross;
-  if (s->sync_off)
-    for (int32_t v = 0; v < n; v++)
-      for (int64_t e = s->sync_off[v]; e < s->sync_off[v + 1]; e++)
-        cross += s->stream[s->sync_ids[e]] != s->stream[v];
-  opsched_status st = OPSCHED_ERR_NOMEM;
-  /* clock[v*S + k]: how many ops of stream k are known complete when v
-   * completes (its vector clock); pos[v]: v's 1-based place on its stream. */
-  int32_t *clock = opsched_alloc_array((size_t)n * (size_t)S, sizeof *clock);
-  int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
-  int32_t *last_on = opsched_alloc_array((size_t)S, sizeof *last_on);
-  int32_t *latest = opsched_alloc_array((size_t)S, sizeof *latest);
-  int32_t *cand = opsched_alloc_array((size_t)S, sizeof *cand);
-  int32_t *buf = opsched_alloc_array((size_t)cross, sizeof *buf);
-  int64_t *first = opsched_alloc_array((size_t)n, sizeof *first);
-  int32_t *cnt = opsched_alloc_array((size_t)n, sizeof *cnt);
-  if (!s->wait_off || !clock || !pos || !last_on || !latest || !cand ||
-      !buf || !first || !cnt)
-    goto done;
-  for (int32_t k = 0; k < S; k++)
-    last_on[k] = latest[k] = -1;
-  int64_t used = 0;
-  for (int32_t i = 0; i < n; i++) {
-    int32_t v = s->order[i], k = s->stream[v], prev = last_on[k], np, nc = 0;
-    int32_t *row = clock + (size_t)v * (size_t)S;
-    if (prev >= 0)
-      memcpy(row, clock + (size_t)prev * (size_t)S, sizeof *row * (size_t)S);
-    pos[v] = prev >= 0 ? pos[prev] + 1 : 1;
-    /* Per other stream only the latest producer can matter: it completes
-     * after every earlier op of its stream. */
-    const int32_t *pred = opsched_graph_preds(g, v, &np);
-    /* Dependencies, then the syncs added for buffer reuse. */
-    int64_t ns = s->sync_off ? s->sync_off[v + 1] - s->sync_off[v] : 0;
-    for (int64_t e = 0; e < np + ns; e++) {
-      int32_t u = e < np ? pred[e] : s->sync_ids[s->sync_off[v] + e - np];
-      int32_t su = s->stream[u];
-      if (su == k)
-        continue;
-      if (latest[su] < 0)
-        cand[nc++] = su;
-      if (latest[su] < 0 || pos[u] > pos[latest[su]])
-        latest[su] = u;
-    }
-    /* Keep a candidate unless the stream predecessor or another candidate
-     * already completes after it; happens-before is a partial order, so
-     * the undominated candidates are the unique minimal wait set. */
-    first[v] = used;
-    for (int32_t a = 0; a < nc; a++) {
-      int32_t u = latest[cand[a]], su = cand[a];
-      int implied = row[su] >= pos[u];
-      for (int32_t b = 0; b < nc && !implied; b++)
-        if (b != a && clock[(size_t)latest[cand[b]] * (size_t)S + (size_t)su] >= pos[u])
-          implied = 1;
-      if (!implied)
-        buf[used++] = u;
-    }
-    cnt[v] = (int32_t)(used - first[v]);
-    /* Merge the kept producers' clocks (after the dominance tests, which
-     * must see only the stream predecessor's clock). */
-    for (int64_t w = first[v]; w < used; w++) {
-      const int32_t *src = clock + (size_t)buf[w] * (size_t)S;
-      for (int32_t q = 0; q < S; q++)
-        if (src[q] > row[q])
-          row[q] = src[q];
-    }
-    row[k] = pos[v];
-    for (int32_t a = 0; a < nc; a++)
-      latest[cand[a]] = -1;
-    last_on[k] = v;
-    /* Sort this op's waits by id (at most streams - 1 of them). */
-    for (int64_t a = first[v] + 1; a < used; a++) {
-      int32_t x = buf[a];
-      int64_t b = a;
-      for (; b > first[v] && buf[b - 1] > x; b--)
-        buf[b] = buf[b - 1];
-      buf[b] = x;
-    }
-  }
-  s->wait_ids = opsched_alloc_array((size_t)used, sizeof *s->wait_ids);
-  if (!s->wait_ids)
-    goto done;
-  s->wait_off[0] = 0;
-  for (int32_t v = 0; v < n; v++) {
-    s->wait_off[v + 1] = s->wait_off[v] + cnt[v];
-    memcpy(s->wait_ids + s->wait_off[v], buf + first[v],
-           sizeof *buf * (size_t)cnt[v]);
-  }
-  s->num_waits = used;
-  st = OPSCHED_OK;
-done:
-  opsched_free(clock);
-  opsched_free(pos);
-  opsched_free(last_on);
-  opsched_free(latest);
-  opsched_free(cand);
-  opsched_free(buf);
-  opsched_free(first);
-  opsched_free(cnt);
-  return st;
 }

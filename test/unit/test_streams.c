@@ -5,7 +5,8 @@
 #include "check.h"
 #include "opsched/schedule.h"
 
-#include "../../lib/core/schedule_internal.h"
+#include "../../lib/core/schedule_sync.h"
+#include "../../lib/core/streams.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -338,6 +339,78 @@ static void test_random_dags(void) {
   CHECK(improved > 0);
 }
 
+/* The stream naming of the old O(n x streams) scan, written out here as
+ * the reference: each op, in order, takes the stream idle at its start that
+ * holds most of its predecessors, ties to the lowest index. */
+static void reference_assign(const opsched_graph *g, const opsched_schedule *s,
+                             int32_t streams, int32_t *out) {
+  int64_t *last_end = calloc((size_t)streams, sizeof *last_end);
+  int32_t *held = calloc((size_t)streams, sizeof *held);
+  const int32_t *order = opsched_schedule_order(s);
+  const int64_t *st = opsched_schedule_starts(s), *en = opsched_schedule_ends(s);
+  for (int32_t i = 0; i < opsched_schedule_num_nodes(s); i++) {
+    int32_t v = order[i], np, pick = -1;
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    for (int32_t k = 0; k < np; k++)
+      held[out[pred[k]]]++;
+    for (int32_t k = 0; k < streams; k++)
+      if (last_end[k] <= st[v] && (pick < 0 || held[k] > held[pick]))
+        pick = k;
+    for (int32_t k = 0; k < np; k++)
+      held[out[pred[k]]] = 0;
+    CHECK(pick >= 0);
+    out[v] = pick;
+    last_end[pick] = en[v];
+  }
+  free(last_end);
+  free(held);
+}
+
+/* opsched_streams_assign (idle streams in a tree, busy ones in a heap)
+ * names exactly the streams of the scan, with streams below, at and far
+ * above the block's width; and the lowest-free-stream pool hands out the
+ * lowest released index first. */
+static void test_assign_matches_scan(void) {
+  uint64_t seed = 0x5eedf00du;
+  int failed_before = check_failed;
+  for (int iter = 0; iter < 400 && check_failed == failed_before; iter++) {
+    int n = 1 + (int)(rnd(&seed) % MAXN);
+    opsched_graph *g = opsched_graph_create((size_t)n);
+    for (int v = 0; v < n; v++)
+      opsched_graph_add_node(g, (int64_t)(rnd(&seed) % 5), 1);
+    for (int u = 0; u < n; u++)
+      for (int v = u + 1; v < n; v++)
+        if (rnd(&seed) % 100 < 15)
+          opsched_graph_add_edge(g, u, v);
+    opsched_graph_finalize(g);
+    static const int stream_counts[] = {1, 2, 3, 5, 1000};
+    for (int c = 0; c < 5; c++) {
+      int streams = stream_counts[c];
+      opsched_schedule *s = run(g, streams, streams, iter % 3 == 0);
+      int32_t *ref = calloc((size_t)n, sizeof *ref);
+      reference_assign(g, s, streams, ref);
+      CHECK(opsched_streams_assign(g, s) == OPSCHED_OK);
+      for (int v = 0; v < n; v++)
+        CHECK_EQ_I64(opsched_schedule_streams(s)[v], ref[v]);
+      free(ref);
+      opsched_schedule_destroy(s);
+    }
+    opsched_graph_destroy(g);
+  }
+  opsched_lanes l;
+  CHECK(opsched_lanes_init(&l, 1000000, 4) == 0);
+  CHECK_EQ_I64(opsched_lanes_usable(1000000, 4), 4);
+  CHECK_EQ_I64(opsched_lanes_take(&l), 0);
+  CHECK_EQ_I64(opsched_lanes_take(&l), 1);
+  CHECK_EQ_I64(opsched_lanes_take(&l), 2);
+  opsched_lanes_give(&l, 1);
+  opsched_lanes_give(&l, 0);
+  CHECK_EQ_I64(opsched_lanes_take(&l), 0);
+  CHECK_EQ_I64(opsched_lanes_take(&l), 1);
+  CHECK_EQ_I64(opsched_lanes_take(&l), 3);
+  opsched_lanes_free(&l);
+}
+
 int main(void) {
   test_fork_join();
   test_chain_one_stream();
@@ -345,5 +418,6 @@ int main(void) {
   test_capacity_serialises();
   test_seed_every_strategy();
   test_random_dags();
+  test_assign_matches_scan();
   return check_report("test_streams");
 }

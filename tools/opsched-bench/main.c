@@ -18,7 +18,8 @@ static const bench_cmd commands[] = {
     {"stg-mlir", bench_stg_mlir,
      "FILE.stg --streams P [--effort K] -o OUT.mlir  the graph as a module, and the core's makespan"},
     {"random-mlir", bench_random_mlir,
-     "[--seed S] [--functions N] [--ops N] [-o FILE]  random valid modules for property tests"},
+     "[--seed S] [--functions N] [--ops N] [-o FILE]  random valid modules for property tests\n"
+     "      (--ops: random steps per function, 0-2 ops each, no cap; the op count ends the file)"},
     {"memory", bench_memory,
      "[--csv FILE] [--json FILE] [--seeds N]  peak memory of every policy and baseline"},
     {"arena", bench_arena,

@@ -9,6 +9,13 @@ N ops, on small static tensors so the ops are real but the files stay lean.
   opsched-gen.py blocks N         a real block repeated: matmul, bias add,
                                   relu, a tanh side branch and a residual add
                                   (6 ops per block, chained)
+  opsched-gen.py wide N [SEED]    wide random multi-stream DAG: layers of
+                                  512-1023 independent ops, each reading 1-2
+                                  random values of the previous layer (work
+                                  for every stream, and many buffers live)
+  opsched-gen.py nested N [SEED]  deep nesting: about sqrt(N)/2 scf.if
+                                  regions nested in one another, each block a
+                                  random DAG of its share of the N ops
 
 Deterministic; writes to stdout.
 """
@@ -77,6 +84,97 @@ def dag(out, n, seed):
     out.write("  return %s : %s\n}\n" % (sinks[0], T))
 
 
+def dag_ops(out, rnd, v, count, inputs, prefix):
+    """`count` ops of a layered random DAG over `inputs`; returns (next id,
+    the values no op read)."""
+    layers, width = [list(inputs), []], 1 + next(rnd) % 32
+    unused = set()
+    for _ in range(count):
+        if len(layers[-1]) >= width:  # a new layer of 1-32 ops
+            layers.append([])
+            width = 1 + next(rnd) % 32
+        pool = [x for l in layers[-4:-1] for x in l]
+        x = pool[next(rnd) % len(pool)]
+        y = pool[next(rnd) % len(pool)]
+        op(out, next(rnd) % 5, v, x, y)
+        unused.discard(x)
+        unused.discard(y)
+        name = "%%v%d" % v
+        unused.add(name)
+        layers[-1].append(name)
+        v += 1
+    return v, sorted(unused, key=lambda s: int(s[2:]))
+
+
+def reduce_sinks(out, v, sinks, indent="  "):
+    """A balanced tree of addf over `sinks`; returns (next id, the root)."""
+    while len(sinks) > 1:
+        nxt = []
+        for i in range(0, len(sinks) - 1, 2):
+            out.write("%s%%v%d = arith.addf %s, %s : %s\n" % (indent, v, sinks[i], sinks[i + 1], T))
+            nxt.append("%%v%d" % v)
+            v += 1
+        if len(sinks) % 2:
+            nxt.append(sinks[-1])
+        sinks = nxt
+    return v, sinks[0]
+
+
+def wide(out, n, seed):
+    rnd = lcg(seed)
+    header(out)
+    prev, v, unused = ["%a", "%b"], 0, set()
+    while v < n:
+        layer = []
+        for _ in range(min(512 + next(rnd) % 512, n - v)):
+            x = prev[next(rnd) % len(prev)]
+            y = prev[next(rnd) % len(prev)]
+            op(out, next(rnd) % 5, v, x, y)
+            unused.discard(x)
+            unused.discard(y)
+            unused.add("%%v%d" % v)
+            layer.append("%%v%d" % v)
+            v += 1
+        prev = layer
+    v, root = reduce_sinks(out, v, sorted(unused, key=lambda s: int(s[2:])))
+    out.write("  return %s : %s\n}\n" % (root, T))
+
+
+def nested(out, n, seed):
+    rnd = lcg(seed)
+    depth = max(1, int(n ** 0.5) // 2)
+    share = max(1, n // depth)
+    out.write("func.func @scale(%%a: %s, %%b: %s, %%c: i1) -> %s {\n" % (T, T, T))
+    out.write("  %%e = tensor.empty() : %s\n" % T)
+    v = 0
+    inputs = ["%a", "%b"]
+    # Level d: half its ops, the if holding level d + 1, the other half
+    # (reading the if's result), then yield the reduction of its sinks.
+    for d in range(depth):
+        ind = "  " * (d + 1)
+        v, sinks = dag_ops_indented(out, rnd, v, share // 2, inputs, ind)
+        inputs = inputs + sinks[-2:]
+        if d + 1 < depth:
+            out.write("%s%%r%d = scf.if %%c -> (%s) {\n" % (ind, d, T))
+    for d in reversed(range(depth)):
+        ind = "  " * (d + 1)
+        ins = ["%%r%d" % d] if d + 1 < depth else []
+        v, sinks = dag_ops_indented(out, rnd, v, share - share // 2, ins + ["%a", "%b"], ind)
+        v, root = reduce_sinks(out, v, sinks, ind)
+        if d > 0:
+            out.write("%sscf.yield %s : %s\n" % (ind, root, T))
+            out.write("%s} else {\n%s  scf.yield %%b : %s\n%s}\n" % ("  " * d, "  " * d, T, "  " * d))
+        else:
+            out.write("  return %s : %s\n}\n" % (root, T))
+
+
+def dag_ops_indented(out, rnd, v, count, inputs, indent):
+    class Shift:
+        def write(self, text):
+            out.write(indent[2:] + text)
+    return dag_ops(Shift(), rnd, v, count, inputs, indent)
+
+
 def blocks(out, n):
     header(out)
     x = "%a"
@@ -99,5 +197,8 @@ if __name__ == "__main__":
         dag(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     elif len(sys.argv) >= 3 and sys.argv[1] == "blocks":
         blocks(out, int(sys.argv[2]))
+    elif len(sys.argv) >= 3 and sys.argv[1] in ("wide", "nested"):
+        {"wide": wide, "nested": nested}[sys.argv[1]](
+            out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     else:
         sys.exit(__doc__)

@@ -1,12 +1,13 @@
-/* lib/core/memory_internal.h - the memory model shared by memory.c, the
- * baselines and the exact search (internal, not installed).
+/* lib/core/memory_model.h - the memory model: the bottom layer shared by
+ * the policy dispatch, the baselines, the exact search and the schedulers
+ * (internal, not installed).
  *
  * A mem_model is the block flattened into CSR arrays: the dependency DAG
  * (graph edges plus allocator -> user edges of every buffer), and per node
  * the buffers it allocates and the buffers it uses. Resident buffers are
  * dropped here (only their total is kept). */
-#ifndef OPSCHED_CORE_MEMORY_INTERNAL_H
-#define OPSCHED_CORE_MEMORY_INTERNAL_H
+#ifndef OPSCHED_CORE_MEMORY_MODEL_H
+#define OPSCHED_CORE_MEMORY_MODEL_H
 
 #include "opsched/memory.h"
 
@@ -93,50 +94,6 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
 
 /* max over nodes of alloc + bytes used: a lower bound on every order's peak. */
 int64_t mem_trivial_lower_bound(const mem_model *m);
-
-/* Each heuristic writes a topological order of m's nodes to `order`
- * (length n). Returns OPSCHED_OK or OPSCHED_ERR_NOMEM. `limit` (critical
- * path only) is the live-bytes cap, INT64_MAX for none. */
-opsched_status mem_order_program(const mem_model *m, int32_t *order);
-opsched_status mem_order_critical_path(const mem_model *m, int64_t limit,
-                                       int32_t *order);
-opsched_status mem_order_xla_list(const mem_model *m, int32_t *order);
-opsched_status mem_order_xla_dfs(const mem_model *m, int32_t *order);
-opsched_status mem_order_xla_postorder(const mem_model *m, int32_t *order);
-opsched_status mem_order_inductor_lpmf(const mem_model *m, int32_t *order);
-opsched_status mem_order_inductor_bfs(const mem_model *m, int32_t *order);
-opsched_status mem_order_inductor_dfs(const mem_model *m, int32_t *order);
-opsched_status mem_order_sethi_ullman(const mem_model *m, int32_t *order);
-
-/* Result of the exact search. */
-typedef struct mem_exact_stats {
-  int proven;          /* search exhausted: `order` is optimal */
-  int improved;        /* found an order better than the incumbent */
-  int64_t peak;        /* peak of `order` */
-  int64_t lower_bound; /* proven lower bound on the optimum */
-  int64_t states;      /* states stored */
-} mem_exact_stats;
-
-/* Best-first search for the minimal peak. `order` holds on entry an
- * incumbent with peak `incumbent_peak` and on return the best order found.
- * `budget` caps stored states. */
-opsched_status mem_exact(const mem_model *m, int64_t budget, int32_t *order,
-                         int64_t incumbent_peak, mem_exact_stats *stats);
-
-/* A min-heap of int32 items ordered by a caller's comparator (ties must be
- * broken by the comparator for determinism). */
-typedef int (*mem_less_fn)(const void *ctx, int32_t a, int32_t b);
-typedef struct mem_heap {
-  int32_t *items;
-  int64_t size, cap;
-  mem_less_fn less;
-  const void *ctx;
-} mem_heap;
-opsched_status mem_heap_init(mem_heap *h, int64_t cap, mem_less_fn less,
-                             const void *ctx);
-void mem_heap_free(mem_heap *h);
-opsched_status mem_heap_push(mem_heap *h, int32_t item); /* grows as needed */
-int32_t mem_heap_pop(mem_heap *h);
 
 /* Sorts each row of a CSR (rows + 1 offsets) and drops duplicates,
  * compacting in place; off[rows] receives the new total. */

@@ -1,0 +1,93 @@
+/* Vector clocks of a schedule's synchronisation (arena_clock.h). */
+#include "arena_clock.h"
+
+#include "alloc.h"
+
+#include <string.h>
+
+int32_t opsched_hb_first_after(const hb_ctx *h, int32_t e, int32_t k) {
+  int32_t se = h->stream[e], pe = h->spos[e];
+  int64_t len = h->so_off[k + 1] - h->so_off[k];
+  if (k == se)
+    return pe + 1 <= len ? pe + 1 : OPSCHED_HB_NEVER;
+  const int32_t *ops = h->so_ops + h->so_off[k];
+  int64_t lo = 0, hi = len; /* first index with clock >= pe */
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (h->comp[(size_t)ops[mid] * (size_t)h->S + (size_t)se] >= pe)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo < len ? (int32_t)(lo + 1) : OPSCHED_HB_NEVER;
+}
+
+void opsched_hb_free(hb_ctx *h) {
+  opsched_free(h->spos);
+  opsched_free(h->seq);
+  opsched_free(h->comp);
+  opsched_free(h->so_off);
+  opsched_free(h->so_ops);
+}
+
+opsched_status opsched_hb_build(const opsched_graph *g, const opsched_schedule *s,
+                               hb_ctx *h) {
+  int32_t n = h->n, S = h->S;
+  const int32_t *order = opsched_schedule_order(s);
+  h->spos = opsched_alloc_array((size_t)n, sizeof *h->spos);
+  h->seq = opsched_alloc_array((size_t)n, sizeof *h->seq);
+  h->comp = opsched_alloc_array((size_t)n * (size_t)S, sizeof *h->comp);
+  h->so_off = opsched_alloc_array((size_t)S + 1, sizeof *h->so_off);
+  h->so_ops = opsched_alloc_array((size_t)n, sizeof *h->so_ops);
+  int32_t *last = opsched_alloc_array((size_t)S, sizeof *last);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!h->spos || !h->seq || !h->comp || !h->so_off || !h->so_ops || !last)
+    goto done;
+  st = OPSCHED_ERR_INVALID;
+  for (int32_t v = 0; v < n; v++)
+    h->seq[v] = -1;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = order[i];
+    if (v < 0 || v >= n || h->seq[v] >= 0 || h->stream[v] < 0 || h->stream[v] >= S)
+      goto done;
+    h->seq[v] = i;
+    h->so_off[h->stream[v] + 1]++;
+  }
+  for (int32_t k = 0; k < S; k++) {
+    h->so_off[k + 1] += h->so_off[k];
+    last[k] = -1;
+  }
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = order[i], k = h->stream[v], prev = last[k];
+    int32_t *row = h->comp + (size_t)v * (size_t)S;
+    if (prev >= 0)
+      memcpy(row, h->comp + (size_t)prev * (size_t)S, sizeof *row * (size_t)S);
+    h->spos[v] = prev >= 0 ? h->spos[prev] + 1 : 1;
+    h->so_ops[h->so_off[k] + h->spos[v] - 1] = v;
+    int32_t nw;
+    const int32_t *w = opsched_schedule_waits(s, v, &nw);
+    for (int32_t a = 0; a < nw; a++) {
+      int32_t u = w[a];
+      if (u < 0 || u >= n || h->seq[u] >= i)
+        goto done; /* a wait on an op not launched before: no order */
+      const int32_t *src = h->comp + (size_t)u * (size_t)S;
+      for (int32_t q = 0; q < S; q++)
+        if (src[q] > row[q])
+          row[q] = src[q];
+    }
+    row[k] = h->spos[v];
+    last[k] = v;
+  }
+  /* Every dependency must be implied by the synchronisation. */
+  for (int32_t v = 0; v < n; v++) {
+    int32_t np;
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    for (int32_t e = 0; e < np; e++)
+      if (!opsched_hb_before(h, pred[e], v))
+        goto done;
+  }
+  st = OPSCHED_OK;
+done:
+  opsched_free(last);
+  return st;
+}

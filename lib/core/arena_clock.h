@@ -1,0 +1,46 @@
+/* lib/core/arena_clock.h - happens-before from a schedule's emitted
+ * synchronisation, by vector clocks (internal, used by the arena).
+ *
+ * Per op, for every stream, how many of its ops have completed when the op
+ * completes (stream predecessor joined with the waited producers). */
+#ifndef OPSCHED_CORE_ARENA_CLOCK_H
+#define OPSCHED_CORE_ARENA_CLOCK_H
+
+#include "opsched/schedule.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OPSCHED_HB_NEVER INT32_MAX
+
+typedef struct hb_ctx {
+  int32_t n, S;
+  const int32_t *stream;
+  int32_t *spos;     /* n */
+  int32_t *seq;      /* n: position in the sequential order */
+  int32_t *comp;     /* n * S: completion clocks */
+  int64_t *so_off;   /* S + 1 */
+  int32_t *so_ops;   /* n: ops per stream in launch order */
+} hb_ctx;
+
+/* Ops of stream stream[b] completed, or of stream k, when b launches. */
+static inline int32_t opsched_hb_start_clock(const hb_ctx *h, int32_t b,
+                                             int32_t k) {
+  return k == h->stream[b] ? h->spos[b] - 1 : h->comp[(size_t)b * (size_t)h->S + (size_t)k];
+}
+
+/* a completes before b launches. */
+static inline int opsched_hb_before(const hb_ctx *h, int32_t a, int32_t b) {
+  return a != b && opsched_hb_start_clock(h, b, h->stream[a]) >= h->spos[a];
+}
+
+/* Place on stream k of the first op launching after e completed, or
+ * OPSCHED_HB_NEVER. */
+int32_t opsched_hb_first_after(const hb_ctx *h, int32_t e, int32_t k);
+/* Fills h (n, S and stream set by the caller) from s's order and waits;
+ * OPSCHED_ERR_INVALID when the waits do not imply every dependency of g. */
+opsched_status opsched_hb_build(const opsched_graph *g, const opsched_schedule *s,
+                                hb_ctx *h);
+void opsched_hb_free(hb_ctx *h);
+
+#endif

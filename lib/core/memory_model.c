@@ -1,0 +1,507 @@
+/* The memory model (the block as CSR arrays), the exact peak simulator of
+ * an order, and live bytes in time: the bottom layer under every memory
+ * policy and the schedulers. */
+#include "memory_model.h"
+
+#include "alloc.h"
+#include "buffers_internal.h"
+#include "saturate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Model ----------------------------------------------------------- */
+
+static int cmp_i32(const void *pa, const void *pb) {
+  int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+  return (a > b) - (a < b);
+}
+
+void mem_csr_sort_dedupe(int64_t *off, int32_t *vals, int32_t rows) {
+  int64_t w = 0;
+  for (int32_t r = 0; r < rows; r++) {
+    int64_t lo = off[r], hi = off[r + 1];
+    qsort(vals + lo, (size_t)(hi - lo), sizeof *vals, cmp_i32);
+    off[r] = w;
+    for (int64_t i = lo; i < hi; i++)
+      if (i == lo || vals[i] != vals[i - 1])
+        vals[w++] = vals[i];
+  }
+  off[rows] = w;
+}
+
+void mem_model_free(mem_model *m) {
+  opsched_free(m->succ_off);
+  opsched_free(m->pred_off);
+  opsched_free(m->succ);
+  opsched_free(m->pred);
+  opsched_free(m->alloc_off);
+  opsched_free(m->use_off);
+  opsched_free(m->alloc_buf);
+  opsched_free(m->use_buf);
+  opsched_free(m->size);
+  opsched_free(m->owner);
+  opsched_free(m->forever);
+  opsched_free(m->user_off);
+  opsched_free(m->user);
+  opsched_free(m->alloc_bytes);
+  opsched_free(m->rank);
+  memset(m, 0, sizeof *m);
+}
+
+/* Non-resident buffers renumbered 0..nb-1: size, owner, forever, and the
+ * sorted distinct users (the owner's own use is implied, not a use). */
+static opsched_status model_buffers(const opsched_buffers *b, mem_model *m,
+                                    int64_t *fill) {
+  int32_t *bmap = opsched_alloc_array((size_t)b->count, sizeof *bmap);
+  if (!bmap)
+    return OPSCHED_ERR_NOMEM;
+  int32_t nb = 0;
+  for (int32_t i = 0; i < b->count; i++)
+    bmap[i] = b->owner[i] >= 0 ? nb++ : -1;
+  m->nb = nb;
+  m->size = opsched_alloc_array((size_t)nb, sizeof *m->size);
+  m->owner = opsched_alloc_array((size_t)nb, sizeof *m->owner);
+  m->forever = opsched_alloc_array((size_t)nb, sizeof *m->forever);
+  m->user_off = opsched_alloc_array((size_t)nb + 1, sizeof *m->user_off);
+  m->user = opsched_alloc_array((size_t)b->nuses, sizeof *m->user);
+  if (!m->size || !m->owner || !m->forever || !m->user_off || !m->user) {
+    opsched_free(bmap);
+    return OPSCHED_ERR_NOMEM;
+  }
+  for (int32_t i = 0; i < b->count; i++) {
+    int32_t k = bmap[i];
+    if (k < 0)
+      continue;
+    m->size[k] = b->bytes[i];
+    m->owner[k] = b->owner[i];
+    m->forever[k] = b->forever[i];
+  }
+  for (int64_t u = 0; u < b->nuses; u++) {
+    int32_t k = bmap[b->use_buf[u]];
+    if (k >= 0 && b->use_node[u] != m->owner[k])
+      m->user_off[k + 1]++;
+  }
+  for (int32_t k = 0; k < nb; k++)
+    m->user_off[k + 1] += m->user_off[k];
+  memcpy(fill, m->user_off, sizeof *fill * (size_t)nb);
+  for (int64_t u = 0; u < b->nuses; u++) {
+    int32_t k = bmap[b->use_buf[u]];
+    if (k >= 0 && b->use_node[u] != m->owner[k])
+      m->user[fill[k]++] = b->use_node[u];
+  }
+  mem_csr_sort_dedupe(m->user_off, m->user, nb);
+  opsched_free(bmap);
+  return OPSCHED_OK;
+}
+
+/* The dependency DAG: graph edges plus owner -> user, both directions. */
+static opsched_status model_dag(const opsched_graph *g, mem_model *m, int64_t *fill) {
+  int32_t n = m->n, nb = m->nb;
+  int64_t ne = m->user_off[nb];
+  for (int32_t v = 0; v < n; v++) {
+    int32_t c;
+    opsched_graph_succs(g, v, &c);
+    ne += c;
+  }
+  m->succ_off = opsched_alloc_array((size_t)n + 1, sizeof *m->succ_off);
+  m->pred_off = opsched_alloc_array((size_t)n + 1, sizeof *m->pred_off);
+  m->succ = opsched_alloc_array((size_t)ne, sizeof *m->succ);
+  m->pred = opsched_alloc_array((size_t)ne, sizeof *m->pred);
+  if (!m->succ_off || !m->pred_off || !m->succ || !m->pred)
+    return OPSCHED_ERR_NOMEM;
+  for (int32_t v = 0; v < n; v++) {
+    int32_t c;
+    opsched_graph_succs(g, v, &c);
+    m->succ_off[v + 1] = c;
+  }
+  for (int32_t k = 0; k < nb; k++)
+    m->succ_off[m->owner[k] + 1] += m->user_off[k + 1] - m->user_off[k];
+  for (int32_t v = 0; v < n; v++)
+    m->succ_off[v + 1] += m->succ_off[v];
+  memcpy(fill, m->succ_off, sizeof *fill * (size_t)n);
+  for (int32_t v = 0; v < n; v++) {
+    int32_t c;
+    const int32_t *s = opsched_graph_succs(g, v, &c);
+    for (int32_t i = 0; i < c; i++)
+      m->succ[fill[v]++] = s[i];
+  }
+  for (int32_t k = 0; k < nb; k++)
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      m->succ[fill[m->owner[k]]++] = m->user[i];
+  mem_csr_sort_dedupe(m->succ_off, m->succ, n);
+  /* Predecessors, sorted because sources are visited in ascending order. */
+  for (int32_t v = 0; v < n; v++)
+    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)
+      m->pred_off[m->succ[i] + 1]++;
+  for (int32_t v = 0; v < n; v++)
+    m->pred_off[v + 1] += m->pred_off[v];
+  memcpy(fill, m->pred_off, sizeof *fill * (size_t)n);
+  for (int32_t v = 0; v < n; v++)
+    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)
+      m->pred[fill[m->succ[i]]++] = v;
+  return OPSCHED_OK;
+}
+
+/* Kahn's order of the DAG into `queue`; OPSCHED_ERR_CYCLE when there is none. */
+static opsched_status model_topo(const mem_model *m, int32_t *queue) {
+  int32_t n = m->n;
+  int32_t *indeg = opsched_alloc_array((size_t)n, sizeof *indeg);
+  if (!indeg)
+    return OPSCHED_ERR_NOMEM;
+  int32_t qh = 0, qt = 0;
+  for (int32_t v = 0; v < n; v++) {
+    indeg[v] = (int32_t)(m->pred_off[v + 1] - m->pred_off[v]);
+    if (indeg[v] == 0)
+      queue[qt++] = v;
+  }
+  while (qh < qt) {
+    int32_t v = queue[qh++];
+    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)
+      if (--indeg[m->succ[i]] == 0)
+        queue[qt++] = m->succ[i];
+  }
+  opsched_free(indeg);
+  return qt == n ? OPSCHED_OK : OPSCHED_ERR_CYCLE;
+}
+
+/* Per node: allocated and used buffers (ascending ids), bytes allocated,
+ * and upward ranks in the reverse of the topological `queue`. */
+static opsched_status model_nodes(const opsched_graph *g, mem_model *m,
+                                  const int32_t *queue, int64_t *fill) {
+  int32_t n = m->n, nb = m->nb;
+  m->alloc_off = opsched_alloc_array((size_t)n + 1, sizeof *m->alloc_off);
+  m->use_off = opsched_alloc_array((size_t)n + 1, sizeof *m->use_off);
+  m->alloc_buf = opsched_alloc_array((size_t)nb, sizeof *m->alloc_buf);
+  m->use_buf = opsched_alloc_array((size_t)m->user_off[nb], sizeof *m->use_buf);
+  m->alloc_bytes = opsched_alloc_array((size_t)n, sizeof *m->alloc_bytes);
+  m->rank = opsched_alloc_array((size_t)n, sizeof *m->rank);
+  if (!m->alloc_off || !m->use_off || !m->alloc_buf || !m->use_buf ||
+      !m->alloc_bytes || !m->rank)
+    return OPSCHED_ERR_NOMEM;
+  for (int32_t k = 0; k < nb; k++) {
+    m->alloc_off[m->owner[k] + 1]++;
+    m->alloc_bytes[m->owner[k]] = opsched_sat_add(m->alloc_bytes[m->owner[k]], m->size[k]);
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      m->use_off[m->user[i] + 1]++;
+  }
+  for (int32_t v = 0; v < n; v++) {
+    m->alloc_off[v + 1] += m->alloc_off[v];
+    m->use_off[v + 1] += m->use_off[v];
+  }
+  memcpy(fill, m->alloc_off, sizeof *fill * (size_t)n);
+  for (int32_t k = 0; k < nb; k++)
+    m->alloc_buf[fill[m->owner[k]]++] = k;
+  memcpy(fill, m->use_off, sizeof *fill * (size_t)n);
+  for (int32_t k = 0; k < nb; k++)
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      m->use_buf[fill[m->user[i]]++] = k;
+  /* Upward ranks as opsched_graph_upward_ranks computes them, but over the
+   * DAG with the buffers' data edges, which the graph may lack. */
+  for (int32_t i = n - 1; i >= 0; i--) {
+    int32_t v = queue[i];
+    int64_t best = 0;
+    for (int64_t j = m->succ_off[v]; j < m->succ_off[v + 1]; j++)
+      if (m->rank[m->succ[j]] > best)
+        best = m->rank[m->succ[j]];
+    m->rank[v] = opsched_sat_add(opsched_graph_cost(g, v), best);
+  }
+  return OPSCHED_OK;
+}
+
+opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
+                               mem_model *m) {
+  memset(m, 0, sizeof *m);
+  int32_t n = b->n;
+  m->n = n;
+  m->resident = b->resident;
+  int64_t *fill = opsched_alloc_array((size_t)(b->count > n ? b->count : n) + 1,
+                                      sizeof *fill);
+  int32_t *queue = opsched_alloc_array((size_t)n, sizeof *queue);
+  opsched_status st = fill && queue ? OPSCHED_OK : OPSCHED_ERR_NOMEM;
+  if (st == OPSCHED_OK)
+    st = model_buffers(b, m, fill);
+  if (st == OPSCHED_OK)
+    st = model_dag(g, m, fill);
+  if (st == OPSCHED_OK)
+    st = model_topo(m, queue);
+  if (st == OPSCHED_OK)
+    st = model_nodes(g, m, queue, fill);
+  opsched_free(fill);
+  opsched_free(queue);
+  if (st != OPSCHED_OK)
+    mem_model_free(m);
+  return st;
+}
+
+/* ---- Exact simulation ------------------------------------------------ */
+
+int64_t mem_simulate(const mem_model *m, const int32_t *order, int64_t *during,
+                     int64_t *after) {
+  int32_t n = m->n;
+  int64_t peak = -2;
+  int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
+  acc128 *alloc_at = opsched_alloc_array((size_t)n + 1, sizeof *alloc_at);
+  acc128 *free_at = opsched_alloc_array((size_t)n + 1, sizeof *free_at);
+  if (!pos || !alloc_at || !free_at)
+    goto done;
+  peak = -1;
+  for (int32_t v = 0; v < n; v++)
+    pos[v] = -1;
+  for (int32_t t = 0; t < n; t++) {
+    int32_t v = order[t];
+    if (v < 0 || v >= n || pos[v] >= 0)
+      goto done;
+    pos[v] = t;
+  }
+  for (int32_t v = 0; v < n; v++)
+    for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
+      if (pos[m->pred[i]] >= pos[v])
+        goto done;
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t start = pos[m->owner[k]], end = start;
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      if (pos[m->user[i]] > end)
+        end = pos[m->user[i]];
+    if (m->forever[k])
+      end = n; /* never freed inside the block */
+    acc_add(&alloc_at[start], m->size[k]);
+    acc_add(&free_at[end], m->size[k]);
+  }
+  acc128 live = {0, 0}, best = {0, 0};
+  for (int32_t t = 0; t < n; t++) {
+    acc_addacc(&live, &alloc_at[t]);
+    if (live.hi > best.hi || (live.hi == best.hi && live.lo > best.lo))
+      best = live;
+    if (during)
+      during[order[t]] = acc_i64(&live);
+    acc_sub(&live, &free_at[t]);
+    if (after)
+      after[order[t]] = acc_i64(&live);
+  }
+  peak = acc_i64(&best);
+done:
+  opsched_free(pos);
+  opsched_free(alloc_at);
+  opsched_free(free_at);
+  return peak;
+}
+
+/* ---- Memory in time ------------------------------------------------- */
+
+/* An instant is (t, phase). An op [s, e) with e > s holds [(s,1), (e,0)); a
+ * zero-duration op at t holds [(t,0), (t,1)): it runs after the frees of the
+ * ops ending at t and before the ops starting at t, together with every
+ * other zero-duration op at t. A buffer is live from the start of its
+ * owner's hold to the latest end of its holders' holds (owner and users);
+ * results are never freed. Events at one instant: frees, then the queries
+ * for live_after, then allocations. */
+typedef struct time_event {
+  int64_t t;
+  int32_t phase; /* 0 or 1 */
+  int32_t kind;  /* 0 free, 1 query, 2 alloc */
+  int32_t id;    /* buffer (free, alloc) or node (query) */
+} time_event;
+
+static int cmp_time_event(const void *pa, const void *pb) {
+  const time_event *a = pa, *b = pb;
+  if (a->t != b->t)
+    return a->t < b->t ? -1 : 1;
+  if (a->phase != b->phase)
+    return a->phase < b->phase ? -1 : 1;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Sorts `keys` ascending (LSD radix on bytes, skipping the bytes that all
+ * keys share); `tmp` has room for n keys. The result is in `keys`. */
+static void radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n) {
+  size_t count[8][256];
+  memset(count, 0, sizeof count);
+  for (size_t i = 0; i < n; i++)
+    for (int d = 0; d < 8; d++)
+      count[d][(keys[i] >> (8 * d)) & 0xff]++;
+  uint64_t *src = keys, *dst = tmp;
+  for (int d = 0; d < 8; d++) {
+    size_t *c = count[d];
+    if (n == 0 || c[(keys[0] >> (8 * d)) & 0xff] == n)
+      continue; /* every key has this byte */
+    size_t sum = 0;
+    for (int b = 0; b < 256; b++) {
+      size_t k = c[b];
+      c[b] = sum;
+      sum += k;
+    }
+    for (size_t i = 0; i < n; i++)
+      dst[c[(src[i] >> (8 * d)) & 0xff]++] = src[i];
+    uint64_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != keys)
+    memcpy(keys, src, sizeof *keys * n);
+}
+
+/* Sorts events in cmp_time_event's order; ids are below `id_limit`. When
+ * the times leave room, (t, phase, kind, id) packs into one 64-bit key in
+ * that order and a radix sort replaces qsort (the order is total: the
+ * result is the same). Returns 0 when out of memory. */
+static int sort_time_events(time_event *ev, size_t ne, int32_t id_limit) {
+  int idbits = 0;
+  while (idbits < 31 && ((int64_t)1 << idbits) < id_limit)
+    idbits++;
+  int shift = idbits + 3;
+  int64_t tmax = 0;
+  for (size_t i = 0; i < ne; i++)
+    if (ev[i].t > tmax)
+      tmax = ev[i].t;
+  if (tmax >= (int64_t)1 << (63 - shift)) {
+    qsort(ev, ne, sizeof *ev, cmp_time_event);
+    return 1;
+  }
+  uint64_t *keys = opsched_alloc_array(2 * ne, sizeof *keys);
+  if (!keys)
+    return 0;
+  for (size_t i = 0; i < ne; i++)
+    keys[i] = (uint64_t)ev[i].t << shift | (uint64_t)ev[i].phase << (idbits + 2) |
+              (uint64_t)ev[i].kind << idbits | (uint64_t)ev[i].id;
+  radix_sort_u64(keys, keys + ne, ne);
+  uint64_t idmask = ((uint64_t)1 << idbits) - 1;
+  for (size_t i = 0; i < ne; i++) {
+    uint64_t k = keys[i];
+    ev[i].t = (int64_t)(k >> shift);
+    ev[i].phase = (int32_t)((k >> (idbits + 2)) & 1);
+    ev[i].kind = (int32_t)((k >> idbits) & 3);
+    ev[i].id = (int32_t)(k & idmask);
+  }
+  opsched_free(keys);
+  return 1;
+}
+
+/* Hold bounds of node v as (t, phase) pairs. */
+static void hold_lo(const int64_t *start, const int64_t *end, int32_t v,
+                    int64_t *t, int32_t *phase) {
+  *t = start[v];
+  *phase = end[v] > start[v];
+}
+
+static void hold_hi(const int64_t *start, const int64_t *end, int32_t v,
+                    int64_t *t, int32_t *phase) {
+  if (end[v] > start[v]) {
+    *t = end[v];
+    *phase = 0;
+  } else {
+    *t = start[v];
+    *phase = 1;
+  }
+}
+
+int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
+                         const int64_t *end, int64_t *after) {
+  int32_t n = m->n;
+  for (int32_t v = 0; v < n; v++) {
+    if (start[v] < 0 || end[v] < start[v])
+      return -1;
+    for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
+      if (end[m->pred[i]] > start[v])
+        return -1;
+  }
+  size_t cap = 2 * (size_t)m->nb + (size_t)n;
+  time_event *ev = opsched_alloc_array(cap, sizeof *ev);
+  if (!ev)
+    return -2;
+  size_t ne = 0;
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t o = m->owner[k];
+    time_event a = {0, 0, 2, k};
+    hold_lo(start, end, o, &a.t, &a.phase);
+    ev[ne++] = a;
+    if (m->forever[k])
+      continue;
+    time_event f = {0, 0, 0, k};
+    hold_hi(start, end, o, &f.t, &f.phase);
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++) {
+      int64_t t;
+      int32_t ph;
+      hold_hi(start, end, m->user[i], &t, &ph);
+      if (t > f.t || (t == f.t && ph > f.phase)) {
+        f.t = t;
+        f.phase = ph;
+      }
+    }
+    ev[ne++] = f;
+  }
+  if (after)
+    for (int32_t v = 0; v < n; v++) {
+      time_event q = {0, 0, 1, v};
+      hold_hi(start, end, v, &q.t, &q.phase);
+      ev[ne++] = q;
+    }
+  if (!sort_time_events(ev, ne, m->nb > n ? m->nb : n)) {
+    opsched_free(ev);
+    return -2;
+  }
+  acc128 live = {0, 0}, best = {0, 0};
+  for (size_t i = 0; i < ne; i++) {
+    const time_event *e = &ev[i];
+    if (e->kind == 0)
+      acc_sub_i64(&live, m->size[e->id]);
+    else if (e->kind == 1)
+      after[e->id] = acc_i64(&live);
+    else
+      acc_add(&live, m->size[e->id]);
+    /* The live count holds from this instant to the next one. */
+    int last = i + 1 == ne || ev[i + 1].t != e->t || ev[i + 1].phase != e->phase;
+    if (last && acc_less(&best, &live))
+      best = live;
+  }
+  opsched_free(ev);
+  return acc_i64(&best);
+}
+
+int64_t mem_trivial_lower_bound(const mem_model *m) {
+  int64_t lb = 0;
+  for (int32_t v = 0; v < m->n; v++) {
+    int64_t x = m->alloc_bytes[v];
+    for (int64_t i = m->use_off[v]; i < m->use_off[v + 1]; i++)
+      x = opsched_sat_add(x, m->size[m->use_buf[i]]);
+    if (x > lb)
+      lb = x;
+  }
+  /* Every result is live while the last op runs. */
+  int64_t results = 0;
+  for (int32_t k = 0; k < m->nb; k++)
+    if (m->forever[k])
+      results = opsched_sat_add(results, m->size[k]);
+  return results > lb ? results : lb;
+}
+
+int64_t opsched_memory_peak_of_order(const opsched_graph *g,
+                                     const opsched_buffers *b,
+                                     const int32_t *order, int64_t *live_after) {
+  if (!g || !b || !order || !opsched_graph_is_finalized(g) ||
+      opsched_graph_num_nodes(g) != opsched_buffers_num_nodes(b))
+    return -1;
+  mem_model m;
+  if (mem_model_build(g, b, &m) != OPSCHED_OK)
+    return -1;
+  int64_t peak = mem_simulate(&m, order, NULL, live_after);
+  mem_model_free(&m);
+  return peak < 0 ? -1 : peak;
+}
+
+int64_t opsched_memory_peak_in_time(const opsched_graph *g,
+                                    const opsched_buffers *b,
+                                    const int64_t *starts, const int64_t *ends,
+                                    int64_t *live_after) {
+  if (!g || !b || !starts || !ends || !opsched_graph_is_finalized(g) ||
+      opsched_graph_num_nodes(g) != opsched_buffers_num_nodes(b))
+    return -1;
+  mem_model m;
+  if (mem_model_build(g, b, &m) != OPSCHED_OK)
+    return -1;
+  int64_t peak = mem_peak_in_time(&m, starts, ends, live_after);
+  mem_model_free(&m);
+  return peak < 0 ? -1 : peak;
+}

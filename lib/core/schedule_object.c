@@ -1,0 +1,216 @@
+/* The schedule object: allocation, ranks, the sequential order from times,
+ * and the accessors. The base every scheduler builds on
+ * (schedule_object.h). */
+#include "opsched/schedule.h"
+
+#include "alloc.h"
+#include "saturate.h"
+#include "schedule_object.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void opsched_schedule_options_init(opsched_schedule_options *o) {
+  memset(o, 0, sizeof *o);
+  o->priority = OPSCHED_PRIORITY_CRITICAL_PATH;
+  o->streams = 1;
+  o->buffers = NULL;
+  o->max_memory = 0;
+  o->memory_policy = OPSCHED_MEMORY_CRITICAL_PATH;
+  o->exact_budget = 0;
+}
+
+opsched_schedule *opsched_schedule_alloc(int32_t n) {
+  opsched_schedule *s = opsched_alloc_array(1, sizeof *s);
+  if (!s)
+    return NULL;
+  s->n = n;
+  s->peak_memory = s->original_peak_memory = s->resident_bytes = -1;
+  s->limit_met = 1;
+  s->order = opsched_alloc_array((size_t)n, sizeof *s->order);
+  s->start = opsched_alloc_array((size_t)n, sizeof *s->start);
+  s->end = opsched_alloc_array((size_t)n, sizeof *s->end);
+  s->stream = opsched_alloc_array((size_t)n, sizeof *s->stream);
+  s->rank = opsched_alloc_array((size_t)n, sizeof *s->rank);
+  s->critical = opsched_alloc_array((size_t)n, sizeof *s->critical);
+  if (!s->order || !s->start || !s->end || !s->stream || !s->rank || !s->critical) {
+    opsched_schedule_destroy(s);
+    return NULL;
+  }
+  return s;
+}
+
+void opsched_schedule_destroy(opsched_schedule *s) {
+  if (!s)
+    return;
+  opsched_free(s->order);
+  opsched_free(s->start);
+  opsched_free(s->end);
+  opsched_free(s->stream);
+  opsched_free(s->rank);
+  opsched_free(s->critical);
+  opsched_free(s->wait_off);
+  opsched_free(s->wait_ids);
+  opsched_free(s->sync_off);
+  opsched_free(s->sync_ids);
+  opsched_free(s->live_after);
+  opsched_free(s);
+}
+
+void opsched_schedule_set_ranks(opsched_schedule *s, const opsched_graph *g) {
+  int32_t n = s->n;
+  opsched_graph_upward_ranks(g, s->rank);
+  /* Reuse `start` as scratch for downward ranks; callers fill it after. */
+  opsched_graph_downward_ranks(g, s->start);
+  int64_t cp = 0, work = 0;
+  for (int32_t v = 0; v < n; v++) {
+    if (s->rank[v] > cp)
+      cp = s->rank[v];
+    work = opsched_sat_add(work, opsched_graph_cost(g, v));
+  }
+  for (int32_t v = 0; v < n; v++)
+    s->critical[v] = opsched_sat_add(s->rank[v], s->start[v]) == cp;
+  memset(s->start, 0, sizeof(int64_t) * (size_t)n);
+  s->critical_path = cp;
+  s->total_work = work;
+}
+
+/* qsort context is not portable in C11; sort (key, index) records instead. */
+typedef struct order_rec {
+  int64_t start, end;
+  int32_t stream, topo, id;
+} order_rec;
+
+static int cmp_rec(const void *pa, const void *pb) {
+  const order_rec *a = pa, *b = pb;
+  if (a->start != b->start)
+    return a->start < b->start ? -1 : 1;
+  if (a->end != b->end)
+    return a->end < b->end ? -1 : 1;
+  if (a->topo != b->topo)
+    return a->topo < b->topo ? -1 : 1;
+  return 0;
+}
+
+opsched_status opsched_schedule_sort_order(opsched_schedule *s,
+                                           const opsched_graph *g) {
+  return opsched_schedule_sort_order_by(s, g, NULL);
+}
+
+opsched_status opsched_schedule_sort_order_by(opsched_schedule *s,
+                                              const opsched_graph *g,
+                                              const int32_t *tie) {
+  int32_t n = s->n;
+  order_rec *rec = opsched_alloc_array((size_t)n, sizeof *rec);
+  int32_t *topo = opsched_alloc_array((size_t)n, sizeof *topo);
+  if (!rec || !topo) {
+    opsched_free(rec);
+    opsched_free(topo);
+    return OPSCHED_ERR_NOMEM;
+  }
+  if (tie) {
+    for (int32_t v = 0; v < n; v++)
+      rec[v].topo = tie[v];
+  } else {
+    opsched_graph_topo_order(g, topo);
+    for (int32_t i = 0; i < n; i++)
+      rec[topo[i]].topo = i;
+  }
+  s->makespan = 0;
+  for (int32_t v = 0; v < n; v++) {
+    rec[v].start = s->start[v];
+    rec[v].end = s->end[v];
+    rec[v].stream = s->stream[v];
+    rec[v].id = v;
+    if (s->end[v] > s->makespan)
+      s->makespan = s->end[v];
+  }
+  /* Sorting by (start, end, topological position) is itself topological: a
+   * successor never starts before its predecessor ends, and equal starts
+   * and ends only happen between zero-duration ops. */
+  qsort(rec, (size_t)n, sizeof *rec, cmp_rec);
+  for (int32_t i = 0; i < n; i++)
+    s->order[i] = rec[i].id;
+  opsched_free(rec);
+  opsched_free(topo);
+  return OPSCHED_OK;
+}
+
+int32_t opsched_schedule_num_nodes(const opsched_schedule *s) { return s->n; }
+const int32_t *opsched_schedule_order(const opsched_schedule *s) { return s->order; }
+const int64_t *opsched_schedule_starts(const opsched_schedule *s) { return s->start; }
+const int64_t *opsched_schedule_ends(const opsched_schedule *s) { return s->end; }
+const int32_t *opsched_schedule_streams(const opsched_schedule *s) { return s->stream; }
+const int64_t *opsched_schedule_ranks(const opsched_schedule *s) { return s->rank; }
+const uint8_t *opsched_schedule_critical(const opsched_schedule *s) { return s->critical; }
+int64_t opsched_schedule_makespan(const opsched_schedule *s) { return s->makespan; }
+int64_t opsched_schedule_critical_path(const opsched_schedule *s) { return s->critical_path; }
+int64_t opsched_schedule_total_work(const opsched_schedule *s) { return s->total_work; }
+int32_t opsched_schedule_stream_count(const opsched_schedule *s) { return s->streams; }
+int32_t opsched_schedule_resource_limit(const opsched_schedule *s) { return s->resource_limit; }
+int64_t opsched_schedule_list_makespan(const opsched_schedule *s) { return s->list_makespan; }
+int64_t opsched_schedule_num_waits(const opsched_schedule *s) { return s->num_waits; }
+
+int64_t opsched_schedule_num_waits_unreduced(const opsched_schedule *s) {
+  return s->num_waits_unreduced;
+}
+
+const int32_t *opsched_schedule_waits(const opsched_schedule *s, int32_t node,
+                                      int32_t *count) {
+  *count = (int32_t)(s->wait_off[node + 1] - s->wait_off[node]);
+  return s->wait_ids + s->wait_off[node];
+}
+
+double opsched_schedule_speedup(const opsched_schedule *s) {
+  if (s->makespan <= 0)
+    return 1.0;
+  return (double)s->total_work / (double)s->makespan;
+}
+
+int64_t opsched_schedule_lower_bound(const opsched_schedule *s) {
+  int64_t per = s->total_work / s->streams + (s->total_work % s->streams != 0);
+  return per > s->critical_path ? per : s->critical_path;
+}
+
+int64_t opsched_schedule_peak_memory(const opsched_schedule *s) { return s->peak_memory; }
+int64_t opsched_schedule_original_peak_memory(const opsched_schedule *s) {
+  return s->original_peak_memory;
+}
+int64_t opsched_schedule_resident_bytes(const opsched_schedule *s) { return s->resident_bytes; }
+const int64_t *opsched_schedule_live_after(const opsched_schedule *s) { return s->live_after; }
+int opsched_schedule_memory_limit_met(const opsched_schedule *s) { return s->limit_met; }
+const char *opsched_schedule_memory_winner(const opsched_schedule *s) { return s->memory_winner; }
+int opsched_schedule_memory_exact_proven(const opsched_schedule *s) { return s->exact_proven; }
+
+static int lane_less(const void *ctx, int32_t a, int32_t b) {
+  (void)ctx;
+  return a < b;
+}
+
+int32_t opsched_lanes_usable(int32_t streams, int32_t n) {
+  int32_t k = streams < n ? streams : n;
+  return k > 1 ? k : 1;
+}
+
+int opsched_lanes_init(opsched_lanes *l, int32_t streams, int32_t n) {
+  int32_t cap = opsched_lanes_usable(streams, n);
+  int32_t *ids = opsched_alloc_array((size_t)cap, sizeof *ids);
+  opsched_heap_init_less(&l->released, ids, lane_less, NULL);
+  l->fresh = 0;
+  return ids ? 0 : -1;
+}
+
+void opsched_lanes_free(opsched_lanes *l) {
+  opsched_free(l->released.ids);
+  l->released.ids = NULL;
+}
+
+int32_t opsched_lanes_take(opsched_lanes *l) {
+  if (l->released.size > 0)
+    return opsched_heap_pop(&l->released); /* below fresh, so lowest */
+  return l->fresh++;
+}
+
+void opsched_lanes_give(opsched_lanes *l, int32_t lane) {
+  (void)opsched_heap_push(&l->released, lane);
+}

@@ -1,0 +1,76 @@
+/* lib/core/schedule_object.h - the schedule's layout and the functions of
+ * the object itself, the base layer under every scheduler (schedule.c,
+ * streams.c). Not installed. */
+#ifndef OPSCHED_CORE_SCHEDULE_OBJECT_H
+#define OPSCHED_CORE_SCHEDULE_OBJECT_H
+
+#include "opsched/schedule.h"
+
+#include "heap.h"
+
+struct opsched_schedule {
+  int32_t n;
+  int32_t streams;        /* streams available */
+  int32_t resource_limit; /* capacity used */
+  int32_t *order;         /* sequential order */
+  int64_t *start, *end;
+  int32_t *stream;
+  int64_t *rank;
+  uint8_t *critical;
+  int64_t makespan, critical_path, total_work;
+  int64_t list_makespan; /* before the improvement step */
+  /* Cross-stream waits after transitive reduction, CSR by node id. */
+  int64_t *wait_off; /* n + 1 entries */
+  int32_t *wait_ids; /* producer ids, sorted per node */
+  int64_t num_waits, num_waits_unreduced;
+  /* Synchronisation edges that are not dependencies (opsched_schedule_add_syncs),
+   * CSR of predecessors by node id; NULL when none. */
+  int64_t *sync_off; /* n + 1 entries */
+  int32_t *sync_ids;
+  int64_t num_syncs;
+  /* Memory figures (options.buffers); peaks -1 and live_after NULL without. */
+  int64_t peak_memory, original_peak_memory, resident_bytes;
+  int64_t *live_after;
+  int limit_met, exact_proven;
+  const char *memory_winner; /* static string or NULL */
+};
+
+/* Allocates a schedule for n nodes with every array zeroed; NULL on OOM. */
+opsched_schedule *opsched_schedule_alloc(int32_t n);
+
+/* Fills rank, critical, critical_path and total_work from the graph. */
+void opsched_schedule_set_ranks(opsched_schedule *s, const opsched_graph *g);
+
+/* Recomputes `order` from start times (ties by end, then topological
+ * position) and `makespan`. The ties make the order topological even with
+ * zero-duration ops, and make it, restricted to one stream, that stream's
+ * launch order (a zero-duration op at t precedes an op running from t). */
+opsched_status opsched_schedule_sort_order(opsched_schedule *s,
+                                           const opsched_graph *g);
+
+/* As opsched_schedule_sort_order, but ties on (start, end) go by `tie`
+ * (a position per node id, which must be consistent with the edges, e.g. a
+ * topological order's positions) instead of the topological position. */
+opsched_status opsched_schedule_sort_order_by(opsched_schedule *s,
+                                              const opsched_graph *g,
+                                              const int32_t *tie);
+
+/* Streams an op can be put on, lowest index first: O(log) per take/give
+ * instead of a scan, and storage for at most min(streams, n) lanes, since
+ * no more than n ops ever run at once. */
+typedef struct opsched_lanes {
+  opsched_heap released; /* given back, by index */
+  int32_t fresh;         /* lanes >= fresh were never taken */
+} opsched_lanes;
+
+/* 0, or -1 when out of memory. */
+int opsched_lanes_init(opsched_lanes *l, int32_t streams, int32_t n);
+void opsched_lanes_free(opsched_lanes *l);
+/* The lowest free lane; the caller keeps takes <= streams. */
+int32_t opsched_lanes_take(opsched_lanes *l);
+void opsched_lanes_give(opsched_lanes *l, int32_t lane);
+
+/* min(streams, n), at least 1: the streams a block of n ops can use. */
+int32_t opsched_lanes_usable(int32_t streams, int32_t n);
+
+#endif

@@ -1,0 +1,37 @@
+/* lib/core/streams.h - multi-stream placement (HEFT-style) and the local
+ * search that improves it (internal). */
+#ifndef OPSCHED_CORE_STREAMS_H
+#define OPSCHED_CORE_STREAMS_H
+
+#include "schedule_object.h"
+
+/* HEFT-style placement: ops in priority order (ready list keyed like the
+ * list scheduler), each at its earliest start on the capacity and stream
+ * profile, inserted into idle gaps. Overwrites s->start/end only when its
+ * makespan is strictly lower (ties keep the list schedule); *improved tells
+ * which. Leaves times untouched when they could overflow. */
+opsched_status opsched_streams_heft(const opsched_graph *g,
+                                    const opsched_schedule_options *o,
+                                    opsched_schedule *s, int *improved);
+
+/* Local search over topological activity lists decoded by the same
+ * insertion placement, bounded by `effort` (see docs/streams.md). Only
+ * replaces s->start/end by a strictly shorter schedule. */
+opsched_status opsched_streams_improve(const opsched_graph *g,
+                                       opsched_schedule *s, int32_t effort);
+
+/* Acceptance test for a candidate schedule's times: non-zero to accept. */
+typedef int (*opsched_times_filter)(void *ctx, const int64_t *start,
+                                    const int64_t *end);
+
+/* opsched_streams_improve where a new best schedule is kept only when
+ * `accept` (nullable: accept all) accepts its times; the search itself may
+ * walk through rejected schedules. With accept == NULL it is exactly
+ * opsched_streams_improve. */
+opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
+                                                opsched_schedule *s,
+                                                int32_t effort,
+                                                opsched_times_filter accept,
+                                                void *ctx);
+
+#endif
