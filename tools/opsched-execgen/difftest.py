@@ -116,7 +116,11 @@ class Runner:
             return self.cache[key][:2]
         exe = self.build(text)
         res = self.run_exe(exe)
-        if reference and self.run_exe(exe, {"MALLOC_PERTURB_": "165"}) != res:
+        # The second run fills fresh and freed heap memory with a byte
+        # pattern (tcache off: glibc does not perturb chunks it reuses from
+        # there), so a read of uninitialised or freed memory shows.
+        perturb = {"GLIBC_TUNABLES": "glibc.malloc.tcache_count=0:glibc.malloc.perturb=165"}
+        if reference and self.run_exe(exe, perturb) != res:
             raise ToolError("the original program is not deterministic")
         self.cache[key] = res + (reference,)
         return res
@@ -227,18 +231,36 @@ def statements(lines):
     return out
 
 
+def written(line):
+    """The memref a writer statement writes to."""
+    for pat in (r"memref\.store [^,]+, (%\w+)\[", r"memref\.copy [^,]+, (%\w+) ",
+                r"outs\((%\w+) :", r"func\.call @fill4\((%\w+),"):
+        m = re.search(pat, line)
+        if m:
+            return m.group(1)
+    return None
+
+
 def delete(lines, stmts, chosen):
     """Deletes the chosen statements and, transitively, every statement
-    using a value they define (so the result still parses)."""
+    using a value they define (so the result still parses). A writer that
+    goes takes the buffer it writes with it (its allocation, so every use):
+    a surviving reader would read uninitialised memory."""
     gone = set(chosen)
     defs = {}
     for k, (a, b) in enumerate(stmts):
         m = re.match(r"\s*(%[\w]+)(:\d+)? = ", lines[a])
         if m:
             defs[k] = m.group(1)
+    owner = dict((v, k) for k, v in defs.items())
     changed = True
     while changed:
         changed = False
+        for k in list(gone):
+            target = written(lines[stmts[k][0]]) if WRITER.match(lines[stmts[k][0]]) else None
+            if target in owner and owner[target] not in gone:
+                gone.add(owner[target])
+                changed = True
         dead = [defs[k] for k in gone if k in defs]
         if not dead:
             break
