@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential tester for op-schedule (docs/benchmarks-exec.md).
 
-  difftest.py --count N --seed S [--jobs J] [--keep DIR] [--size K]
+  difftest.py --count N --seed S [--jobs J] [--keep DIR] [--size K] [--only KINDS]
               [--configs-per-program C] [--config CFG]... [--no-reduce]
               [--opsched-opt BIN] [--llvm-bin DIR]
   difftest.py --program FILE [--config CFG]... (check one program, e.g. a
@@ -69,6 +69,10 @@ class ToolError(Exception):
     pass
 
 
+class Fatal(Exception):
+    """A tool cannot be started at all: no run means anything."""
+
+
 class Runner:
     """Builds and runs modules natively; caches by the module text (minus
     locations and opsched attributes), so option sets that give the same
@@ -84,8 +88,11 @@ class Runner:
         return os.path.join(self.args.llvm_bin, name)
 
     def pipe(self, cmd, data):
-        p = subprocess.run(cmd, input=data, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=120)
+        try:
+            p = subprocess.run(cmd, input=data, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=120)
+        except OSError as e:
+            raise Fatal("cannot run %s: %s" % (cmd[0], e))
         if p.returncode != 0:
             raise ToolError("%s: %s" % (os.path.basename(cmd[0]),
                                         p.stderr.decode(errors="replace")[:1500]))
@@ -308,8 +315,37 @@ def reduce_program(runner, text, config, kind, log):
         if chunk == 1:
             break
         n = min(len(stmts), n * 2)
+    lines = prune_functions(lines)
+    if not interesting(lines):
+        raise ToolError("reduction lost the difference when pruning functions")
     log("reduced to %d statements" % len(statements(lines)))
     return "\n".join(lines).encode()
+
+
+def prune_functions(lines):
+    """Drops functions and declarations nothing refers to any more."""
+    while True:
+        spans = []
+        i = 0
+        while i < len(lines):
+            m = re.match(r"  (?:func\.func private|llvm\.func) @(\w+)", lines[i])
+            if m:
+                j = i + 1
+                if lines[i].rstrip().endswith("{"):
+                    while not lines[j].startswith("  }"):
+                        j += 1
+                    j += 1
+                spans.append((m.group(1), i, j))
+                i = j
+                continue
+            i += 1
+        for name, a, b in spans:
+            pat = re.compile(r"@%s\b" % name)
+            if not any(pat.search(l) for k, l in enumerate(lines) if not a <= k < b):
+                lines = lines[:a] + lines[b:]
+                break
+        else:
+            return lines
 
 
 # ----- driver -------------------------------------------------------------------
@@ -324,8 +360,11 @@ def job(task):
         try:
             ref = runner.execute(text, reference=True)
         except ToolError as e:
-            return (["BROKEN %s: the original does not build: %s" % (name, e)],
+            return (["BROKEN %s: the original is unusable: %s" % (name, e)],
                     [("broken", 0)])
+        if args.program:
+            lines.append("reference: exit status %s, %d lines of output" % (
+                ref[1], len(ref[0].splitlines())))
         for config in configs:
             res = check(runner, text, config)
             if res[0] == "ok":
@@ -372,6 +411,7 @@ def main():
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--size", type=int, default=40, help="snippets per program")
+    ap.add_argument("--only", help="snippet kinds (progen.py --only)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--keep", dest="keep_dir")
     ap.add_argument("--no-reduce", action="store_true")
@@ -394,7 +434,9 @@ def main():
             seed = args.seed + i
             configs = args.config or [CONFIGS[(i * per + j) % len(CONFIGS)] for j in range(per)]
             tasks.append((args, "seed=%d" % seed,
-                          progen.generate(seed, args.size).encode(), configs))
+                          progen.generate(seed, args.size,
+                                          args.only.split(",") if args.only else None).encode(),
+                          configs))
     counts = {"ok": 0, "diff": 0, "rejected": 0, "broken": 0}
     moved = 0
     if args.jobs > 1:
@@ -404,13 +446,17 @@ def main():
     else:
         pool = None
         outputs = map(job, tasks)
-    for lines, results in outputs:
-        for l in lines:
-            sys.stdout.write(l + "\n")
-        sys.stdout.flush()
-        for kind, k in results:
-            counts[kind] += 1
-            moved += k
+    try:
+        for lines, results in outputs:
+            for l in lines:
+                sys.stdout.write(l + "\n")
+            sys.stdout.flush()
+            for kind, k in results:
+                counts[kind] += 1
+                moved += k
+    except Fatal as e:
+        sys.stdout.write("difftest: %s\n" % e)
+        return 2
     if pool:
         pool.close()
         pool.join()

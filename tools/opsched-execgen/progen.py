@@ -2,7 +2,11 @@
 """Random runnable MLIR programs for differential testing of op-schedule
 (docs/benchmarks-exec.md, tools/opsched-execgen/difftest.py).
 
-  progen.py SEED [--size N]
+  progen.py SEED [--size N] [--only KIND,...] [--expect]
+
+--size: snippets in main (default 40); --only: restrict the snippets to
+these kinds (arith always stays; the list is progen.SNIPPETS); --expect:
+print the values the generator's own model predicts main prints.
 
 Prints a module whose `main` (-> i32, returns 0) mixes what lowered code
 contains: scalar arith, memref and tensor code, subviews that alias,
@@ -99,9 +103,10 @@ class Block:
 
 
 class Gen:
-    def __init__(self, seed, size):
+    def __init__(self, seed, size, only=None):
         self.rng = Rng(seed)
         self.size = size
+        self.only = only
         self.n = 0
         self.helpers = []          # text of private functions
         self.helper_names = set()
@@ -666,6 +671,10 @@ class Gen:
             (self.s_while, 5), (self.s_call_pure, 6), (self.s_call_mem, 5),
             (self.s_linalg_tensor, 5), (self.s_linalg_memref, 5),
         ]
+        if self.only:
+            # arith stays: the independent work a schedule interleaves.
+            snippets = [(fn, w) for fn, w in snippets
+                        if fn.__name__[2:] in self.only or fn.__name__ == "s_arith"]
         total = sum(w for _, w in snippets)
         for _ in range(self.size):
             r = self.rng.below(total)
@@ -732,8 +741,13 @@ def _pure2(a, b):
 PURE[2] = (PURE[2][0], _pure2)
 
 
-def generate(seed, size=40):
-    return Gen(seed, size).program()
+SNIPPETS = ["arith", "division", "assert", "alias", "to_tensor", "to_buffer", "stack",
+            "alloca_scope", "if", "while", "call_pure", "call_mem", "linalg_tensor",
+            "linalg_memref"]
+
+
+def generate(seed, size=40, only=None):
+    return Gen(seed, size, only).program()
 
 
 def expected(seed, size=40):
@@ -749,10 +763,17 @@ def main(argv):
     size = 40
     if "--size" in argv:
         size = int(argv[argv.index("--size") + 1])
+    only = None
+    if "--only" in argv:
+        only = argv[argv.index("--only") + 1].split(",")
+        bad = [k for k in only if k not in SNIPPETS]
+        if bad:
+            sys.exit("progen: unknown snippet kind(s) %s; known: %s" % (
+                ", ".join(bad), ", ".join(SNIPPETS)))
     if "--expect" in argv:
         sys.stdout.write("".join("%s\n" % v for v in expected(int(argv[1]), size)))
         return
-    sys.stdout.write(generate(int(argv[1]), size))
+    sys.stdout.write(generate(int(argv[1]), size, only))
 
 
 if __name__ == "__main__":
