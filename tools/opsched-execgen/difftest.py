@@ -350,8 +350,22 @@ def prune_functions(lines):
 
 # ----- driver -------------------------------------------------------------------
 
+def model_disagrees(ref, expected):
+    """The generator models what main prints (progen.py --expect): when the
+    program ran to its end, the printed integers must be those values."""
+    if expected is None or ref[1] != 0:
+        return None
+    got = [l for l in ref[0].decode(errors="replace").splitlines() if re.fullmatch(r"-?\d+", l)]
+    if len(got) != len(expected):
+        return "prints %d integers, the model %d" % (len(got), len(expected))
+    for i, (g, e) in enumerate(zip(got, expected)):
+        if e is not None and int(g) != e:
+            return "integer %d is %s, the model says %d" % (i + 1, g, e)
+    return None
+
+
 def job(task):
-    args, name, text, configs = task
+    args, name, text, configs, expected = task
     work = tempfile.mkdtemp(prefix="difftest-")
     runner = Runner(args, work)
     lines = []
@@ -361,6 +375,10 @@ def job(task):
             ref = runner.execute(text, reference=True)
         except ToolError as e:
             return (["BROKEN %s: the original is unusable: %s" % (name, e)],
+                    [("broken", 0)])
+        bad = model_disagrees(ref, expected)
+        if bad:
+            return (["BROKEN %s: progen's model disagrees with the program: %s" % (name, bad)],
                     [("broken", 0)])
         if args.program:
             lines.append("reference: exit status %s, %d lines of output" % (
@@ -424,7 +442,7 @@ def main():
     args = ap.parse_args()
     if args.program:
         text = open(args.program, "rb").read()
-        tasks = [(args, os.path.basename(args.program), text, args.config or CONFIGS)]
+        tasks = [(args, os.path.basename(args.program), text, args.config or CONFIGS, None)]
     else:
         if args.keep_dir is None:
             args.keep_dir = tempfile.mkdtemp(prefix="difftest-keep-")
@@ -433,10 +451,9 @@ def main():
         for i in range(args.count):
             seed = args.seed + i
             configs = args.config or [CONFIGS[(i * per + j) % len(CONFIGS)] for j in range(per)]
-            tasks.append((args, "seed=%d" % seed,
-                          progen.generate(seed, args.size,
-                                          args.only.split(",") if args.only else None).encode(),
-                          configs))
+            gen = progen.Gen(seed, args.size, args.only.split(",") if args.only else None)
+            text = gen.program().encode()
+            tasks.append((args, "seed=%d" % seed, text, configs, gen.expected))
     counts = {"ok": 0, "diff": 0, "rejected": 0, "broken": 0}
     moved = 0
     if args.jobs > 1:
