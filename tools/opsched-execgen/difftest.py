@@ -33,8 +33,9 @@ Option sets: by default, each program gets C (8) of the list below,
 rotating through it so every entry runs: every policy on 1, 2 and 4
 streams with the roofline and the unit cost model, plus unmeetable memory
 limits (their scheduled output is still checked; only the checker's
-"above opsched.memory_limit" error is expected there). --config replaces
-the list.
+"above opsched.memory_limit" error is expected there), and three with
+`stage=memref` (the program is bufferized first, then scheduled).
+--config replaces the list.
 """
 import argparse
 import hashlib
@@ -56,7 +57,10 @@ CONFIGS = (["policy=%s streams=%d%s" % (p, s, c) for c in ("", " cost-model=unit
             for s in (1, 2, 4) for p in POLICIES]
            + ["max-memory=1 streams=1", "max-memory=1 streams=4 cost-model=unit",
               "max-memory=256 streams=2", "priority=program-order streams=2",
-              "effort=1 streams=4", "device=cpu streams=2 policy=min-memory"])
+              "effort=1 streams=4", "device=cpu streams=2 policy=min-memory",
+              "stage=memref policy=critical-path streams=2",
+              "stage=memref policy=min-memory streams=4 cost-model=unit",
+              "stage=memref policy=xla-dfs streams=1"])
 LOWER = ["--one-shot-bufferize=bufferize-function-boundaries",
          "--convert-linalg-to-loops", "--convert-scf-to-cf", "--expand-strided-metadata",
          "--lower-affine", "--finalize-memref-to-llvm", "--convert-math-to-llvm",
@@ -142,7 +146,12 @@ class Runner:
 
     def schedule(self, text, config):
         """The scheduled module, or raises ToolError. The checker runs on
-        it; under a max-memory it may only complain about that limit."""
+        it; under a max-memory it may only complain about that limit.
+        `stage=memref` first bufferizes the program (one-shot-bufferize, as
+        the lowering does) and schedules the memref code."""
+        if config.startswith("stage=memref"):
+            config = config[len("stage=memref"):].strip()
+            text = self.pipe([self.tool("mlir-opt"), LOWER[0], "-"], text)
         base = [self.args.opsched_opt, "--mlir-disable-threading",
                 "--mlir-print-debuginfo", "--mlir-print-local-scope"]
         if "max-memory" not in config:
