@@ -36,7 +36,8 @@ BUFFERIZE = ["--convert-elementwise-to-linalg",
              "--one-shot-bufferize=bufferize-function-boundaries"]
 LOWER = ["-buffer-deallocation-pipeline", "-convert-linalg-to-loops",
          "-convert-scf-to-cf", "-expand-strided-metadata", "-lower-affine",
-         "-finalize-memref-to-llvm", "-convert-math-to-llvm", "-convert-arith-to-llvm",
+         "-finalize-memref-to-llvm", "-convert-math-to-llvm", "-convert-math-to-libm",
+         "-convert-arith-to-llvm",
          "-convert-func-to-llvm", "-convert-cf-to-llvm", "-reconcile-unrealized-casts"]
 
 
@@ -53,17 +54,32 @@ def execute(args, text):
     runner = os.path.join(args.llvm_bin, "mlir-runner")
     libdir = os.path.join(os.path.dirname(args.llvm_bin), "lib")
     llvm = run([opt] + LOWER + ["-"], text)
+    libs = [os.path.join(libdir, "libmlir_runner_utils.so"),
+            os.path.join(libdir, "libmlir_c_runner_utils.so")]
+    # math.erf and friends lower to libm calls (-convert-math-to-libm).
+    libs += [l for l in ("/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/libm.so.6")
+             if os.path.exists(l)][:1]
     out = run([runner, "-e", "main", "-entry-point-result=void",
-               "-shared-libs=%s,%s" % (os.path.join(libdir, "libmlir_runner_utils.so"),
-                                       os.path.join(libdir, "libmlir_c_runner_utils.so"))],
-              llvm)
+               "-shared-libs=%s" % ",".join(libs)], llvm)
     return re.sub(rb"base@ = 0x[0-9a-f]+", b"base@ = ADDR", out)
 
 
 def inversions(text):
     """Adjacent pairs of ops, in the output, whose input positions
-    (line:col locations of stdin) are out of order: 0 when nothing moved."""
-    keys = [(int(l), int(c)) for l, c in re.findall(rb'loc\("(?:-|<stdin>)":(\d+):(\d+)\)', text)]
+    (line:col locations of stdin) are out of order: 0 when nothing moved.
+    Locations are inline (--mlir-print-local-scope) or #loc aliases
+    defined on lines of their own (a module with resources is printed
+    without local scope)."""
+    alias = dict((name, (int(l), int(c))) for name, l, c in re.findall(
+        rb'^(#loc\d*) = loc\("(?:-|<stdin>)":(\d+):(\d+)\)', text, re.M))
+    body = re.sub(rb"(?m)^#loc.*$", b"", text)
+    keys = []
+    for m in re.finditer(rb'loc\((?:"(?:-|<stdin>)":(\d+):(\d+)|(#loc\d*))\)', body):
+        if m.group(3):
+            if m.group(3) in alias:
+                keys.append(alias[m.group(3)])
+        else:
+            keys.append((int(m.group(1)), int(m.group(2))))
     return sum(1 for a, b in zip(keys, keys[1:]) if a > b)
 
 
@@ -81,20 +97,23 @@ def main():
     source = open(args.model, "rb").read()
     bufferized = run([opt] + BUFFERIZE + ["-"], source)
     reference = execute(args, bufferized)
-    numbers = re.findall(rb"-?\d+", reference.split(b"data =", 1)[-1])
+    numbers = [n for part in reference.split(b"data =")[1:]
+               for n in re.findall(rb"-?\d+", part.split(b"Unranked Memref")[0])]
     if len(numbers) == 0:
         sys.stdout.write("FAILED: the reference printed no data\n")
         return 1
-    sys.stdout.write("reference: %d values\n" % len(numbers))
+    sys.stdout.write("reference: %d values (%d distinct)\n" % (len(numbers), len(set(numbers))))
     bad = 0
     for stage in stages:
         for config in configs:
             # op-schedule-verify re-checks every schedule independently (not
             # with an unmeetable max-memory: it reports the limit exceeded).
             verify = [] if "max-memory" in config else ["--op-schedule-verify"]
+            # --mlir-print-local-scope would drop dense_resource blobs
+            # (the run then fails: "resource does not exist").
+            local = [] if b"{-#" in source else ["--mlir-print-local-scope"]
             sched = ["--op-schedule=%s" % config] + verify + [
-                     "--mlir-disable-threading",
-                     "--mlir-print-debuginfo", "--mlir-print-local-scope"]
+                     "--mlir-disable-threading", "--mlir-print-debuginfo"] + local
             scheduled = run([args.opsched_opt] + sched + ["-"],
                             source if stage == "tensor" else bufferized)
             moved = inversions(scheduled)

@@ -12,9 +12,14 @@ execution-equivalence tests (docs/benchmarks-exec.md).
   execgen.py dag SEED N        a layered random DAG of N ops on 8x8 tensors:
                                matmul, add/mul/max/tanh, reduce+broadcast,
                                concat + slice
-  execgen.py wrap FILE FUNC    a corpus model: keeps FILE's module, adds a
-                               `main` that feeds FUNC a deterministic input
-                               (from its argument types) and prints it
+  execgen.py wrap FILE FUNC [--seed S] [--keep-weights]
+                               a corpus model: keeps FILE's module (and its
+                               dense_resource trailer), replaces splat float
+                               weights by seeded pseudo-random ones of the
+                               same sign and magnitude, adds a `main` that
+                               feeds FUNC seeded pseudo-random inputs (any
+                               static tensor type: floats, integers in
+                               0..7) and prints every result exactly
 
 Deterministic: the same arguments give the same text. Every value is exact
 in f32 at the inputs (multiples of 1/16), so any difference after
@@ -302,58 +307,194 @@ def gen_dag(seed, n):
     return e.module("dag", acc, sh)
 
 
-def gen_wrap(path, fn):
-    text = open(path).read()
-    m = re.search(r"func\.func @%s\(([^)]*)\)\s*->\s*(tensor<[^>]*>)" % re.escape(fn), text)
+ELEM_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i1": 1, "i8": 8, "i16": 16,
+             "i32": 32, "i64": 64}
+
+
+def split_types(text):
+    """Top-level comma-separated types of a function signature."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def tensor_parts(t):
+    m = re.fullmatch(r"tensor<((?:\d+x)*)(\w+)>", t.strip())
     if not m:
-        sys.exit("execgen: no function @%s with a tensor result in %s" % (fn, path))
-    args = re.findall(r"%[\w]+: (tensor<[^>]*>)", m.group(1))
-    rty = m.group(2)
+        sys.exit("execgen: wrap handles static tensors only, not %s" % t)
+    dims = [int(d) for d in m.group(1).split("x") if d]
+    if m.group(2) not in ELEM_BITS:
+        sys.exit("execgen: wrap: element type %s is not handled" % m.group(2))
+    return dims, m.group(2)
+
+
+def random_tensor(name, aty, salt, base=None, mixed=False):
+    """Lines making `name`, a tensor of type aty filled with seeded
+    pseudo-random values from its flat index: a multiplicative hash, mod 17.
+    Floats: (r - 8) / 16; with a base, base * (r - 8) / 8 when mixed (a
+    weight matrix or kernel: both signs, or ReLUs after same-sign kernels
+    zero everything), else base * (1 + (r - 8) / 32) (a bias or
+    normalisation parameter keeps its sign: a variance stays positive).
+    Integers: r mod 8 (valid indices for small tables)."""
+    dims, et = tensor_parts(aty)
+    rank = len(dims)
+    p = "%%%s_" % name[1:]
+    body = ["      ^bb0(%out: " + et + "):"]
+    body.append("        %sacc0 = arith.constant 0 : index" % p)
+    stride = 1
+    for j in reversed(range(rank)):
+        k = rank - 1 - j
+        body.append("        %si%d = linalg.index %d : index" % (p, j, j))
+        body.append("        %ss%d = arith.constant %d : index" % (p, j, stride))
+        body.append("        %sm%d = arith.muli %si%d, %ss%d : index" % (p, j, p, j, p, j))
+        body.append("        %sacc%d = arith.addi %sacc%d, %sm%d : index" % (p, k + 1, p, k, p, j))
+        stride *= dims[j]
+    body.append("        %sh0 = arith.constant 2654435761 : index" % p)
+    body.append("        %ssalt = arith.constant %d : index" % (p, salt))
+    body.append("        %sh1 = arith.muli %sacc%d, %sh0 : index" % (p, p, rank, p))
+    body.append("        %sh2 = arith.addi %sh1, %ssalt : index" % (p, p, p))
+    body.append("        %sc13 = arith.constant 13 : index" % p)
+    body.append("        %sh3 = arith.shrui %sh2, %sc13 : index" % (p, p, p))
+    body.append("        %sh4 = arith.xori %sh2, %sh3 : index" % (p, p, p))
+    body.append("        %sc17 = arith.constant 17 : index" % p)
+    body.append("        %sr = arith.remui %sh4, %sc17 : index" % (p, p, p))
+    if et.startswith("i"):
+        body.append("        %sc8 = arith.constant 8 : index" % p)
+        body.append("        %sr8 = arith.remui %sr, %sc8 : index" % (p, p, p))
+        body.append("        %sy = arith.index_cast %sr8 : index to %s" % (p, p, et))
+    else:
+        body.append("        %sri = arith.index_cast %sr : index to i32" % (p, p))
+        body.append("        %srf = arith.sitofp %sri : i32 to f32" % (p, p))
+        body.append("        %sc8 = arith.constant 8.0 : f32" % p)
+        body.append("        %sd = arith.subf %srf, %sc8 : f32" % (p, p, p))
+        if base is None:
+            body.append("        %sc16 = arith.constant 0.0625 : f32" % p)
+            body.append("        %sv = arith.mulf %sd, %sc16 : f32" % (p, p, p))
+        else:
+            body.append("        %sc32 = arith.constant %s : f32" % (p, "0.125" if mixed else "0.03125"))
+            body.append("        %sc1 = arith.constant %s : f32" % (p, "0.0" if mixed else "1.0"))
+            body.append("        %sb = arith.constant %s : f32" % (p, base))
+            body.append("        %sf = arith.mulf %sd, %sc32 : f32" % (p, p, p))
+            body.append("        %sg = arith.addf %sf, %sc1 : f32" % (p, p, p))
+            body.append("        %sv = arith.mulf %sg, %sb : f32" % (p, p, p))
+        if et == "f32":
+            body[-1] = body[-1].replace("%sv = " % p, "%sy = " % p)
+        elif ELEM_BITS[et] < 32:
+            body.append("        %sy = arith.truncf %sv : f32 to %s" % (p, p, et))
+        else:
+            body.append("        %sy = arith.extf %sv : f32 to %s" % (p, p, et))
+    body.append("        linalg.yield %sy : %s" % (p, et))
+    maps = "affine_map<(%s) -> (%s)>" % (", ".join("d%d" % j for j in range(rank)),
+                                         ", ".join("d%d" % j for j in range(rank)))
+    lines = ["    %s_e = tensor.empty() : %s" % (name, aty),
+             "    %s = linalg.generic {indexing_maps = [%s], iterator_types = [%s]} "
+             "outs(%s_e : %s) {" % (name, maps, ", ".join(['"parallel"'] * rank), name, aty)]
+    lines.extend(body)
+    lines.append("    } -> %s" % aty)
+    return lines
+
+
+def randomize_weights(text, seed):
+    """Splat float constants (exported models often carry one repeated
+    value per weight) become seeded pseudo-random tensors of the same
+    magnitude, so outputs are not one value repeated."""
+    count = [0]
+
+    def repl(m):
+        indent, name, val, aty = m.group(1), m.group(2), m.group(3), m.group(4)
+        dims, et = tensor_parts(aty)
+        if not dims or et not in ("f16", "bf16", "f32", "f64"):
+            return m.group(0)
+        count[0] += 1
+        base = float(val)
+        if base == 0.0:
+            return m.group(0)
+        return "\n".join(random_tensor(name, aty, seed * 7919 + count[0], base=repr(base),
+                                        mixed=len(dims) >= 2))
+
+    return re.sub(r"(?m)^(\s*)(%[\w]+) = arith\.constant dense<(-?[0-9.eE+-]+)> : "
+                  r"(tensor<[^>]*>)$", repl, text)
+
+
+def print_result(val, rty, k):
+    """Lines printing one tensor result exactly: floats as their bits."""
+    dims, et = tensor_parts(rty)
+    shape = "x".join(str(d) for d in dims)
+    shape = shape + "x" if shape else ""
     lines = []
-    names = []
-    for i, aty in enumerate(args):
-        dims = [int(d) for d in aty[len("tensor<"):-len("xf32>")].split("x")]
-        rank = len(dims)
-        idx = ", ".join("%%i%d" % j for j in range(rank))
-        # x[i...] = ((sum_j (j+1) * i_j) mod 17 - 8) / 16: exact, varied.
-        body = ["      ^bb0(%out: f32):"]
-        body.append("        %%acc0 = arith.constant %d : index" % i)
-        for j in range(rank):
-            body.append("        %%i%d = linalg.index %d : index" % (j, j))
-            body.append("        %%k%d = arith.constant %d : index" % (j, j + 1))
-            body.append("        %%p%d = arith.muli %%i%d, %%k%d : index" % (j, j, j))
-            body.append("        %%acc%d = arith.addi %%acc%d, %%p%d : index" % (j + 1, j, j))
-        body.append("        %m = arith.constant 17 : index")
-        body.append("        %%r = arith.remui %%acc%d, %%m : index" % rank)
-        body.append("        %ri = arith.index_cast %r : index to i32")
-        body.append("        %rf = arith.sitofp %ri : i32 to f32")
-        body.append("        %c8 = arith.constant 8.0 : f32")
-        body.append("        %c16 = arith.constant 0.0625 : f32")
-        body.append("        %s = arith.subf %rf, %c8 : f32")
-        body.append("        %y = arith.mulf %s, %c16 : f32")
-        body.append("        linalg.yield %y : f32")
-        maps = "affine_map<(%s) -> (%s)>" % (", ".join("d%d" % j for j in range(rank)),
-                                             ", ".join("d%d" % j for j in range(rank)))
-        lines.append("    %%e%d = tensor.empty() : %s" % (i, aty))
-        lines.append("    %%in%d = linalg.generic {indexing_maps = [%s], iterator_types = [%s]} "
-                     "outs(%%e%d : %s) {" % (i, maps, ", ".join(['"parallel"'] * rank), i, aty))
-        lines.extend(body)
-        lines.append("    } -> %s" % aty)
-        names.append("%%in%d" % i)
-    ity = rty.replace("f32>", "i32>")
-    main = """  func.func private @printMemrefI32(tensor<*xi32>)
-  func.func @main() {{
-{inputs}
-    %r = call @{fn}({args}) : ({atys}) -> {rty}
-    %bits = arith.bitcast %r : {rty} to {ity}
-    %u = tensor.cast %bits : {ity} to tensor<*xi32>
-    call @printMemrefI32(%u) : (tensor<*xi32>) -> ()
-    return
-  }}
-""".format(inputs="\n".join(lines), fn=fn, args=", ".join(names), atys=", ".join(args),
-           rty=rty, ity=ity)
-    end = text.rstrip().rfind("}")
-    return "// execgen.py wrap of %s\n" % path.split("/")[-1] + text[:end] + main + "}\n"
+    cur, cty = val, rty
+    if et in ("f16", "bf16"):
+        lines.append("    %%w%d = arith.extf %s : %s to tensor<%sf32>" % (k, cur, cty, shape))
+        cur, cty, et = "%%w%d" % k, "tensor<%sf32>" % shape, "f32"
+    if et in ("i1", "i8", "i16"):
+        lines.append("    %%w%d = arith.extsi %s : %s to tensor<%si32>" % (k, cur, cty, shape))
+        cur, cty, et = "%%w%d" % k, "tensor<%si32>" % shape, "i32"
+    ity = {"f32": "i32", "f64": "i64", "i32": "i32", "i64": "i64"}[et]
+    if et.startswith("f"):
+        lines.append("    %%bits%d = arith.bitcast %s : %s to tensor<%s%s>" % (k, cur, cty, shape, ity))
+        cur = "%%bits%d" % k
+    lines.append("    %%u%d = tensor.cast %s : tensor<%s%s> to tensor<*x%s>" % (k, cur, shape, ity, ity))
+    lines.append("    call @printMemref%s(%%u%d) : (tensor<*x%s>) -> ()" % (ity.upper(), k, ity))
+    return lines, ity
+
+
+def gen_wrap(path, fn, seed=0, weights=True):
+    text = open(path).read()
+    m = re.search(r"func\.func @%s\(" % re.escape(fn), text)
+    if not m:
+        sys.exit("execgen: no function @%s in %s" % (fn, path))
+    # The argument list, then `-> T` or `-> (T, ...)`.
+    depth, i = 1, m.end()
+    while depth:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    argtext = text[m.end():i - 1]
+    rm = re.match(r"\s*->\s*(\((?:[^()]|\([^()]*\))*\)|[^\s{]+)", text[i:])
+    if not rm:
+        sys.exit("execgen: @%s has no result" % fn)
+    rtext = rm.group(1)
+    rtys = split_types(rtext[1:-1] if rtext.startswith("(") else rtext)
+    rtys = [re.sub(r"\s*\{.*\}$", "", t) for t in rtys]
+    args = [re.sub(r"\s*(\{.*\}|loc\(.*\))$", "", a.split(":", 1)[1].strip())
+            for a in split_types(argtext)]
+    body = text
+    if weights:
+        body = randomize_weights(text, seed)
+    lines, names = [], []
+    for k, aty in enumerate(args):
+        lines.extend(random_tensor("%%in%d" % k, aty, seed * 104729 + k))
+        names.append("%%in%d" % k)
+    res = ["%%r%d" % k for k in range(len(rtys))]
+    call = "    %s = call @%s(%s) : (%s) -> %s" % (
+        ", ".join(res) if len(res) > 1 else res[0], fn, ", ".join(names), ", ".join(args),
+        "(%s)" % ", ".join(rtys) if len(rtys) > 1 else rtys[0])
+    lines.append(call)
+    printers = set()
+    for k, rty in enumerate(rtys):
+        pl, ity = print_result(res[k], rty, k)
+        lines.extend(pl)
+        printers.add(ity)
+    decls = "".join("  func.func private @printMemref%s(tensor<*x%s>)\n" % (t.upper(), t)
+                    for t in sorted(printers))
+    main = decls + "  func.func @main() {\n" + "\n".join(lines) + "\n    return\n  }\n"
+    # Insert main before the module's closing brace, which precedes the
+    # {-# dialect_resources #-} trailer when the module has one.
+    trailer = body.find("{-#")
+    head, tail = (body, "") if trailer < 0 else (body[:trailer], body[trailer:])
+    end = head.rstrip().rfind("}")
+    return ("// execgen.py wrap of %s\n" % path.split("/")[-1] + head[:end] + main + "}\n"
+            + tail)
 
 
 def main(argv):
@@ -364,7 +505,8 @@ def main(argv):
     elif len(argv) >= 4 and argv[1] == "dag":
         out = gen_dag(int(argv[2]), int(argv[3]))
     elif len(argv) >= 4 and argv[1] == "wrap":
-        out = gen_wrap(argv[2], argv[3])
+        seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 0
+        out = gen_wrap(argv[2], argv[3], seed, "--keep-weights" not in argv)
     else:
         sys.exit(__doc__)
     sys.stdout.write(out)
