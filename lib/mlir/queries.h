@@ -1,5 +1,5 @@
 /* lib/mlir/queries.h - the few C-callable MLIR queries the MLIR C API lacks.
- * Implemented in C++ (lib/cxx/Queries.cpp); everything else in lib/mlir uses
+ * Implemented in C++ (lib/mlir/queries.cpp); everything else in lib/mlir uses
  * the C API only. */
 #ifndef OPSCHED_MLIR_QUERIES_H
 #define OPSCHED_MLIR_QUERIES_H

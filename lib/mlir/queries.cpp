@@ -1,4 +1,4 @@
-//===- Queries.cpp - MLIR queries the C API lacks, callable from C --------===//
+//===- queries.cpp - MLIR queries the C API lacks, callable from C --------===//
 //
 // Kept small on purpose: each function answers one question the C code in
 // lib/mlir needs and the MLIR C API cannot.
