@@ -2,7 +2,7 @@
 //
 // C++ only where it must be: creating mlir::Pass objects and parsing their
 // options with the pass classes' own parser. Scheduling itself is the C in
-// lib/mlir and lib/core, reached through opschedMlirRunOnFunction.
+// lib/mlir and lib/core, reached through opsched_mlir_run_on_function.
 //
 //===----------------------------------------------------------------------===//
 

@@ -58,7 +58,7 @@ struct OpMaterializeArenaPass : public MaterializePassBase<OpMaterializeArenaPas
            "arena allocation of opsched.arena_size bytes";
   }
   static MlirLogicalResult runOnFunction(MlirOperation f, int report, int *annotated) {
-    return opschedMlirMaterializeArena(f, report, annotated);
+    return opsched_mlir_materialize_arena(f, report, annotated);
   }
 };
 
@@ -72,7 +72,7 @@ struct OpMaterializeStreamsPass : public MaterializePassBase<OpMaterializeStream
            "regions ordered by stream order and waits";
   }
   static MlirLogicalResult runOnFunction(MlirOperation f, int report, int *annotated) {
-    return opschedMlirMaterializeStreams(f, report, annotated);
+    return opsched_mlir_materialize_streams(f, report, annotated);
   }
 };
 

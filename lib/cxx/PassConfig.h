@@ -49,7 +49,7 @@ mlir::LogicalResult initializePass(mlir::Pass &pass, mlir::MLIRContext *ctx);
 struct FunctionRun {
   struct ReportDeleter {
     void operator()(opsched_function_report *r) const {
-      opschedMlirFunctionReportDestroy(r);
+      opsched_mlir_function_report_destroy(r);
     }
   };
   std::string dot, table, summary;

@@ -78,7 +78,7 @@ void opsched::detail::runFunction(Operation *func, const PassConfig &config, siz
   out.phase_user = hooks.user;
   run.figures.peak = run.figures.original_peak = run.figures.resident = -1;
   run.figures.arena = -1;
-  MlirLogicalResult r = opschedMlirRunOnFunction(wrap(func), &config.options, &out);
+  MlirLogicalResult r = opsched_mlir_run_on_function(wrap(func), &config.options, &out);
   run.report.reset(report);
   run.dot = dot.take();
   run.table = table.take();
@@ -162,12 +162,12 @@ LogicalResult OutputFiles::write(ArrayRef<const FunctionRun *> runs, Operation *
     std::vector<opsched_function_report *> list;
     for (const FunctionRun *r : runs)
       list.push_back(r->report.get());
-    if (trace.file && opschedMlirWriteReports(list.data(), list.size(), subtitle.c_str(),
+    if (trace.file && opsched_mlir_write_reports(list.data(), list.size(), subtitle.c_str(),
                                               trace.file, nullptr)) {
       emitError(at->getLoc()) << who << ": writing '" << trace.path << "' (trace) failed";
       bad = true;
     }
-    if (report.file && opschedMlirWriteReports(list.data(), list.size(), subtitle.c_str(),
+    if (report.file && opsched_mlir_write_reports(list.data(), list.size(), subtitle.c_str(),
                                                nullptr, report.file)) {
       emitError(at->getLoc()) << who << ": writing '" << report.path << "' (report) failed";
       bad = true;

@@ -249,6 +249,6 @@ void opsched_batch_commit(opsched_attr_batch *b) {
       remove[nremove++] = b->w->names[i];
   }
   if (nset || nremove)
-    opschedMlirUpdateDiscardableAttrs(b->op, set, nset, remove, nremove);
+    opsched_mlir_update_discardable_attrs(b->op, set, nset, remove, nremove);
   memset(b->change, 0, sizeof b->change);
 }

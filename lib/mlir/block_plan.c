@@ -14,7 +14,7 @@
 #include <string.h>
 
 static void emit(MlirOperation op, opsched_severity sev, const char *msg) {
-  opschedMlirEmit(mlirOperationGetLocation(op), sev, msg);
+  opsched_mlir_emit(mlirOperationGetLocation(op), sev, msg);
 }
 
 /* Reads a non-negative integer override attribute; returns -1 when absent,

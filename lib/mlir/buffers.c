@@ -112,7 +112,7 @@ static int32_t buffer_of(const builder *b, MlirValue v) {
 /* True when operand `k` of `op` is the init tied to one of its results. */
 static int is_tied_init(MlirOperation op, intptr_t k) {
   for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++)
-    if (opschedMlirOpTiedOperand(op, r) == k)
+    if (opsched_mlir_op_tied_operand(op, r) == k)
       return 1;
   return 0;
 }
@@ -233,7 +233,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
           add_value(&b, v, i, (int32_t)r, buf, 1);
         continue;
       }
-      int64_t tied = opschedMlirOpTiedOperand(op, r);
+      int64_t tied = opsched_mlir_op_tied_operand(op, r);
       MlirValue init = {NULL};
       if (tied >= 0) {
         init = mlirOperationGetOperand(op, tied);

@@ -114,7 +114,7 @@ typedef struct trap_walk {
 static MlirWalkResult find_trap(MlirOperation op, void *data) {
   trap_walk *w = data;
   if (division_may_trap(op) || element_access_may_trap(op) ||
-      (!mlirOperationEqual(op, w->root) && !opschedMlirOpIsSpeculatable(op))) {
+      (!mlirOperationEqual(op, w->root) && !opsched_mlir_op_is_speculatable(op))) {
     w->trap = 1;
     return MlirWalkResultInterrupt;
   }
@@ -122,7 +122,7 @@ static MlirWalkResult find_trap(MlirOperation op, void *data) {
 }
 
 int opsched_deps_may_trap(MlirOperation op) {
-  if (!opschedMlirOpIsSpeculatable(op))
+  if (!opsched_mlir_op_is_speculatable(op))
     return 1;
   trap_walk w = {op, 0};
   mlirOperationWalk(op, find_trap, &w, MlirWalkPreOrder);
@@ -327,7 +327,7 @@ static int writes_in_place(alias_sets *s, MlirOperation op) {
                                         "tensor.scatter", NULL};
   intptr_t nres = mlirOperationGetNumResults(op);
   for (intptr_t r = 0; r < nres; r++) {
-    int64_t tied = opschedMlirOpTiedOperand(op, r);
+    int64_t tied = opsched_mlir_op_tied_operand(op, r);
     int32_t id = tied < 0 ? -1 : value_id(s, mlirOperationGetOperand(op, (intptr_t)tied));
     if (id >= 0 && s->backed[find_root(s, id)])
       return 1;
@@ -506,7 +506,7 @@ static void effect_state_free(effect_state *s) {
 /* The op's effects plus its access to memory-backed tensors (a read or
  * write of the default resource, where memrefs live). */
 static int64_t op_effects(MlirOperation op, uint8_t alias, opsched_effect *out, int64_t cap) {
-  int64_t neff = opschedMlirOpEffects(op, out, cap);
+  int64_t neff = opsched_mlir_op_effects(op, out, cap);
   if (neff < 0 || neff > cap)
     return -1; /* too many resources to track: treat as unknown */
   if (alias && neff < cap)
@@ -586,7 +586,7 @@ int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
     int64_t neff = op_effects(ops[i], alias[i], effects, EFFECT_CAP);
     err |= add_effect_edges(&eff, g, i, effects, neff);
     err |= add_speculation_edges(&spec, g, i, opsched_deps_may_trap(ops[i]),
-                                 opschedMlirOpMayNotReturn(ops[i]));
+                                 opsched_mlir_op_may_not_return(ops[i]));
   }
   effect_state_free(&eff);
   free(spec.traps);

@@ -53,7 +53,7 @@ static void collect_region(plan_list *l, MlirRegion region, const opsched_option
        b = mlirBlockGetNextInRegion(b)) {
     opsched_block_plan *p = plan_push(l, top);
     if (!p) {
-      opschedMlirEmit(mlirOperationGetLocation(mlirBlockGetParentOperation(b)),
+      opsched_mlir_emit(mlirOperationGetLocation(mlirBlockGetParentOperation(b)),
                       OPSCHED_SEVERITY_ERROR,
                       "opsched: out of memory while collecting the function's blocks");
       l->failed = 1;
@@ -342,7 +342,7 @@ static int check_arena_limit(MlirOperation func, const opsched_options *o,
            "opsched: the buffer arena does not fit max-memory = %lld bytes: the "
            "smallest arena found is %lld bytes (peak live bytes %lld)",
            (long long)o->max_memory, (long long)f->arena, (long long)f->peak);
-  opschedMlirEmit(mlirOperationGetLocation(func),
+  opsched_mlir_emit(mlirOperationGetLocation(func),
                   o->strict_memory ? OPSCHED_SEVERITY_ERROR : OPSCHED_SEVERITY_WARNING, msg);
   return o->strict_memory;
 }
@@ -350,7 +350,7 @@ static int check_arena_limit(MlirOperation func, const opsched_options *o,
 static void no_effect(MlirOperation func, opsched_severity severity, const char *what) {
   char msg[300];
   snprintf(msg, sizeof msg, "opsched: %s", what);
-  opschedMlirEmit(mlirOperationGetLocation(func), severity, msg);
+  opsched_mlir_emit(mlirOperationGetLocation(func), severity, msg);
 }
 
 /* Options that cannot change this function's result, detected from the
@@ -426,7 +426,7 @@ static void diagnose_plans(plan_list *l, MlirOperation func, const opsched_optio
     for (size_t i = 0; i < l->count; i++)
       if (l->plans[i].schedule && l->plans[i].bufs.buffers &&
           !opsched_schedule_memory_exact_proven(l->plans[i].schedule)) {
-        opschedMlirEmit(mlirOperationGetLocation(l->plans[i].ops[0]), OPSCHED_SEVERITY_REMARK,
+        opsched_mlir_emit(mlirOperationGetLocation(l->plans[i].ops[0]), OPSCHED_SEVERITY_REMARK,
                         "opsched: the exact search stopped at its budget: this block's "
                         "order is the lowest peak found, not a proven optimum");
       }
@@ -436,7 +436,7 @@ static void diagnose_plans(plan_list *l, MlirOperation func, const opsched_optio
              "opsched: cannot meet max-memory = %lld bytes: the lowest peak found is "
              "%lld bytes",
              (long long)o->max_memory, (long long)f->peak);
-    opschedMlirEmit(mlirOperationGetLocation(func),
+    opsched_mlir_emit(mlirOperationGetLocation(func),
                     o->strict_memory ? OPSCHED_SEVERITY_ERROR : OPSCHED_SEVERITY_WARNING,
                     msg);
     /* Strict: fail before anything is rewritten. */
@@ -475,7 +475,7 @@ static void apply_plans(plan_list *l, MlirOperation func, const opsched_options 
     write_function_attrs(func, o, f, out->reorder);
 }
 
-MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func, const opsched_options *o,
+MlirLogicalResult opsched_mlir_run_on_function(MlirOperation func, const opsched_options *o,
                                            const opsched_run_outputs *out) {
   plan_list l = {0};
   opsched_plan_hooks hooks = {plan_phase_to_run, (void *)out};
@@ -585,7 +585,7 @@ static opsched_function_report *report_take(plan_list *l, MlirOperation func,
   r->strings = calloc(nstrings, sizeof *r->strings);
   r->arrays = calloc(3 * scheduled, sizeof *r->arrays);
   if (!r->name || !r->plans || !r->blocks || !r->strings || !r->arrays) {
-    opschedMlirFunctionReportDestroy(r);
+    opsched_mlir_function_report_destroy(r);
     return NULL;
   }
   r->name[0] = '@';
@@ -625,7 +625,7 @@ static opsched_function_report *report_take(plan_list *l, MlirOperation func,
   return r;
 }
 
-void opschedMlirFunctionReportDestroy(opsched_function_report *r) {
+void opsched_mlir_function_report_destroy(opsched_function_report *r) {
   if (!r)
     return;
   for (size_t i = 0; i < r->count; i++)
@@ -644,7 +644,7 @@ void opschedMlirFunctionReportDestroy(opsched_function_report *r) {
   free(r);
 }
 
-int opschedMlirWriteReports(opsched_function_report *const *reports, size_t count,
+int opsched_mlir_write_reports(opsched_function_report *const *reports, size_t count,
                             const char *subtitle, FILE *trace, FILE *html) {
   opsched_report_function *fns = calloc(count + 1, sizeof *fns);
   if (!fns)

@@ -59,7 +59,7 @@ typedef struct opsched_run_outputs {
   FILE *summary; /* nullable: one line of figures per function */
   int *cluster_counter; /* numbering of DOT clusters across functions */
   /* Nullable: on success receives the function's report data (owned by the
-   * caller, freed with opschedMlirFunctionReportDestroy; NULL when nothing
+   * caller, freed with opsched_mlir_function_report_destroy; NULL when nothing
    * was scheduled). */
   opsched_function_report **report;
   /* Nullable: on success receives the function's figures. */
@@ -73,16 +73,16 @@ typedef struct opsched_run_outputs {
  * body and every nested region, each on its own - and writes the results
  * back as attributes. Either every block is rewritten or, on failure (an
  * error was emitted at the op concerned), the IR is left untouched. */
-MlirLogicalResult opschedMlirRunOnFunction(MlirOperation func,
+MlirLogicalResult opsched_mlir_run_on_function(MlirOperation func,
                                            const opsched_options *options,
                                            const opsched_run_outputs *outputs);
 
-void opschedMlirFunctionReportDestroy(opsched_function_report *report);
+void opsched_mlir_function_report_destroy(opsched_function_report *report);
 
 /* Writes the Chrome trace (`trace`, nullable) and the HTML report (`html`,
  * nullable) of `count` functions, in the order given. Returns non-zero when
  * a writer failed. */
-int opschedMlirWriteReports(opsched_function_report *const *reports, size_t count,
+int opsched_mlir_write_reports(opsched_function_report *const *reports, size_t count,
                             const char *subtitle, FILE *trace, FILE *html);
 
 #ifdef __cplusplus

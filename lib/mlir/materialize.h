@@ -25,7 +25,7 @@ extern "C" {
  * layouts a view cannot produce keep their allocation (a remark says why).
  * On inconsistent annotations an error is emitted at the op and nothing is
  * rewritten. */
-MlirLogicalResult opschedMlirMaterializeArena(MlirOperation func, int report_unannotated,
+MlirLogicalResult opsched_mlir_materialize_arena(MlirOperation func, int report_unannotated,
                                               int *annotated);
 
 /* op-materialize-streams on one function: the body's ops run, stream by
@@ -33,7 +33,7 @@ MlirLogicalResult opschedMlirMaterializeArena(MlirOperation func, int report_una
  * `opsched.waits`; values crossing regions travel as `!async.value`; every
  * region is awaited before the ops that follow the scheduled ones. Errors
  * (missing or malformed stream annotations) leave the IR untouched. */
-MlirLogicalResult opschedMlirMaterializeStreams(MlirOperation func, int report_unannotated,
+MlirLogicalResult opsched_mlir_materialize_streams(MlirOperation func, int report_unannotated,
                                                 int *annotated);
 
 #ifdef __cplusplus

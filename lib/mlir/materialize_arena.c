@@ -142,7 +142,7 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
   int has_off = opsched_read_single_i64(alloc, OPSCHED_ATTR_OFFSET, &offset);
   int has_size = opsched_read_single_i64(alloc, OPSCHED_ATTR_SIZE, &size);
   if (has_off == 0) {
-    opschedMlirEmit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK,
+    opsched_mlir_emit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK,
                     "opsched: allocation without opsched.offset keeps its own memory");
     return b;
   }
@@ -154,7 +154,7 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
     return b;
   }
   if (offset == -2) {
-    opschedMlirEmit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK,
+    opsched_mlir_emit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK,
                     "opsched: dynamic size: the buffer keeps its own allocation");
     return b;
   }
@@ -188,7 +188,7 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
   if (bytes < 0) {
     char msg[200];
     snprintf(msg, sizeof msg, "opsched: %s: the buffer keeps its own allocation", why);
-    opschedMlirEmit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK, msg);
+    opsched_mlir_emit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK, msg);
     return b;
   }
   int64_t own_align = 0;
@@ -211,7 +211,7 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
     return b;
   }
   if (buffer_escapes(mlirOperationGetResult(alloc, 0), 0)) {
-    opschedMlirEmit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK,
+    opsched_mlir_emit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK,
                     "opsched: the buffer escapes (returned, yielded, stored or passed to a "
                     "call): it keeps its own allocation");
     return b;
@@ -370,7 +370,7 @@ static void rewrite(arena_job *j, MlirRegion body) {
   }
 }
 
-MlirLogicalResult opschedMlirMaterializeArena(MlirOperation func, int report_unannotated,
+MlirLogicalResult opsched_mlir_materialize_arena(MlirOperation func, int report_unannotated,
                                               int *annotated) {
   *annotated = 0;
   if (mlirOperationGetNumRegions(func) == 0)

@@ -477,7 +477,7 @@ static void job_free(stream_job *j) {
   free(j->split_after);
 }
 
-MlirLogicalResult opschedMlirMaterializeStreams(MlirOperation func, int report_unannotated,
+MlirLogicalResult opsched_mlir_materialize_streams(MlirOperation func, int report_unannotated,
                                                 int *annotated) {
   *annotated = 0;
   if (mlirOperationGetNumRegions(func) == 0)

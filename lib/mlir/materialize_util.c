@@ -66,5 +66,5 @@ void opsched_emitf(MlirOperation op, opsched_severity severity, const char *fmt,
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  opschedMlirEmit(mlirOperationGetLocation(op), severity, msg);
+  opsched_mlir_emit(mlirOperationGetLocation(op), severity, msg);
 }

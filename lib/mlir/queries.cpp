@@ -28,7 +28,7 @@ static uintptr_t resourceKey(SideEffects::Resource *r) {
   return reinterpret_cast<uintptr_t>(r);
 }
 
-int64_t opschedMlirOpEffects(MlirOperation op, opsched_effect *out, int64_t cap) {
+int64_t opsched_mlir_op_effects(MlirOperation op, opsched_effect *out, int64_t cap) {
   std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
       getEffectsRecursively(unwrap(op));
   if (!effects)
@@ -56,7 +56,7 @@ int64_t opschedMlirOpEffects(MlirOperation op, opsched_effect *out, int64_t cap)
   return i;
 }
 
-int64_t opschedMlirOpTiedOperand(MlirOperation op, int64_t resultIndex) {
+int64_t opsched_mlir_op_tied_operand(MlirOperation op, int64_t resultIndex) {
   auto dps = dyn_cast<DestinationStyleOpInterface>(unwrap(op));
   if (!dps || resultIndex < 0 ||
       resultIndex >= static_cast<int64_t>(unwrap(op)->getNumResults()))
@@ -65,7 +65,7 @@ int64_t opschedMlirOpTiedOperand(MlirOperation op, int64_t resultIndex) {
   return tied ? static_cast<int64_t>(tied->getOperandNumber()) : -1;
 }
 
-void opschedMlirUpdateDiscardableAttrs(MlirOperation op, const MlirNamedAttribute *set,
+void opsched_mlir_update_discardable_attrs(MlirOperation op, const MlirNamedAttribute *set,
                                        intptr_t nset, const MlirIdentifier *remove,
                                        intptr_t nremove) {
   Operation *o = unwrap(op);
@@ -98,7 +98,7 @@ void opschedMlirUpdateDiscardableAttrs(MlirOperation op, const MlirNamedAttribut
   o->setDiscardableAttrs(DictionaryAttr::getWithSorted(o->getContext(), merged));
 }
 
-void opschedMlirEmit(MlirLocation loc, opsched_severity severity,
+void opsched_mlir_emit(MlirLocation loc, opsched_severity severity,
                      const char *message) {
   Location l = unwrap(loc);
   switch (severity) {
@@ -114,7 +114,7 @@ void opschedMlirEmit(MlirLocation loc, opsched_severity severity,
   }
 }
 
-int opschedMlirOpIsSpeculatable(MlirOperation op) {
+int opsched_mlir_op_is_speculatable(MlirOperation op) {
   Operation *o = unwrap(op);
   if (isSpeculatable(o))
     return 1;
@@ -131,7 +131,7 @@ int opschedMlirOpIsSpeculatable(MlirOperation op) {
   });
 }
 
-int opschedMlirOpMayNotReturn(MlirOperation op) {
+int opsched_mlir_op_may_not_return(MlirOperation op) {
   Operation *o = unwrap(op);
   std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
       getEffectsRecursively(o);
