@@ -310,22 +310,6 @@ static void check_dependencies(vblock *b) {
   free(seen);
 }
 
-typedef struct vevent {
-  int64_t t;
-  int32_t kind; /* 0: end, 1: start (ends first at one instant) */
-  int32_t pos;
-  int64_t amount;
-} vevent;
-
-static int cmp_event(const void *a, const void *b) {
-  const vevent *x = a, *y = b;
-  if (x->t != y->t)
-    return (x->t > y->t) - (x->t < y->t);
-  if (x->kind != y->kind)
-    return x->kind - y->kind;
-  return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
 /* Capacity: demands of the ops of non-zero duration running at once. */
 static void check_capacity(vblock *b) {
   vctx *c = b->c;
@@ -345,7 +329,7 @@ static void check_capacity(vblock *b) {
       ev[ne++] = (vevent){o->end, 0, i, o->demand};
     }
   }
-  qsort(ev, ne, sizeof *ev, cmp_event);
+  qsort(ev, ne, sizeof *ev, vevent_cmp);
   int64_t sum = 0, running = 0;
   for (size_t k = 0; k < ne; k++) {
     if (ev[k].kind == 0) {

@@ -190,22 +190,6 @@ static void check_overlaps(vbufs *B) {
   free(placed);
 }
 
-typedef struct vevent {
-  int64_t t;
-  int32_t kind; /* 0: free, 1: alloc (frees first at one instant) */
-  int32_t pos;
-  int64_t amount;
-} vevent;
-
-static int cmp_event(const void *a, const void *b) {
-  const vevent *x = a, *y = b;
-  if (x->t != y->t)
-    return (x->t > y->t) - (x->t < y->t);
-  if (x->kind != y->kind)
-    return x->kind - y->kind;
-  return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
 /* Live bytes in time (several streams). */
 static void live_in_time(vbufs *B) {
   vctx *c = B->b->c;
@@ -221,7 +205,7 @@ static void live_in_time(vbufs *B) {
     if (!B->bufs[k].live_end)
       ev[ne++] = (vevent){B->bufs[k].release_pt, 0, k, sz};
   }
-  qsort(ev, ne, sizeof *ev, cmp_event);
+  qsort(ev, ne, sizeof *ev, vevent_cmp);
   int64_t live = 0;
   for (size_t k = 0; k < ne; k++) {
     if (ev[k].kind == 0) {

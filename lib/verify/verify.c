@@ -36,6 +36,15 @@ void *vcalloc(size_t n, size_t size) { return calloc(n ? n : 1, size ? size : 1)
 
 int64_t vsat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
 
+int vevent_cmp(const void *a, const void *b) {
+  const vevent *x = a, *y = b;
+  if (x->t != y->t)
+    return (x->t > y->t) - (x->t < y->t);
+  if (x->kind != y->kind)
+    return x->kind - y->kind;
+  return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
 static size_t map_slot(const vctx *c, const void *key) {
   size_t mask = c->mapcap - 1;
   uintptr_t x = (uintptr_t)key;

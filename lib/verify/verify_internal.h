@@ -34,6 +34,19 @@
 #define MAX_VALUE OPSCHED_ATTR_VALUE_MAX
 #define MAX_VALUE_TEXT "2^60-1"
 
+/* A timeline event (capacity, live bytes in time): at one instant the
+ * kind-0 events (ends, frees) come before the kind-1 ones (starts, allocs),
+ * then position order. */
+typedef struct vevent {
+  int64_t t;
+  int32_t kind;
+  int32_t pos;
+  int64_t amount;
+} vevent;
+
+/* qsort order of vevent: time, kind, position. */
+int vevent_cmp(const void *a, const void *b);
+
 typedef struct vdiag {
   uint64_t key, seq;
   MlirOperation op;
