@@ -239,14 +239,9 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
   return opsched_block_plan_build_timed(p, block, o, source, NULL);
 }
 
-opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBlock block,
-                                                   const opsched_options *o,
-                                                   opsched_plan_source source,
-                                                   const opsched_plan_hooks *hooks) {
-  memset(p, 0, sizeof *p);
-  p->block = block;
-  p->unconstrained_makespan = p->unconstrained_peak = -1;
-  p->memory_limit_met = p->arena_limit_met = 1;
+/* The block's ops but its last one (which stays last); 0 with fewer than
+ * two, -1 out of memory. */
+static int collect_ops(opsched_block_plan *p, MlirBlock block) {
   int32_t count = 0;
   /* The last op stays last, registered or not, in every region kind: it
    * may be the block's terminator (an unregistered op may be one). */
@@ -259,80 +254,77 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   if (!mlirOperationIsNull(p->terminator))
     count--;
   if (count <= 1)
-    return OPSCHED_PLAN_UNTOUCHED;
+    return 0;
   p->n = count;
   p->ops = malloc(sizeof *p->ops * (size_t)count);
   if (!p->ops) {
     emit_oom(block);
-    return OPSCHED_PLAN_FAILED;
+    return -1;
   }
   int32_t i = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); i < count;
        op = mlirOperationGetNextInBlock(op))
     p->ops[i++] = op;
+  return 1;
+}
 
-  opsched_ptrmap index;
-  if (opsched_ptrmap_init(&index, (size_t)count)) {
-    emit_oom(block);
-    return OPSCHED_PLAN_FAILED;
-  }
-  for (i = 0; i < count; i++)
-    opsched_ptrmap_put(&index, p->ops[i].ptr, i);
+/* An op's resource demand against the capacity: 1 when it cannot fit. */
+static int demand_too_large(MlirOperation op, int64_t demand, const opsched_options *o) {
+  char msg[200];
+  if (demand > o->schedule.resource_limit && o->schedule.resource_limit > 0)
+    snprintf(msg, sizeof msg, "op demands %lld resources but 'resource-limit' is %d",
+             (long long)demand, o->schedule.resource_limit);
+  else if (demand > o->schedule.streams && o->schedule.resource_limit == 0)
+    snprintf(msg, sizeof msg,
+             "op demands %lld resources but the capacity ('resource-limit', "
+             "default: 'streams') is %d",
+             (long long)demand, o->schedule.streams);
+  else
+    return 0;
+  emit(op, OPSCHED_SEVERITY_ERROR, msg);
+  return 1;
+}
 
-  int phase = -1;
-  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_GRAPH);
-  opsched_plan_result result = OPSCHED_PLAN_FAILED;
-  p->graph = opsched_graph_create((size_t)count);
-  if (!p->graph) {
-    emit_oom(block);
-    goto done;
-  }
-
+/* One node per op (cost, demand), then the buffer model. Non-zero on a
+ * diagnosed failure. */
+static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_options *o) {
   int failed = 0;
-  uint8_t *cost_dynamic = calloc((size_t)count, 1);
+  uint8_t *cost_dynamic = calloc((size_t)p->n, 1);
   if (!cost_dynamic) {
     emit_oom(block);
-    goto done;
+    return 1;
   }
-  for (i = 0; i < count; i++) {
+  for (int32_t i = 0; i < p->n; i++) {
     int dynamic = 0;
     int64_t cost = op_cost(p->ops[i], o, &failed, &dynamic);
     cost_dynamic[i] = (uint8_t)dynamic;
     int64_t demand = read_override(p->ops[i], OPSCHED_ATTR_RESOURCES, 1);
     if (demand == -2)
       failed = 1;
-    if (demand > o->schedule.resource_limit && o->schedule.resource_limit > 0) {
-      char msg[200];
-      snprintf(msg, sizeof msg,
-               "op demands %lld resources but 'resource-limit' is %d",
-               (long long)demand, o->schedule.resource_limit);
-      emit(p->ops[i], OPSCHED_SEVERITY_ERROR, msg);
-      failed = 1;
-    } else if (demand > o->schedule.streams && o->schedule.resource_limit == 0) {
-      char msg[200];
-      snprintf(msg, sizeof msg,
-               "op demands %lld resources but the capacity ('resource-limit', "
-               "default: 'streams') is %d",
-               (long long)demand, o->schedule.streams);
-      emit(p->ops[i], OPSCHED_SEVERITY_ERROR, msg);
-      failed = 1;
-    }
+    failed |= demand_too_large(p->ops[i], demand, o);
     if (opsched_graph_add_node(p->graph, cost < 0 ? 0 : cost,
                                demand < 1 ? 1 : (int32_t)demand) < 0) {
       free(cost_dynamic);
       emit_oom(block);
-      goto done;
+      return 1;
     }
   }
-  if (failed || opsched_block_buffers_build(&p->bufs, block, p->ops, count, p->terminator)) {
+  if (failed || opsched_block_buffers_build(&p->bufs, block, p->ops, p->n, p->terminator)) {
     free(cost_dynamic);
-    goto done;
+    return 1;
   }
   report_shapes(p, cost_dynamic);
   free(cost_dynamic);
-  if (opsched_deps_add_edges(p->graph, p->ops, count, &index)) {
+  return 0;
+}
+
+/* The dependency edges and the finished graph: OK, UNTOUCHED (a cycle: the
+ * block keeps its order) or FAILED. */
+static opsched_plan_result finish_graph(opsched_block_plan *p, MlirBlock block,
+                                        const opsched_ptrmap *index) {
+  if (opsched_deps_add_edges(p->graph, p->ops, p->n, index)) {
     emit_oom(block); /* edges fail only when they cannot be stored */
-    goto done;
+    return OPSCHED_PLAN_FAILED;
   }
   opsched_status st = opsched_graph_finalize(p->graph);
   if (st == OPSCHED_ERR_CYCLE) {
@@ -341,19 +333,24 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
          "opsched: block left in its original order: its dependency graph has a cycle");
     opsched_graph_destroy(p->graph);
     p->graph = NULL;
-    result = OPSCHED_PLAN_UNTOUCHED;
-    goto done;
+    return OPSCHED_PLAN_UNTOUCHED;
   }
   if (st != OPSCHED_OK) {
     char msg[120];
     snprintf(msg, sizeof msg, "opsched: cannot finish this block's graph: %s",
              opsched_status_str(st));
     emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
-    goto done;
+    return OPSCHED_PLAN_FAILED;
   }
-  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_SCHEDULE);
-  opsched_status arena_st = OPSCHED_OK;
-  int packed = 0;
+  return OPSCHED_PLAN_OK;
+}
+
+/* The schedule: read back from the IR (placement) or chosen on the
+ * frontier, which may pack the arena too (*packed, *arena_st). Non-zero on
+ * a diagnosed failure. */
+static int schedule_block(opsched_block_plan *p, const opsched_options *o,
+                          opsched_plan_source source, opsched_status *arena_st, int *packed) {
+  opsched_status st;
   if (source == OPSCHED_PLAN_PLACEMENT) {
     st = schedule_from_ir(p);
     if (st == OPSCHED_ERR_INVALID) {
@@ -361,7 +358,7 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
            "opsched: the block's opsched.start/end/stream attributes are not a valid "
            "schedule (a dependency starts before its producer ends, or ops of one "
            "stream overlap); run op-schedule-verify for details");
-      goto done;
+      return 1;
     }
     if (st == OPSCHED_OK && opsched_schedule_stream_count(p->schedule) > 1 &&
         (st = syncs_from_ir(p)) == OPSCHED_ERR_INVALID) {
@@ -369,62 +366,118 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
            "opsched: the block's opsched.waits do not follow its schedule (an unknown "
            "opsched.id, or a wait on an op that does not end before the waiting op "
            "starts); run op-schedule-verify for details");
-      goto done;
+      return 1;
     }
   } else {
-    st = schedule_on_frontier(p, o, &arena_st, &packed);
+    st = schedule_on_frontier(p, o, arena_st, packed);
   }
   if (st != OPSCHED_OK) {
     char msg[200];
     snprintf(msg, sizeof msg, "opsched: cannot schedule this block: %s",
              opsched_status_str(st));
     emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
+    return 1;
+  }
+  return 0;
+}
+
+/* Slots and offsets under the schedule, with the waits timeline reuse
+ * needs. Non-zero on a diagnosed failure. */
+static int assign_arena(opsched_block_plan *p, const opsched_options *o,
+                        opsched_plan_source source, opsched_status arena_st, int packed) {
+  if (!o->buffer_slots || !p->bufs.buffers)
+    return 0;
+  /* Timeline reuse adds waits, so only where this pass writes them. */
+  unsigned packers = OPSCHED_ARENA_DEFAULT;
+  if (o->sync_reuse && source != OPSCHED_PLAN_PLACEMENT)
+    packers |= OPSCHED_ARENA_SYNC_REUSE;
+  opsched_status st = packed ? arena_st
+                             : opsched_arena_assign_with(p->graph, p->schedule,
+                                                         p->bufs.buffers, o->alignment,
+                                                         packers, &p->arena);
+  if (st == OPSCHED_OK) {
+    int64_t nsync;
+    const int32_t *to;
+    const int32_t *from = opsched_arena_syncs(p->arena, &nsync, &to);
+    int64_t before = opsched_schedule_num_waits(p->schedule);
+    st = opsched_schedule_add_syncs(p->schedule, p->graph, from, to, nsync);
+    p->reuse_waits = opsched_schedule_num_waits(p->schedule) - before;
+  }
+  if (st == OPSCHED_ERR_INFEASIBLE) {
+    /* Saturated (overflowing) sizes cannot get 64-bit offsets: the block
+     * keeps its schedule and figures, without slots. */
+    emit(p->ops[0], OPSCHED_SEVERITY_WARNING,
+         "opsched: buffer sizes overflow 64-bit arena offsets; no slots assigned in "
+         "this block");
+    st = OPSCHED_OK;
+  }
+  if (st != OPSCHED_OK) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "opsched: cannot assign buffer slots in this block: %s",
+             opsched_status_str(st));
+    emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
+    return 1;
+  }
+  return 0;
+}
+
+/* Nothing costs anything (a scalar payload body such as linalg.generic's
+ * under the roofline): ranks tie, the order would not change, and
+ * annotating zeros is noise. The plan is dropped. */
+static void drop_plan(opsched_block_plan *p) {
+  opsched_schedule_destroy(p->schedule);
+  opsched_graph_destroy(p->graph);
+  opsched_block_buffers_release(&p->bufs);
+  opsched_arena_destroy(p->arena);
+  p->arena = NULL;
+  p->schedule = NULL;
+  p->graph = NULL;
+}
+
+opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBlock block,
+                                                   const opsched_options *o,
+                                                   opsched_plan_source source,
+                                                   const opsched_plan_hooks *hooks) {
+  memset(p, 0, sizeof *p);
+  p->block = block;
+  p->unconstrained_makespan = p->unconstrained_peak = -1;
+  p->memory_limit_met = p->arena_limit_met = 1;
+  int have = collect_ops(p, block);
+  if (have <= 0)
+    return have < 0 ? OPSCHED_PLAN_FAILED : OPSCHED_PLAN_UNTOUCHED;
+
+  opsched_ptrmap index;
+  if (opsched_ptrmap_init(&index, (size_t)p->n)) {
+    emit_oom(block);
+    return OPSCHED_PLAN_FAILED;
+  }
+  for (int32_t i = 0; i < p->n; i++)
+    opsched_ptrmap_put(&index, p->ops[i].ptr, i);
+
+  int phase = -1;
+  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_GRAPH);
+  opsched_plan_result result = OPSCHED_PLAN_FAILED;
+  p->graph = opsched_graph_create((size_t)p->n);
+  if (!p->graph) {
+    emit_oom(block);
     goto done;
   }
+  if (add_nodes(p, block, o))
+    goto done;
+  result = finish_graph(p, block, &index);
+  if (result != OPSCHED_PLAN_OK)
+    goto done;
+  result = OPSCHED_PLAN_FAILED;
+  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_SCHEDULE);
+  opsched_status arena_st = OPSCHED_OK;
+  int packed = 0;
+  if (schedule_block(p, o, source, &arena_st, &packed))
+    goto done;
   plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_ARENA);
-  if (o->buffer_slots && p->bufs.buffers) {
-    /* Timeline reuse adds waits, so only where this pass writes them. */
-    unsigned packers = OPSCHED_ARENA_DEFAULT;
-    if (o->sync_reuse && source != OPSCHED_PLAN_PLACEMENT)
-      packers |= OPSCHED_ARENA_SYNC_REUSE;
-    st = packed ? arena_st
-                : opsched_arena_assign_with(p->graph, p->schedule, p->bufs.buffers,
-                                            o->alignment, packers, &p->arena);
-    if (st == OPSCHED_OK) {
-      int64_t nsync;
-      const int32_t *to;
-      const int32_t *from = opsched_arena_syncs(p->arena, &nsync, &to);
-      int64_t before = opsched_schedule_num_waits(p->schedule);
-      st = opsched_schedule_add_syncs(p->schedule, p->graph, from, to, nsync);
-      p->reuse_waits = opsched_schedule_num_waits(p->schedule) - before;
-    }
-    if (st == OPSCHED_ERR_INFEASIBLE) {
-      /* Saturated (overflowing) sizes cannot get 64-bit offsets: the block
-       * keeps its schedule and figures, without slots. */
-      emit(p->ops[0], OPSCHED_SEVERITY_WARNING,
-           "opsched: buffer sizes overflow 64-bit arena offsets; no slots assigned in "
-           "this block");
-      st = OPSCHED_OK;
-    }
-    if (st != OPSCHED_OK) {
-      char msg[200];
-      snprintf(msg, sizeof msg, "opsched: cannot assign buffer slots in this block: %s",
-               opsched_status_str(st));
-      emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
-      goto done;
-    }
-  }
+  if (assign_arena(p, o, source, arena_st, packed))
+    goto done;
   if (opsched_schedule_critical_path(p->schedule) == 0) {
-    /* Nothing costs anything (a scalar payload body such as linalg.generic's
-     * under the roofline): ranks tie, the order would not change, and
-     * annotating zeros is noise. */
-    opsched_schedule_destroy(p->schedule);
-    opsched_graph_destroy(p->graph);
-    opsched_block_buffers_release(&p->bufs);
-    opsched_arena_destroy(p->arena);
-    p->arena = NULL;
-    p->schedule = NULL;
-    p->graph = NULL;
+    drop_plan(p);
     result = OPSCHED_PLAN_UNTOUCHED;
     goto done;
   }

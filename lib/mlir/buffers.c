@@ -133,6 +133,115 @@ static MlirWalkResult add_uses(MlirOperation op, void *data) {
   return MlirWalkResultAdvance;
 }
 
+/* A tensor.empty read as an input (not written through a tied init), like
+ * pooling's window operand, still needs memory, as one-shot bufferization
+ * gives it. */
+static void add_empty_inputs(builder *b, MlirOperation *ops, int32_t i) {
+  MlirOperation op = ops[i];
+  for (intptr_t k = 0, nk = mlirOperationGetNumOperands(op); k < nk; k++) {
+    MlirValue in = mlirOperationGetOperand(op, k);
+    if (!mlirValueIsAOpResult(in) || !name_is(mlirOpResultGetOwner(in), empty_ops) ||
+        opsched_ptrmap_get(&b->empty_buffer, in.ptr) >= 0 || is_tied_init(op, k))
+      continue;
+    int32_t owner = i - 1;
+    while (owner >= 0 && !mlirOperationEqual(ops[owner], mlirOpResultGetOwner(in)))
+      owner--;
+    if (owner < 0)
+      continue; /* defined outside this block: not this block's buffer */
+    /* Allocated where the tensor.empty stands, like the memref.alloc that
+     * replaces it; the empty's result owns it. */
+    int dynamic = 0;
+    int32_t buf = new_buffer(b, storage_bytes(mlirValueGetType(in), &dynamic), owner);
+    if (buf < 0)
+      break;
+    b->buffer_head[buf] = in.ptr;
+    opsched_ptrmap_put(&b->empty_buffer, in.ptr, buf);
+    add_value(b, in, owner, (int32_t)mlirOpResultGetResultNumber(in), buf, 1);
+  }
+}
+
+/* Result r of ops[i]: a view of its source's buffer, a constant's resident
+ * buffer, an in-place write into its init's buffer, or a fresh allocation. */
+static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
+  opsched_block_buffers *bb = b->bb;
+  MlirOperation op = ops[i];
+  MlirValue v = mlirOperationGetResult(op, r);
+  MlirType t = mlirValueGetType(v);
+  if (!mlirTypeIsAShaped(t) || (!mlirTypeIsARankedTensor(t) &&
+                                !mlirTypeIsAUnrankedTensor(t) && !mlirTypeIsAMemRef(t) &&
+                                !mlirTypeIsAUnrankedMemRef(t)))
+    return;
+  int dynamic = 0;
+  int64_t bytes = storage_bytes(t, &dynamic);
+  if (dynamic) {
+    bb->op_dynamic[i] = 1;
+    MlirAttribute over = mlirOperationGetDiscardableAttributeByName(
+        op, mlirStringRefCreateFromCString(OPSCHED_ATTR_BYTES));
+    bytes = !mlirAttributeIsNull(over) && mlirAttributeIsAInteger(over) &&
+                    mlirIntegerAttrGetValueInt(over) >= 0
+                ? mlirIntegerAttrGetValueInt(over)
+                : 0;
+  }
+  if (bytes == INT64_MAX)
+    bb->op_overflow[i] = 1;
+
+  if (name_is(op, view_ops)) {
+    int32_t src = mlirOperationGetNumOperands(op) > 0
+                      ? buffer_of(b, mlirOperationGetOperand(op, 0))
+                      : -1;
+    if (src >= 0)
+      add_value(b, v, i, (int32_t)r, src, 0);
+    return;
+  }
+  if (name_is(op, empty_ops))
+    return; /* allocated by its first writer (the copy case below) */
+  if (name_is(op, constant_ops)) {
+    int32_t buf = new_buffer(b, bytes, -1);
+    if (buf >= 0)
+      add_value(b, v, i, (int32_t)r, buf, 1);
+    return;
+  }
+  int64_t tied = opsched_mlir_op_tied_operand(op, r);
+  MlirValue init = {NULL};
+  if (tied >= 0) {
+    init = mlirOperationGetOperand(op, tied);
+    int32_t init_buf = buffer_of(b, init);
+    int from_empty = 0;
+    if (init_buf < 0) {
+      init_buf = opsched_ptrmap_get(&b->empty_buffer, init.ptr);
+      from_empty = init_buf >= 0;
+    }
+    /* In place when this op holds every use of the buffer's latest
+     * contents, so no order of the block can read them after it: the
+     * init is that value (the usual chain fill -> conv), or the init is
+     * the tensor.empty the buffer was first allocated for and this op
+     * consumes the latest value (relu(outs %e) after fill(%e) -> conv:
+     * one-shot bufferization keeps the empty's single allocation). */
+    if (init_buf >= 0) {
+      const void *head = b->buffer_head[init_buf];
+      int in_place = from_empty ? head && only_used_by((MlirValue){head}, op)
+                                : head == init.ptr && only_used_by(init, op);
+      if (in_place) {
+        add_value(b, v, i, (int32_t)r, init_buf, 0);
+        b->buffer_head[init_buf] = v.ptr;
+        return;
+      }
+    }
+  }
+  /* A fresh allocation: a non-DPS op, the copy of a DPS op whose init is
+   * still read later, or the first write of a tensor.empty (which has no
+   * buffer of its own, so it lands here and becomes the empty's). */
+  int32_t buf = new_buffer(b, bytes, i);
+  if (buf < 0)
+    return;
+  add_value(b, v, i, (int32_t)r, buf, 1);
+  b->buffer_head[buf] = v.ptr;
+  if (tied >= 0 && mlirValueIsAOpResult(init) &&
+      name_is(mlirOpResultGetOwner(init), empty_ops) &&
+      opsched_ptrmap_get(&b->empty_buffer, init.ptr) < 0)
+    opsched_ptrmap_put(&b->empty_buffer, init.ptr, buf);
+}
+
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
                                 MlirOperation *ops, int32_t n, MlirOperation terminator) {
   memset(bb, 0, sizeof *bb);
@@ -172,107 +281,9 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
     }
   }
   for (int32_t i = 0; i < n && !b.failed; i++) {
-    MlirOperation op = ops[i];
-    /* A tensor.empty read as an input (not written through a tied init),
-     * like pooling's window operand, still needs memory, as one-shot
-     * bufferization gives it. */
-    for (intptr_t k = 0, nk = mlirOperationGetNumOperands(op); k < nk; k++) {
-      MlirValue in = mlirOperationGetOperand(op, k);
-      if (!mlirValueIsAOpResult(in) || !name_is(mlirOpResultGetOwner(in), empty_ops) ||
-          opsched_ptrmap_get(&b.empty_buffer, in.ptr) >= 0 || is_tied_init(op, k))
-        continue;
-      int32_t owner = i - 1;
-      while (owner >= 0 && !mlirOperationEqual(ops[owner], mlirOpResultGetOwner(in)))
-        owner--;
-      if (owner < 0)
-        continue; /* defined outside this block: not this block's buffer */
-      /* Allocated where the tensor.empty stands, like the memref.alloc that
-       * replaces it; the empty's result owns it. */
-      int dynamic = 0;
-      int32_t buf = new_buffer(&b, storage_bytes(mlirValueGetType(in), &dynamic), owner);
-      if (buf < 0)
-        break;
-      b.buffer_head[buf] = in.ptr;
-      opsched_ptrmap_put(&b.empty_buffer, in.ptr, buf);
-      add_value(&b, in, owner, (int32_t)mlirOpResultGetResultNumber(in), buf, 1);
-    }
-    for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++) {
-      MlirValue v = mlirOperationGetResult(op, r);
-      MlirType t = mlirValueGetType(v);
-      if (!mlirTypeIsAShaped(t) || (!mlirTypeIsARankedTensor(t) &&
-                                    !mlirTypeIsAUnrankedTensor(t) && !mlirTypeIsAMemRef(t) &&
-                                    !mlirTypeIsAUnrankedMemRef(t)))
-        continue;
-      int dynamic = 0;
-      int64_t bytes = storage_bytes(t, &dynamic);
-      if (dynamic) {
-        bb->op_dynamic[i] = 1;
-        MlirAttribute over = mlirOperationGetDiscardableAttributeByName(
-            op, mlirStringRefCreateFromCString(OPSCHED_ATTR_BYTES));
-        bytes = !mlirAttributeIsNull(over) && mlirAttributeIsAInteger(over) &&
-                        mlirIntegerAttrGetValueInt(over) >= 0
-                    ? mlirIntegerAttrGetValueInt(over)
-                    : 0;
-      }
-      if (bytes == INT64_MAX)
-        bb->op_overflow[i] = 1;
-
-      if (name_is(op, view_ops)) {
-        int32_t src = mlirOperationGetNumOperands(op) > 0
-                          ? buffer_of(&b, mlirOperationGetOperand(op, 0))
-                          : -1;
-        if (src >= 0)
-          add_value(&b, v, i, (int32_t)r, src, 0);
-        continue;
-      }
-      if (name_is(op, empty_ops))
-        continue; /* allocated by its first writer (the copy case below) */
-      if (name_is(op, constant_ops)) {
-        int32_t buf = new_buffer(&b, bytes, -1);
-        if (buf >= 0)
-          add_value(&b, v, i, (int32_t)r, buf, 1);
-        continue;
-      }
-      int64_t tied = opsched_mlir_op_tied_operand(op, r);
-      MlirValue init = {NULL};
-      if (tied >= 0) {
-        init = mlirOperationGetOperand(op, tied);
-        int32_t init_buf = buffer_of(&b, init);
-        int from_empty = 0;
-        if (init_buf < 0) {
-          init_buf = opsched_ptrmap_get(&b.empty_buffer, init.ptr);
-          from_empty = init_buf >= 0;
-        }
-        /* In place when this op holds every use of the buffer's latest
-         * contents, so no order of the block can read them after it: the
-         * init is that value (the usual chain fill -> conv), or the init is
-         * the tensor.empty the buffer was first allocated for and this op
-         * consumes the latest value (relu(outs %e) after fill(%e) -> conv:
-         * one-shot bufferization keeps the empty's single allocation). */
-        if (init_buf >= 0) {
-          const void *head = b.buffer_head[init_buf];
-          int in_place = from_empty ? head && only_used_by((MlirValue){head}, op)
-                                    : head == init.ptr && only_used_by(init, op);
-          if (in_place) {
-            add_value(&b, v, i, (int32_t)r, init_buf, 0);
-            b.buffer_head[init_buf] = v.ptr;
-            continue;
-          }
-        }
-      }
-      /* A fresh allocation: a non-DPS op, the copy of a DPS op whose init is
-       * still read later, or the first write of a tensor.empty (which has no
-       * buffer of its own, so it lands here and becomes the empty's). */
-      int32_t buf = new_buffer(&b, bytes, i);
-      if (buf < 0)
-        continue;
-      add_value(&b, v, i, (int32_t)r, buf, 1);
-      b.buffer_head[buf] = v.ptr;
-      if (tied >= 0 && mlirValueIsAOpResult(init) &&
-          name_is(mlirOpResultGetOwner(init), empty_ops) &&
-          opsched_ptrmap_get(&b.empty_buffer, init.ptr) < 0)
-        opsched_ptrmap_put(&b.empty_buffer, init.ptr, buf);
-    }
+    add_empty_inputs(&b, ops, i);
+    for (intptr_t r = 0, nr = mlirOperationGetNumResults(ops[i]); r < nr; r++)
+      add_result(&b, ops, i, r);
   }
 
   /* Values the terminator uses live until the end of the block. */
