@@ -3,6 +3,7 @@
  * lower bound per packer, the winner, arena / the schedule's peak live bytes,
  * and the time of the whole assignment and of greedy-size alone. */
 #include "bench.h"
+#include "args.h"
 #include "netgen.h"
 
 #include "opsched/arena.h"
@@ -160,24 +161,17 @@ int bench_arena(int argc, char **argv) {
   const char *csv_path = NULL;
   int seeds = 10, nodes = 1000, big = 100000;
   int64_t alignment = 64;
-  for (int i = 0; i < argc; i++) {
-    int more = i + 1 < argc;
-    if (!strcmp(argv[i], "--csv") && more)
-      csv_path = argv[++i];
-    else if (!strcmp(argv[i], "--seeds") && more)
-      seeds = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--nodes") && more)
-      nodes = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--big") && more)
-      big = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--alignment") && more)
-      alignment = atoll(argv[++i]);
-    else {
-      fprintf(stderr, "usage: opsched-bench arena [--csv FILE] [--seeds N] "
-                      "[--nodes N] [--big N] [--alignment A]\n");
-      return 2;
-    }
-  }
+  const bench_arg args[] = {
+      {"--csv", BENCH_ARG_STR, &csv_path},
+      {"--seeds", BENCH_ARG_INT, &seeds},
+      {"--nodes", BENCH_ARG_INT, &nodes},
+      {"--big", BENCH_ARG_INT, &big},
+      {"--alignment", BENCH_ARG_I64, &alignment},
+  };
+  if (bench_parse_args(args, (int)(sizeof args / sizeof args[0]), argc, argv,
+                       "usage: opsched-bench arena [--csv FILE] [--seeds N] [--nodes N] [--big N] "
+                       "[--alignment A]"))
+    return 2;
   if (seeds < 0 || nodes < 1 || big < 0 || alignment < 1) {
     fprintf(stderr, "opsched-bench arena: bad option value\n");
     return 2;

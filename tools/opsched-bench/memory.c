@@ -3,6 +3,7 @@
  * layered DAGs, small random blocks (where exact should prove optimality),
  * and one large random block timing the heuristics. */
 #include "bench.h"
+#include "args.h"
 #include "netgen.h"
 
 #include "opsched/memory.h"
@@ -152,26 +153,18 @@ int bench_memory(int argc, char **argv) {
   const char *csv_path = NULL, *json_path = NULL;
   int seeds = 10, nodes = 200, big = 100000;
   int64_t budget = 200000;
-  for (int i = 0; i < argc; i++) {
-    int more = i + 1 < argc;
-    if (!strcmp(argv[i], "--csv") && more)
-      csv_path = argv[++i];
-    else if (!strcmp(argv[i], "--json") && more)
-      json_path = argv[++i];
-    else if (!strcmp(argv[i], "--seeds") && more)
-      seeds = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--nodes") && more)
-      nodes = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--big") && more)
-      big = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--exact-budget") && more)
-      budget = atoll(argv[++i]);
-    else {
-      fprintf(stderr, "usage: opsched-bench memory [--csv FILE] [--json FILE] "
-                      "[--seeds N] [--nodes N] [--big N] [--exact-budget STATES]\n");
-      return 2;
-    }
-  }
+  const bench_arg args[] = {
+      {"--csv", BENCH_ARG_STR, &csv_path},
+      {"--json", BENCH_ARG_STR, &json_path},
+      {"--seeds", BENCH_ARG_INT, &seeds},
+      {"--nodes", BENCH_ARG_INT, &nodes},
+      {"--big", BENCH_ARG_INT, &big},
+      {"--exact-budget", BENCH_ARG_I64, &budget},
+  };
+  if (bench_parse_args(args, (int)(sizeof args / sizeof args[0]), argc, argv,
+                       "usage: opsched-bench memory [--csv FILE] [--json FILE] [--seeds N] [--nodes N] "
+                       "[--big N] [--exact-budget STATES]"))
+    return 2;
   if (seeds < 0 || nodes < 1 || big < 0 || budget < 1) {
     fprintf(stderr, "opsched-bench memory: bad option value\n");
     return 2;

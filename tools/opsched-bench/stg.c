@@ -7,6 +7,7 @@
  * fresh clone can still run it. Model: identical processors = streams, no
  * communication cost, non-preemptive, unit demands, capacity = streams. */
 #include "bench.h"
+#include "args.h"
 
 #include "opsched/schedule.h"
 
@@ -223,22 +224,15 @@ int bench_stg(int argc, char **argv) {
   const char *corpus = OPSCHED_DEFAULT_CORPUS, *csv_path = NULL,
              *json_path = NULL;
   int effort = 16;
-  for (int i = 0; i < argc; i++) {
-    int more = i + 1 < argc;
-    if (!strcmp(argv[i], "--corpus") && more)
-      corpus = argv[++i];
-    else if (!strcmp(argv[i], "--csv") && more)
-      csv_path = argv[++i];
-    else if (!strcmp(argv[i], "--json") && more)
-      json_path = argv[++i];
-    else if (!strcmp(argv[i], "--effort") && more)
-      effort = atoi(argv[++i]);
-    else {
-      fprintf(stderr, "usage: opsched-bench stg [--corpus DIR] [--csv FILE] "
-                      "[--json FILE] [--effort K]\n");
-      return 2;
-    }
-  }
+  const bench_arg args[] = {
+      {"--corpus", BENCH_ARG_STR, &corpus},
+      {"--csv", BENCH_ARG_STR, &csv_path},
+      {"--json", BENCH_ARG_STR, &json_path},
+      {"--effort", BENCH_ARG_INT, &effort},
+  };
+  if (bench_parse_args(args, (int)(sizeof args / sizeof args[0]), argc, argv,
+                       "usage: opsched-bench stg [--corpus DIR] [--csv FILE] [--json FILE] [--effort K]"))
+    return 2;
   if (effort < 1) {
     fprintf(stderr, "opsched-bench: --effort must be >= 1\n");
     return 2;
