@@ -50,30 +50,58 @@ static const unsigned char *copy_utf8(FILE *out, const unsigned char *s) {
   return s + len;
 }
 
-void opsched_rep_json_str(FILE *out, const char *str, int html_safe) {
+/* Writes one ASCII character `c` escaped for the target; `flag` is the
+ * JSON writer's html_safe. */
+typedef void (*escape_ascii_fn)(FILE *out, unsigned c, int flag);
+
+/* The one escaping loop: UTF-8 sequences copied (invalid ones replaced),
+ * ASCII through `esc`. */
+static void escape_str(FILE *out, const char *str, escape_ascii_fn esc, int flag) {
   if (!str)
     return;
   const unsigned char *s = (const unsigned char *)str;
   while (*s) {
-    unsigned c = *s;
-    if (c >= 0x80) {
+    if (*s >= 0x80) {
       s = copy_utf8(out, s);
       continue;
     }
-    switch (c) {
-    case '"': fputs("\\\"", out); break;
-    case '\\': fputs("\\\\", out); break;
-    case '\n': fputs("\\n", out); break;
-    case '\r': fputs("\\r", out); break;
-    case '\t': fputs("\\t", out); break;
-    default:
-      if (c < 0x20 || c == 0x7F || (html_safe && (c == '<' || c == '>' || c == '&')))
-        fprintf(out, "\\u%04x", c);
-      else
-        fputc((int)c, out);
-    }
-    s++;
+    esc(out, *s++, flag);
   }
+}
+
+static void json_ascii(FILE *out, unsigned c, int html_safe) {
+  switch (c) {
+  case '"': fputs("\\\"", out); break;
+  case '\\': fputs("\\\\", out); break;
+  case '\n': fputs("\\n", out); break;
+  case '\r': fputs("\\r", out); break;
+  case '\t': fputs("\\t", out); break;
+  default:
+    if (c < 0x20 || c == 0x7F || (html_safe && (c == '<' || c == '>' || c == '&')))
+      fprintf(out, "\\u%04x", c);
+    else
+      fputc((int)c, out);
+  }
+}
+
+static void html_ascii(FILE *out, unsigned c, int unused) {
+  (void)unused;
+  switch (c) {
+  case '&': fputs("&amp;", out); break;
+  case '<': fputs("&lt;", out); break;
+  case '>': fputs("&gt;", out); break;
+  case '"': fputs("&quot;", out); break;
+  case '\'': fputs("&#39;", out); break;
+  default:
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
+      fputs(replacement, out);
+    else
+      fputc((int)c, out);
+  }
+}
+
+void opsched_rep_json_str(FILE *out, const char *str, int html_safe) {
+  escape_str(out, str, json_ascii, html_safe);
 }
 
 void opsched_rep_json_qstr(FILE *out, const char *s, int html_safe) {
@@ -82,31 +110,7 @@ void opsched_rep_json_qstr(FILE *out, const char *s, int html_safe) {
   fputc('"', out);
 }
 
-void opsched_rep_html_str(FILE *out, const char *str) {
-  if (!str)
-    return;
-  const unsigned char *s = (const unsigned char *)str;
-  while (*s) {
-    unsigned c = *s;
-    if (c >= 0x80) {
-      s = copy_utf8(out, s);
-      continue;
-    }
-    switch (c) {
-    case '&': fputs("&amp;", out); break;
-    case '<': fputs("&lt;", out); break;
-    case '>': fputs("&gt;", out); break;
-    case '"': fputs("&quot;", out); break;
-    case '\'': fputs("&#39;", out); break;
-    default:
-      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
-        fputs(replacement, out);
-      else
-        fputc((int)c, out);
-    }
-    s++;
-  }
-}
+void opsched_rep_html_str(FILE *out, const char *str) { escape_str(out, str, html_ascii, 0); }
 
 void opsched_rep_us(FILE *out, int64_t ns) {
   if (ns < 0) {
