@@ -21,30 +21,17 @@ report SCHEDULED SEQ_OUT SCHED_OUT [MATERIALIZED]
     measured figures and checks the outputs are bit-identical (exit 1 if not).
 """
 import json
+import os
 import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools",
+                                "opsched-execgen"))
+from execgen import split_types  # noqa: E402  (one signature splitter)
+
 FUNC_RE = re.compile(r"func\.func\s+@([\w$.]+)\s*\((.*?)\)\s*(?:->\s*(.*?))?\s*(?:attributes\s*\{.*\})?\s*\{\s*$")
 SPLAT_RE = re.compile(r"^(\s*)(%[\w$.]+) = arith\.constant dense<([^<>\[\]]*)> : (tensor<([0-9x]+)xf32>)\s*$")
-
-
-def split_top(text):
-    """Splits on commas outside <>, (), []."""
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return out
 
 
 def entry_line(lines):
@@ -62,7 +49,7 @@ def prep(model, out, args_json):
     lines = open(model).read().split("\n")
     i = entry_line(lines)
     m = FUNC_RE.search(lines[i].strip())
-    name, args, results = m.group(1), split_top(m.group(2)), m.group(3) or ""
+    name, args, results = m.group(1), split_types(m.group(2)), m.group(3) or ""
     new_args = list(args)
     body, depth = [], 0
     for j in range(i + 1, len(lines)):
@@ -81,7 +68,7 @@ def prep(model, out, args_json):
     lines[i] = sig[:start + 1] + ", ".join(new_args) + sig[end:]
     open(out, "w").write("\n".join(l for l in lines if l is not None))
     types = [a.split(":", 1)[1].strip() for a in new_args]
-    res = [r.strip() for r in split_top(results.strip("() "))] if results else []
+    res = [r.strip() for r in split_types(results.strip("() "))] if results else []
     json.dump({"name": name, "args": types, "results": res}, open(args_json, "w"))
 
 

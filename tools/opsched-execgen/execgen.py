@@ -312,12 +312,13 @@ ELEM_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "i1": 1, "i8": 8, "i16
 
 
 def split_types(text):
-    """Top-level comma-separated types of a function signature."""
+    """Top-level comma-separated items of a function signature (commas
+    outside <>, (), [] and {}); scripts/run_model_harness.py uses it too."""
     out, depth, cur = [], 0, ""
     for ch in text:
-        if ch in "<([":
+        if ch in "<([{":
             depth += 1
-        elif ch in ">)]":
+        elif ch in ">)]}":
             depth -= 1
         if ch == "," and depth == 0:
             out.append(cur.strip())
