@@ -6,6 +6,7 @@
 #include "summary.h"
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "opsched/frontier.h"
 #include "opsched/memory.h"
 
 #include <inttypes.h>
@@ -71,7 +72,7 @@ static void block_figures(const opsched_block_plan *p, int top, figure *f) {
   figure all[NUM_FIGURES] = {
       {"top_level", top},
       {"ops", p->n},
-      {"streams", opsched_schedule_stream_count(s)},
+      {"streams", opsched_schedule_streams_used(s)}, /* as opsched.streams: used ones */
       {"makespan_ns", opsched_schedule_makespan(s)},
       {"critical_path_ns", opsched_schedule_critical_path(s)},
       {"lower_bound_ns", opsched_schedule_lower_bound(s)},

@@ -3,6 +3,8 @@
  * html_template.c; this file writes the per-block markup and data. */
 #include "report_internal.h"
 
+#include "opsched/frontier.h"
+
 #include "../core/alloc.h"
 
 #include <inttypes.h>
@@ -103,8 +105,15 @@ static void write_summary(block_ctx *c) {
   snprintf(note, sizeof note, "%" PRId64 " dependency edges",
            opsched_graph_num_edges(b->graph));
   row(c, "ops", "Ops", v, v, note);
-  snprintf(v, sizeof v, "%" PRId32, streams);
-  snprintf(note, sizeof note, "capacity %" PRId32, opsched_schedule_resource_limit(s));
+  /* The streams the schedule uses, as opsched.streams; the option's count
+   * beside it when some stay idle. */
+  int32_t used = opsched_schedule_streams_used(s);
+  snprintf(v, sizeof v, "%" PRId32, used);
+  if (used < streams)
+    snprintf(note, sizeof note, "of %" PRId32 " requested; capacity %" PRId32, streams,
+             opsched_schedule_resource_limit(s));
+  else
+    snprintf(note, sizeof note, "capacity %" PRId32, opsched_schedule_resource_limit(s));
   row(c, "streams", "Streams", v, v, note);
   opsched_rep_fmt_ns(v, sizeof v, mk);
   snprintf(raw, sizeof raw, "%" PRId64, mk);

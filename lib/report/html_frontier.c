@@ -387,9 +387,9 @@ void opsched_rep_html_frontier(FILE *out, const opsched_report_block *b, int32_t
     char mk[48], pk[48];
     opsched_rep_fmt_ns(mk, sizeof mk, fr->makespan[fr->chosen]);
     opsched_rep_fmt_bytes(pk, sizeof pk, fr->peak[fr->chosen]);
-    fprintf(out, "<p class=\"none\" id=\"frontier-none-%" PRId32 "\">No frontier: ", index);
+    fprintf(out, "<p class=\"none\" id=\"frontier-none-%" PRId32 "\">No frontier to draw: ", index);
     opsched_rep_html_str(out, fr->not_run);
-    fprintf(out, ", so the block was scheduled in one run (makespan %s, peak %s).</p>\n</div>\n",
+    fprintf(out, ". The schedule came from one run (makespan %s, peak %s).</p>\n</div>\n",
             mk, pk);
     return;
   }
