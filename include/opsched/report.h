@@ -71,7 +71,8 @@ typedef struct opsched_report_frontier {
   int32_t chosen;          /* index of the block's schedule */
   int32_t unconstrained;   /* index of the unconstrained run; -1 = none */
   const int64_t *makespan; /* ns */
-  const int64_t *peak;     /* bytes (peak of live bytes) */
+  const int64_t *peak;     /* bytes (peak of live bytes); -1 = no memory
+                            * model (allowed only with not_run) */
   const int64_t *budget;   /* max-memory the run had, 0 = none; NULL = unknown */
   const int32_t *policy;   /* opsched_memory_policy of the run; NULL = unknown */
   const int64_t *arena;    /* arena size when packed, -1 = not; NULL = unknown */

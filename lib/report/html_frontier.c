@@ -386,7 +386,10 @@ void opsched_rep_html_frontier(FILE *out, const opsched_report_block *b, int32_t
   if (fr->not_run) {
     char mk[48], pk[48];
     opsched_rep_fmt_ns(mk, sizeof mk, fr->makespan[fr->chosen]);
-    opsched_rep_fmt_bytes(pk, sizeof pk, fr->peak[fr->chosen]);
+    if (fr->peak[fr->chosen] >= 0)
+      opsched_rep_fmt_bytes(pk, sizeof pk, fr->peak[fr->chosen]);
+    else
+      snprintf(pk, sizeof pk, "not modelled");
     fprintf(out, "<p class=\"none\" id=\"frontier-none-%" PRId32 "\">No frontier to draw: ", index);
     opsched_rep_html_str(out, fr->not_run);
     fprintf(out, ". The schedule came from one run (makespan %s, peak %s).</p>\n</div>\n",

@@ -122,7 +122,8 @@ void opsched_rep_us(FILE *out, int64_t ns) {
 }
 
 /* A frontier needs its points, a chosen one among them and non-negative
- * figures (the chart's scales start at 0 bytes / 0 ns). */
+ * makespans; a peak is -1 only without a memory model, where there is no
+ * chart (not_run says why). */
 static int frontier_ok(const opsched_report_frontier *fr) {
   if (!fr)
     return 1;
@@ -131,7 +132,7 @@ static int frontier_ok(const opsched_report_frontier *fr) {
       fr->unconstrained >= fr->num_points)
     return 0;
   for (int32_t i = 0; i < fr->num_points; i++)
-    if (fr->makespan[i] < 0 || fr->peak[i] < 0)
+    if (fr->makespan[i] < 0 || fr->peak[i] < -1 || (fr->peak[i] < 0 && !fr->not_run))
       return 0;
   return 1;
 }
