@@ -40,6 +40,19 @@ static scale padded(int64_t lo, int64_t hi, double p0, double p1) {
   return s;
 }
 
+/* A text label in the chart; placed where it covers no point and no
+ * other label when such a place is among its candidates. */
+typedef struct label {
+  char text[128];
+  const char *cls;
+  double x, y;
+  int end;  /* text-anchor end (else start) */
+  int bold; /* wider characters */
+  int used;
+} label;
+
+enum { L_CHOSEN, L_FREE, L_FLOOR, L_LIMIT, L_BAND, NUM_LABELS }; /* placement order */
+
 /* What the chart holds, computed once. */
 typedef struct fchart {
   const opsched_report_frontier *fr;
@@ -47,6 +60,7 @@ typedef struct fchart {
   int64_t best;       /* lowest makespan of the points */
   int64_t band_top;   /* best + the tolerance, as the frontier counts it; -1 = no band */
   uint8_t pareto[OPSCHED_REPORT_FRONTIER_MAX_POINTS]; /* per point: on the front */
+  label labels[NUM_LABELS];
 } fchart;
 
 /* Point i is Pareto-optimal when no other point is at least as good on
@@ -86,6 +100,9 @@ static void chart_init(fchart *c, const opsched_report_frontier *fr) {
     widen(fr->floor_peak, &xlo, &xhi);
   if (fr->memory_limit > 0)
     widen(fr->memory_limit, &xlo, &xhi);
+  for (int32_t i = 0; fr->arena && i < fr->num_points; i++)
+    if (fr->arena[i] >= 0)
+      widen(fr->arena[i], &xlo, &xhi);
   c->x = padded(xlo, xhi, FX0, FX1);
   c->y = padded(ylo, yhi, FY1, FY0);
 }
@@ -141,31 +158,39 @@ static void y_axis(FILE *out, const scale *s) {
 
 static void guides(FILE *out, const fchart *c) {
   const opsched_report_frontier *fr = c->fr;
-  char buf[48];
   if (c->band_top >= 0) {
     double y0 = at(&c->y, c->band_top), y1 = at(&c->y, c->best);
     fprintf(out, "<rect class=\"band\" x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
-                 "data-best=\"%" PRId64 "\" data-top=\"%" PRId64 "\"/>"
-                 "<text class=\"bandlabel halo\" x=\"%.0f\" y=\"%.1f\">"
-                 "within %.4g%% of the best makespan</text>\n",
-            FX0, y0, FX1 - FX0, y1 - y0 > 1 ? y1 - y0 : 1, c->best, c->band_top, FX0 + 6,
-            y1 + 14 < FY1 - 2 ? y1 + 14 : y0 - 5, 100.0 * fr->tolerance);
+                 "data-best=\"%" PRId64 "\" data-top=\"%" PRId64 "\"/>\n",
+            FX0, y0, FX1 - FX0, y1 - y0 > 1 ? y1 - y0 : 1, c->best, c->band_top);
   }
   if (fr->floor_peak >= 0) {
     double x = at(&c->x, fr->floor_peak);
-    opsched_rep_fmt_bytes(buf, sizeof buf, fr->floor_peak);
     fprintf(out, "<line class=\"floor\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" "
-                 "data-value=\"%" PRId64 "\"/><text class=\"floorlabel halo\" x=\"%.1f\" "
-                 "y=\"%.0f\">1-stream floor %s</text>\n",
-            x, x, FY0, FY1, fr->floor_peak, x + 4, FY0 + 12, buf);
+                 "data-value=\"%" PRId64 "\"/>\n",
+            x, x, FY0, FY1, fr->floor_peak);
   }
   if (fr->memory_limit > 0) {
     double x = at(&c->x, fr->memory_limit);
-    opsched_rep_fmt_bytes(buf, sizeof buf, fr->memory_limit);
     fprintf(out, "<line class=\"limit\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" "
-                 "data-value=\"%" PRId64 "\"/><text class=\"limit\" x=\"%.1f\" y=\"%.0f\" "
-                 "text-anchor=\"end\">max-memory %s</text>\n",
-            x, x, FY0, FY1, fr->memory_limit, x - 4, FY0 + 26, buf);
+                 "data-value=\"%" PRId64 "\"/>\n",
+            x, x, FY0, FY1, fr->memory_limit);
+  }
+}
+
+/* Each packed candidate's arena: a whisker from its peak to its arena size
+ * (red past max-memory: the reason a candidate under the limit may lose). */
+static void arena_whiskers(FILE *out, const fchart *c) {
+  const opsched_report_frontier *fr = c->fr;
+  for (int32_t i = 0; fr->arena && i < fr->num_points; i++) {
+    if (fr->arena[i] < 0)
+      continue;
+    double x0 = at(&c->x, fr->peak[i]), x1 = at(&c->x, fr->arena[i]);
+    double y = at(&c->y, fr->makespan[i]);
+    int over = fr->memory_limit > 0 && fr->arena[i] > fr->memory_limit;
+    fprintf(out, "<path class=\"arena%s\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1f\" data-i=\"%" PRId32
+                 "\" data-arena=\"%" PRId64 "\"/>\n",
+            over ? " over" : "", x0, y, x1, x1, y - 5, y + 5, i, fr->arena[i]);
   }
 }
 
@@ -244,47 +269,125 @@ static void points(FILE *out, const fchart *c, int32_t index) {
 
 /* Labels of the chosen and unconstrained points: beside the point, on the
  * side with room, the chosen one above and the unconstrained one below. */
-typedef struct ptlabel {
-  char text[128];
-  double x, y, x0, x1; /* anchor and horizontal extent */
-  int right;           /* text starts at x (else ends there) */
-} ptlabel;
+typedef struct box {
+  double x0, y0, x1, y1;
+} box;
 
-/* A label beside point i: on the side with room, above the point (below
- * when there is no room above). */
-static void label_at(ptlabel *l, const fchart *c, int32_t i, const char *what) {
+static box label_box(const label *l) {
+  double w = (l->bold ? 7.0 : 6.6) * (double)strlen(l->text);
+  box b = {l->end ? l->x - w : l->x, l->y - 11, l->end ? l->x : l->x + w, l->y + 3};
+  return b;
+}
+
+static int overlap(box a, box b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/* Inside the plot, over no point and no label placed before `self`. */
+static int label_free(const fchart *c, const label *l, int self) {
+  box b = label_box(l);
+  if (b.x0 < FX0 + 2 || b.x1 > FX1 - 2 || b.y0 < 4 || b.y1 > FY1 - 2)
+    return 0;
+  for (int32_t i = 0; i < c->fr->num_points; i++) {
+    double x = at(&c->x, c->fr->peak[i]), y = at(&c->y, c->fr->makespan[i]);
+    box p = {x - 8, y - 8, x + 8, y + 8};
+    if (overlap(b, p))
+      return 0;
+  }
+  for (int k = 0; k < self; k++)
+    if (c->labels[k].used && overlap(b, label_box(&c->labels[k])))
+      return 0;
+  return 1;
+}
+
+static void put(label *l, const double *spot) {
+  l->x = spot[0];
+  l->y = spot[1];
+  l->end = spot[2] != 0;
+}
+
+/* Puts label `k` at the first free spot among `count` candidates
+ * (x, y, end), at the first one when none is free. */
+static void place(fchart *c, int k, const double (*spots)[3], int count) {
+  label *l = &c->labels[k];
+  l->used = 1;
+  for (int j = 0; j < count; j++) {
+    put(l, spots[j]);
+    if (label_free(c, l, k))
+      return;
+  }
+  put(l, spots[0]);
+}
+
+/* Beside point i: above, below, then a line further, right before left. */
+static void place_point(fchart *c, int k, int32_t i, const char *what, const char *cls) {
   const opsched_report_frontier *fr = c->fr;
   char mk[48], pk[48];
   opsched_rep_fmt_ns(mk, sizeof mk, fr->makespan[i]);
   opsched_rep_fmt_bytes(pk, sizeof pk, fr->peak[i]);
+  label *l = &c->labels[k];
   snprintf(l->text, sizeof l->text, "%s: %s, %s", what, mk, pk);
+  l->cls = cls;
+  l->bold = 1;
   double x = at(&c->x, fr->peak[i]), y = at(&c->y, fr->makespan[i]);
-  double w = 7.0 * (double)strlen(l->text); /* bold 12px, about 7 units a character */
-  l->right = x + 12 + w <= FX1 || x - 12 - w < FX0;
-  l->x = x + (l->right ? 12 : -12);
-  l->x0 = l->right ? l->x : l->x - w;
-  l->x1 = l->right ? l->x + w : l->x;
-  l->y = y - 14 >= FY0 + 12 ? y - 14 : y + 22;
+  const double spots[][3] = {{x + 12, y - 10, 0}, {x - 12, y - 10, 1}, {x + 12, y + 18, 0},
+                             {x - 12, y + 18, 1}, {x + 12, y - 26, 0}, {x - 12, y - 26, 1},
+                             {x + 12, y + 34, 0}, {x - 12, y + 34, 1}};
+  place(c, k, spots, (int)(sizeof spots / sizeof spots[0]));
 }
 
-/* Labels of the chosen and unconstrained points; the second moves a line
- * away when the two would overlap. */
-static void point_labels(FILE *out, const fchart *c) {
+/* Beside a vertical guide at x: at the top, then the bottom. */
+static void place_guide(fchart *c, int k, double x, int left_first) {
+  double a = left_first ? 1 : 0, b = left_first ? 0 : 1;
+  const double spots[][3] = {{x + (a ? -4 : 4), FY0 + 12, a}, {x + (b ? -4 : 4), FY0 + 12, b},
+                             {x + (a ? -4 : 4), FY1 - 6, a},  {x + (b ? -4 : 4), FY1 - 6, b},
+                             {x + (a ? -4 : 4), FY0 + 28, a}, {x + (b ? -4 : 4), FY0 + 28, b}};
+  place(c, k, spots, (int)(sizeof spots / sizeof spots[0]));
+}
+
+/* Every label's text and place, the most important first. */
+static void layout_labels(fchart *c) {
   const opsched_report_frontier *fr = c->fr;
-  ptlabel l[2];
-  int count = 0;
-  label_at(&l[count++], c, fr->chosen,
-           fr->unconstrained == fr->chosen ? "chosen = unconstrained" : "chosen");
-  if (fr->unconstrained >= 0 && fr->unconstrained != fr->chosen) {
-    ptlabel *u = &l[count++];
-    label_at(u, c, fr->unconstrained, "unconstrained");
-    if (u->x0 < l[0].x1 && l[0].x0 < u->x1 && u->y > l[0].y - 15 && u->y < l[0].y + 15)
-      u->y = l[0].y - 16 >= FY0 + 12 ? l[0].y - 16 : l[0].y + 16;
+  char buf[48];
+  place_point(c, L_CHOSEN, fr->chosen,
+              fr->unconstrained == fr->chosen ? "chosen = unconstrained" : "chosen",
+              "ptlabel chosen");
+  if (fr->unconstrained >= 0 && fr->unconstrained != fr->chosen)
+    place_point(c, L_FREE, fr->unconstrained, "unconstrained", "ptlabel free");
+  if (fr->floor_peak >= 0) {
+    opsched_rep_fmt_bytes(buf, sizeof buf, fr->floor_peak);
+    snprintf(c->labels[L_FLOOR].text, sizeof c->labels[0].text, "1-stream floor %s", buf);
+    c->labels[L_FLOOR].cls = "floorlabel";
+    place_guide(c, L_FLOOR, at(&c->x, fr->floor_peak), 0);
   }
-  for (int k = 0; k < count; k++)
-    fprintf(out, "<text class=\"ptlabel %s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
-            k == 0 ? "chosen" : "free", l[k].x, l[k].y, l[k].right ? "start" : "end",
-            l[k].text);
+  if (fr->memory_limit > 0) {
+    opsched_rep_fmt_bytes(buf, sizeof buf, fr->memory_limit);
+    snprintf(c->labels[L_LIMIT].text, sizeof c->labels[0].text, "max-memory %s", buf);
+    c->labels[L_LIMIT].cls = "limit";
+    place_guide(c, L_LIMIT, at(&c->x, fr->memory_limit), 1);
+  }
+  if (c->band_top >= 0) {
+    double y0 = at(&c->y, c->band_top), y1 = at(&c->y, c->best);
+    snprintf(c->labels[L_BAND].text, sizeof c->labels[0].text,
+             "within %.4g%% of the best makespan", 100.0 * fr->tolerance);
+    c->labels[L_BAND].cls = "bandlabel";
+    const double spots[][3] = {{FX0 + 6, y1 + 14, 0}, {FX0 + 6, y0 - 5, 0},
+                               {FX1 - 6, y0 - 5, 1},  {FX1 - 6, y1 + 14, 1},
+                               {(FX0 + FX1) / 2, y0 - 5, 0}, {(FX0 + FX1) / 2, y1 + 14, 0}};
+    place(c, L_BAND, spots, (int)(sizeof spots / sizeof spots[0]));
+  }
+}
+
+static void labels(FILE *out, const fchart *c) {
+  for (int k = 0; k < NUM_LABELS; k++) {
+    const label *l = &c->labels[k];
+    if (!l->used)
+      continue;
+    fprintf(out, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\"%s>", l->cls, l->x, l->y,
+            l->end ? " text-anchor=\"end\"" : "");
+    opsched_rep_html_str(out, l->text);
+    fputs("</text>\n", out);
+  }
 }
 
 /* ---- The view ------------------------------------------------------------ */
@@ -318,6 +421,11 @@ static void rule_caption(FILE *out, const opsched_report_frontier *fr) {
     fputs("<span class=\"key limit\"></span>max-memory", out);
   if (fr->tolerance >= 0)
     fputs("<span class=\"key band\"></span>tolerance band", out);
+  for (int32_t i = 0; fr->arena && i < fr->num_points; i++)
+    if (fr->arena[i] >= 0) {
+      fputs("<span class=\"key arena\"></span>peak \xE2\x86\x92 arena (packed candidates)", out);
+      break;
+    }
   fputs("</p>\n", out);
 }
 
@@ -331,9 +439,10 @@ static void chart(FILE *out, const fchart *c, int32_t index) {
   guides(out, c);
   x_axis(out, &c->x);
   y_axis(out, &c->y);
+  arena_whiskers(out, c);
   pareto_line(out, c);
   points(out, c, index);
-  point_labels(out, c);
+  labels(out, c);
   fputs("</svg>\n", out);
 }
 
@@ -369,9 +478,12 @@ static void point_table(FILE *out, const fchart *c, int32_t index) {
     if (arena >= 0)
       opsched_rep_fmt_bytes(buf, sizeof buf, arena);
     cell_i64(out, arena, arena >= 0 ? buf : "not packed");
-    fprintf(out, "<td class=\"note\">%s%s%s%s</td></tr>\n", i == fr->chosen ? "chosen " : "",
+    fprintf(out, "<td class=\"note\">%s%s%s%s%s</td></tr>\n", i == fr->chosen ? "chosen " : "",
             i == fr->unconstrained ? "unconstrained " : "", c->pareto[i] ? "Pareto" : "",
-            c->band_top >= 0 && fr->makespan[i] <= c->band_top ? " \xC2\xB7 within tolerance" : "");
+            c->band_top >= 0 && fr->makespan[i] <= c->band_top ? " \xC2\xB7 within tolerance" : "",
+            fr->memory_limit > 0 && fr->peak[i] > fr->memory_limit ? " \xC2\xB7 peak over max-memory"
+            : fr->memory_limit > 0 && arena > fr->memory_limit ? " \xC2\xB7 arena over max-memory"
+                                                                : "");
   }
   fputs("</table>\n", out);
 }
@@ -398,6 +510,7 @@ void opsched_rep_html_frontier(FILE *out, const opsched_report_block *b, int32_t
   }
   fchart c;
   chart_init(&c, fr);
+  layout_labels(&c);
   rule_caption(out, fr);
   chart(out, &c, index);
   point_table(out, &c, index);
