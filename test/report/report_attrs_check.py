@@ -62,6 +62,7 @@ class Page(html.parser.HTMLParser):
         self.text = []
         self.points, self.rings, self.charts, self.views = [], 0, {}, {}
         self.floor, self.limit_lines, self.band, self.none = [], [], [], []
+        self.whiskers = []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -74,6 +75,8 @@ class Page(html.parser.HTMLParser):
             self.charts[a["id"]] = a
         if tag == "div" and "frontier" in cls and "view" in cls:
             self.views[a["id"]] = a
+        if tag == "path" and "arena" in cls:
+            self.whiskers.append(a)
         if tag == "line" and "floor" in cls:
             self.floor.append(int(a["data-value"]))
         if tag == "line" and "limit" in cls and "data-value" in a:
@@ -209,6 +212,13 @@ def check_frontier(name, p, d, ir, summary_path, options, bench):
               f"{name}: circle {i} at ({c['cx']}, {c['cy']}), scale puts it at ({want_x:.2f}, {want_y:.2f})")
         check(("pareto" in c["class"].split()) == (not dominated(pts, i)), f"{name}: point {i} Pareto class")
         check(("free" in c["class"].split()) == (i == unc), f"{name}: point {i} unconstrained class")
+    # Arena whiskers: one per packed candidate, red ("over") past the limit.
+    packed = {i: q[4] for i, q in enumerate(pts) if q[4] is not None}
+    got = {int(w["data-i"]): int(w["data-arena"]) for w in p.whiskers}
+    check(got == packed, f"{name}: arena whiskers {got} != packed arenas {packed}")
+    for w in p.whiskers:
+        over = fr["limit"] > 0 and int(w["data-arena"]) > fr["limit"]
+        check(("over" in w["class"].split()) == over, f"{name}: whisker {w['data-i']} 'over' class")
     check(p.floor == ([fr["floor_peak"]] if fr["floor_peak"] >= 0 else []), f"{name}: floor line {p.floor}")
     check(p.limit_lines.count(fr["limit"]) >= 1 if fr["limit"] else True, f"{name}: no limit line")
     if "max-memory" not in options and "policy" not in options:

@@ -360,6 +360,10 @@ static void check_frontier(const char *html, opsched_report_block *seed_b) {
   CHECK(contains(html, ">unconstrained: 4 ns, 24.00 KiB</text>"));
   CHECK(contains(html, "<tr class=\"chosen\" data-i=\"2\"><td>3</td><td data-value=\"20000\">"));
   CHECK(contains(html, "class=\"floor\"") && contains(html, "data-value=\"12288\"/>"));
+  /* One arena whisker: only point 2 was packed (arena = its peak). */
+  const char *wh = strstr(html, "<path class=\"arena\" d=\"M");
+  CHECK(wh && contains(wh, "data-i=\"2\" data-arena=\"20480\"/>") &&
+        !strstr(wh + 1, "<path class=\"arena"));
   /* best 4 ns, 1% of it floors to 0: the band is the best makespan alone. */
   CHECK(contains(html, "data-best=\"4\" data-top=\"4\""));
   CHECK(contains(html, "id=\"free-makespan-0\" data-value=\"4\""));
