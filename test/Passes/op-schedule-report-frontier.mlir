@@ -7,6 +7,11 @@
 // One stream: no sweep, and the page says why instead of drawing a chart.
 // RUN: opsched-opt --op-schedule='streams=1 report=%t.one.html' %s -o /dev/null
 // RUN: FileCheck %s --check-prefix=ONE < %t.one.html
+// A block over the frontier's 5000 ops (opsched-gen dag 4300: 5079 ops) is
+// scheduled in one run, and the page says so.
+// RUN: %python %opsched_src/tools/opsched-gen/opsched-gen.py dag 4300 > %t.big.mlir
+// RUN: opsched-opt --op-schedule='streams=4 report=%t.big.html' %t.big.mlir -o /dev/null
+// RUN: FileCheck %s --check-prefix=BIG < %t.big.html
 // With max-memory: the limit is drawn, the tolerance band is not (it did
 // not choose); the first candidate (budget 1100) is the fastest that fits.
 // RUN: opsched-opt --op-schedule='streams=2 max-memory=1100 report=%t.lim.html' %s -o /dev/null 2>&1
@@ -33,6 +38,9 @@
 // ONE: <p class="none" id="frontier-none-0">No frontier to draw: one stream (streams=1)
 // ONE-NOT: <svg class="frontier"
 // ONE: "frontier":{"points":{{\[\[}}1003,2008,0,"critical-path",{{[0-9]+}}]],"chosen":0,"unconstrained":-1,"floor_peak":-1,"limit":0,"tolerance":null,"not_run":"one stream
+
+// BIG: <p class="none" id="frontier-none-0">No frontier to draw: the block has 5079 ops, more than the 5000 the frontier sweeps.
+// BIG-NOT: <svg class="frontier"
 
 // LIM: Rule: the fastest candidate whose peak (and arena, when packed) fits max-memory.
 // LIM-NOT: class="band"
