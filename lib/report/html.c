@@ -1145,8 +1145,13 @@ static opsched_status write_block(FILE *out, const opsched_report_block *b,
   int32_t streams = opsched_schedule_stream_count(b->schedule);
   fprintf(out, "<section class=\"block\" id=\"block-%" PRId32 "\" data-block=\"%" PRId32 "\"><h3>", index, index);
   opsched_rep_html_str(out, bname);
-  fprintf(out, " <small>%" PRId32 " ops, %" PRId32 " stream%s</small></h3>\n", c.n, streams,
-          streams == 1 ? "" : "s");
+  int32_t used = opsched_schedule_streams_used(b->schedule);
+  if (used < streams) /* the frontier may leave streams idle */
+    fprintf(out, " <small>%" PRId32 " ops, %" PRId32 " of %" PRId32 " streams used</small></h3>\n",
+            c.n, used, streams);
+  else
+    fprintf(out, " <small>%" PRId32 " ops, %" PRId32 " stream%s</small></h3>\n", c.n, streams,
+            streams == 1 ? "" : "s");
   write_summary(&c);
   opsched_rep_html_frontier(out, b, index);
   write_graph(&c);
