@@ -349,6 +349,7 @@ def main():
     run_mode(opt, model, outdir, "frontier", "device=h100 streams=4", bench)
     run_mode(opt, model, outdir, "frontier-policy", "device=h100 streams=4 policy=min-memory", bench)
     browser_check(os.path.join(outdir, "streams.html"))
+    browser_check(os.path.join(outdir, "frontier.html"))
     for f in FAILS:
         print("FAIL:", f)
     if FAILS:
