@@ -528,6 +528,12 @@ static void localize_unranked_casts(stream_job *j) {
   }
 }
 
+/* Segments, their links, and the types crossing them; 0 on an error
+ * (reported) or out of memory. */
+static int analyse(stream_job *j) {
+  return mark_splits(j) && build_segments(j) && link_segments(j) && check_types(j);
+}
+
 MlirLogicalResult opsched_mlir_materialize_streams(MlirOperation func, int report_unannotated,
                                                 int *annotated) {
   *annotated = 0;
@@ -547,17 +553,28 @@ MlirLogicalResult opsched_mlir_materialize_streams(MlirOperation func, int repor
   if (!ok)
     opsched_emitf(func, OPSCHED_SEVERITY_ERROR, "opsched: out of memory");
   ok = ok && read_schedule(&j, report_unannotated);
-  if (ok && j.first_sched >= 0) {
-    localize_unranked_casts(&j);
-    job_free(&j); /* the body changed: read it again */
-    ok = job_init(&j, func, body);
-    if (!ok)
-      opsched_emitf(func, OPSCHED_SEVERITY_ERROR, "opsched: out of memory");
-    ok = ok && read_schedule(&j, report_unannotated);
-  }
+  /* The whole analysis runs on the input first, so bad input is reported
+   * before localize_unranked_casts touches the body; then again on the
+   * body with the copies. */
   if (ok && j.first_sched >= 0) {
     *annotated = 1;
-    ok = mark_splits(&j) && build_segments(&j) && link_segments(&j) && check_types(&j);
+    ok = analyse(&j);
+    if (ok)
+      localize_unranked_casts(&j);
+    else if (!j.errors)
+      opsched_emitf(func, OPSCHED_SEVERITY_ERROR, "opsched: out of memory");
+    int errors = j.errors;
+    job_free(&j);
+    memset(&j, 0, sizeof j);
+    j.errors = errors;
+    if (ok && !(job_init(&j, func, body) && read_schedule(&j, report_unannotated))) {
+      ok = 0;
+      if (!j.errors)
+        opsched_emitf(func, OPSCHED_SEVERITY_ERROR, "opsched: out of memory");
+    }
+  }
+  if (ok && j.first_sched >= 0) {
+    ok = analyse(&j);
     MlirType token = mlirTypeParseGet(mlirOperationGetContext(func),
                                       mlirStringRefCreateFromCString("!async.token"));
     MlirOperation after = j.last_sched + 1 < j.n ? j.ops[j.last_sched + 1]
