@@ -5,6 +5,7 @@
 #include "queries.h"
 #include "opsched/attr_names.h"
 
+#include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
@@ -56,6 +57,7 @@ typedef struct builder {
   int32_t *seen, *stack;       /* per op: reachability search stamp, work list */
   int32_t stamp, budget;
   int32_t *next_writer;        /* per tensor.empty op: earliest home writer, -1 */
+  int64_t *next_init;          /* and its init operand */
   opsched_ptrmap home_writer;  /* DPS result written into its empty's home buffer */
   int failed;
 } builder;
@@ -102,10 +104,35 @@ static int reaches(builder *b, int32_t from, int32_t to) {
   return 0;
 }
 
+/* 1 when a linalg.generic reads operand k at exactly the elements it
+ * writes through init operand `init`: equal indexing maps, and the init's a
+ * permutation of all loops (so no reduction). One-shot bufferization lets
+ * such an op write in place over the value it reads (element-wise access). */
+static int elementwise_read(MlirOperation op, intptr_t k, int64_t init) {
+  static const char *const generic[] = {"linalg.generic", NULL};
+  if (init < 0 || !name_is(op, generic))
+    return 0;
+  MlirAttribute maps = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("indexing_maps"));
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) <= (intptr_t)init ||
+      mlirArrayAttrGetNumElements(maps) <= k)
+    return 0;
+  MlirAttribute a = mlirArrayAttrGetElement(maps, k);
+  MlirAttribute o = mlirArrayAttrGetElement(maps, (intptr_t)init);
+  if (!mlirAttributeIsAAffineMap(a) || !mlirAttributeIsAAffineMap(o))
+    return 0;
+  MlirAffineMap out = mlirAffineMapAttrGetValue(o);
+  return mlirAffineMapIsPermutation(out) && mlirAffineMapEqual(mlirAffineMapAttrGetValue(a), out);
+}
+
+/* How ops[w] may read the value it overwrites: */
+enum { SELF_ANY = -2, SELF_NONE = -1 }; /* or >= 0: element-wise w.r.t. that init */
+
 /* 1 when every reader of `v`, and of the views of it, precedes ops[w] in
- * every order (ops[w] itself may read it when `self_ok`): writing over v's
- * buffer at w cannot clobber a value still to be read. */
-static int readers_precede(builder *b, MlirValue v, int32_t w, int self_ok, int depth) {
+ * every order (ops[w] itself may read it as `self` allows): writing over
+ * v's buffer at w cannot clobber a value still to be read. */
+static int readers_precede(builder *b, MlirValue v, int32_t w, int64_t self, int depth) {
   if (depth > VIEW_DEPTH)
     return 0;
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
@@ -113,16 +140,18 @@ static int readers_precede(builder *b, MlirValue v, int32_t w, int self_ok, int 
     MlirOperation owner = mlirOpOperandGetOwner(u);
     int32_t t = block_index_of(b, owner);
     if (t == w) {
-      if (!self_ok)
-        return 0;
-      continue;
+      if (self == SELF_ANY ||
+          (mlirOperationEqual(owner, b->ops[w]) &&
+           elementwise_read(owner, mlirOpOperandGetOperandNumber(u), self)))
+        continue;
+      return 0;
     }
     if (t < 0)
       return 0; /* read by the terminator or outside the block */
     if (mlirOperationEqual(owner, b->ops[t]) && name_is(owner, view_ops) &&
         mlirOpOperandGetOperandNumber(u) == 0) {
       for (intptr_t r = 0, nr = mlirOperationGetNumResults(owner); r < nr; r++)
-        if (!readers_precede(b, mlirOperationGetResult(owner, r), w, self_ok, depth + 1))
+        if (!readers_precede(b, mlirOperationGetResult(owner, r), w, self, depth + 1))
           return 0;
       continue;
     }
@@ -134,21 +163,22 @@ static int readers_precede(builder *b, MlirValue v, int32_t w, int self_ok, int 
 
 /* 1 when ops[w] may write in place over `head`, the latest value of a
  * buffer: head's writer and all its readers precede w in every order.
- * `self_ok`: w may read head itself (head is its tied init, updated in
- * place); one-shot bufferization refuses an op that writes into a
- * tensor.empty's buffer while reading the value that buffer holds. */
-static int holds_latest_within(builder *b, MlirValue head, int32_t w, int self_ok) {
+ * `self`: how w may read head itself (SELF_ANY: head is its tied init,
+ * updated in place; an init operand index: w writes a tensor.empty's
+ * buffer and may read head only element-wise, as one-shot bufferization
+ * allows). */
+static int holds_latest_within(builder *b, MlirValue head, int32_t w, int64_t self) {
   if (mlirValueIsAOpResult(head)) {
     int32_t d = block_index_of(b, mlirOpResultGetOwner(head));
     if (d < 0 || !reaches(b, d, w))
       return 0;
   }
-  return readers_precede(b, head, w, self_ok, 0);
+  return readers_precede(b, head, w, self, 0);
 }
 
-static int holds_latest(builder *b, MlirValue head, int32_t w, int self_ok) {
+static int holds_latest(builder *b, MlirValue head, int32_t w, int64_t self) {
   b->budget = REACH_BUDGET;
-  return holds_latest_within(b, head, w, self_ok);
+  return holds_latest_within(b, head, w, self);
 }
 
 /* True when operand `k` of `op` is the init tied to one of its results. */
@@ -172,7 +202,7 @@ static MlirValue chain_next(builder *b, MlirValue v) {
       continue;
     intptr_t k = mlirOpOperandGetOperandNumber(u);
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(x); r < nr; r++)
-      if (opsched_mlir_op_tied_operand(x, r) == k && holds_latest_within(b, v, t, 1))
+      if (opsched_mlir_op_tied_operand(x, r) == k && holds_latest_within(b, v, t, SELF_ANY))
         return mlirOperationGetResult(x, r);
   }
   return (MlirValue){NULL};
@@ -180,13 +210,14 @@ static MlirValue chain_next(builder *b, MlirValue v) {
 
 /* 1 when the values written into one buffer from `v` on (v, then each
  * in-place update of it) are all read and written before ops[n] in every
- * order, and ops[n] reads none of them: ops[n] may then take the buffer. */
-static int chain_precedes(builder *b, MlirValue v, int32_t n) {
+ * order, and ops[n] reads them only element-wise through its init operand
+ * `n_init`: ops[n] may then take the buffer. */
+static int chain_precedes(builder *b, MlirValue v, int32_t n, int64_t n_init) {
   b->budget = REACH_BUDGET;
   if (!reaches(b, block_index_of(b, mlirOpResultGetOwner(v)), n))
     return 0;
   for (int len = 0; len < CHAIN_MAX && !mlirValueIsNull(v); len++) {
-    if (!readers_precede(b, v, n, 0, 0))
+    if (!readers_precede(b, v, n, n_init, 0))
       return 0;
     v = chain_next(b, v);
   }
@@ -217,9 +248,10 @@ static void choose_home_writers(builder *b, int32_t n) {
         continue;
       MlirValue v = mlirOperationGetResult(op, r);
       int32_t next = b->next_writer[e];
-      if (next >= 0 && (next == i || !chain_precedes(b, v, next)))
+      if (next >= 0 && (next == i || !chain_precedes(b, v, next, b->next_init[e])))
         continue;
       b->next_writer[e] = i;
+      b->next_init[e] = k;
       opsched_ptrmap_put(&b->home_writer, v.ptr, i);
     }
   }
@@ -374,8 +406,8 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
      * gave this op (the buffer's latest value is then done before it). */
     if (init_buf >= 0) {
       const void *head = b->buffer_head[init_buf];
-      int in_place = from_empty ? home && head && holds_latest(b, (MlirValue){head}, i, 0)
-                                : head == init.ptr && holds_latest(b, init, i, 1);
+      int in_place = from_empty ? home && head && holds_latest(b, (MlirValue){head}, i, tied)
+                                : head == init.ptr && holds_latest(b, init, i, SELF_ANY);
       if (in_place) {
         add_value(b, v, i, (int32_t)r, init_buf, 0);
         b->buffer_head[init_buf] = v.ptr;
@@ -403,7 +435,8 @@ static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total
   b->seen = calloc((size_t)n + 1, sizeof *b->seen);
   b->stack = malloc(sizeof *b->stack * ((size_t)n + 1));
   b->next_writer = malloc(sizeof *b->next_writer * ((size_t)n + 1));
-  if (!b->seen || !b->stack || !b->next_writer)
+  b->next_init = malloc(sizeof *b->next_init * ((size_t)n + 1));
+  if (!b->seen || !b->stack || !b->next_writer || !b->next_init)
     return 1;
   for (int32_t i = 0; i < n; i++)
     b->next_writer[i] = -1;
@@ -424,6 +457,7 @@ static void builder_free(builder *b) {
   free(b->seen);
   free(b->stack);
   free(b->next_writer);
+  free(b->next_init);
   opsched_ptrmap_free(&b->home_writer);
   opsched_ptrmap_free(&b->op_index);
   opsched_ptrmap_free(&b->empty_buffer);
