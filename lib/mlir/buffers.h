@@ -4,11 +4,16 @@
  * Rules (docs/memory-model.md has worked examples):
  * - a static tensor result costs numel x element storage bytes (sub-byte
  *   elements take a byte each, complex<T> twice T, index 8);
- * - destination-passing ops write into their init's buffer when this op
- *   holds every use of the init (one-shot bufferization's in-place case);
- *   otherwise they allocate (the copy);
- * - tensor.empty allocates nothing until first written: the first op that
- *   writes it in place allocates it;
+ * - destination-passing ops write into their init's buffer when every
+ *   other reader of the buffer's latest value precedes them in every order
+ *   (an SSA path leads from each reader to the op); otherwise they allocate
+ *   (the copy);
+ * - a tensor.empty has one home buffer, allocated by its first home writer:
+ *   walking the block backwards like one-shot bufferization's bottom-up
+ *   analysis, a writer of the empty takes the home buffer when the values
+ *   it starts there are all consumed before the next home writer in every
+ *   order (that writer may read them only element-wise); other writers
+ *   allocate;
  * - reshape/cast/slice-like views alias their source (the source lives as
  *   long as any alias is used);
  * - function arguments and constants are resident (reported apart, not in
