@@ -59,6 +59,11 @@ typedef struct builder {
   int32_t *next_writer;        /* per tensor.empty op: earliest home writer, -1 */
   int64_t *next_init;          /* and its init operand */
   opsched_ptrmap home_writer;  /* DPS result written into its empty's home buffer */
+  int program_order;           /* decide in-place writes by program order */
+  /* Order edges in-place decisions rely on (program_order only): the first
+   * num_edges are kept, the rest belong to the question being asked. */
+  int32_t *edge_from, *edge_to;
+  int32_t num_edges, num_pending, cap_edges;
   int failed;
 } builder;
 
@@ -76,10 +81,46 @@ static int32_t block_index_of(const builder *b, MlirOperation op) {
   return -1;
 }
 
-/* 1 when ops[to] depends on ops[from] through SSA values (uses nested in
- * ops count for the op holding them), so every order runs `from` first.
- * Walks forward from `from`, only through ops before `to`. */
+/* Records the order edge from -> to for the question being asked. */
+static void push_edge(builder *b, int32_t from, int32_t to) {
+  if (b->num_pending == b->cap_edges) {
+    int32_t cap = b->cap_edges ? 2 * b->cap_edges : 64;
+    int32_t *f = realloc(b->edge_from, sizeof *f * (size_t)cap);
+    if (f)
+      b->edge_from = f;
+    int32_t *t = f ? realloc(b->edge_to, sizeof *t * (size_t)cap) : NULL;
+    if (!t) {
+      b->failed = 1;
+      return;
+    }
+    b->edge_to = t;
+    b->cap_edges = cap;
+  }
+  b->edge_from[b->num_pending] = from;
+  b->edge_to[b->num_pending++] = to;
+}
+
+/* Keeps (yes) or drops the edges of the question just answered. */
+static int settle_edges(builder *b, int32_t mark, int yes) {
+  if (yes)
+    b->num_edges = b->num_pending;
+  else
+    b->num_pending = mark;
+  return yes;
+}
+
+/* 1 when ops[from] runs before ops[to] in every order the scheduler may
+ * pick. By default: ops[to] depends on ops[from] through SSA values (uses
+ * nested in ops count for the op holding them); walks forward from `from`,
+ * only through ops before `to`. With program_order (one-shot
+ * bufferization's view): `from` comes first in the block, and the edge
+ * from -> to, recorded here, makes every order keep it so. */
 static int reaches(builder *b, int32_t from, int32_t to) {
+  if (b->program_order) {
+    if (from < to)
+      push_edge(b, from, to);
+    return from <= to;
+  }
   if (from == to)
     return 1;
   int32_t stamp = ++b->stamp, top = 0;
@@ -202,8 +243,12 @@ static MlirValue chain_next(builder *b, MlirValue v) {
       continue;
     intptr_t k = mlirOpOperandGetOperandNumber(u);
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(x); r < nr; r++)
-      if (opsched_mlir_op_tied_operand(x, r) == k && holds_latest_within(b, v, t, SELF_ANY))
-        return mlirOperationGetResult(x, r);
+      if (opsched_mlir_op_tied_operand(x, r) == k) {
+        int32_t mark = b->num_pending;
+        if (holds_latest_within(b, v, t, SELF_ANY))
+          return mlirOperationGetResult(x, r);
+        b->num_pending = mark;
+      }
   }
   return (MlirValue){NULL};
 }
@@ -248,7 +293,8 @@ static void choose_home_writers(builder *b, int32_t n) {
         continue;
       MlirValue v = mlirOperationGetResult(op, r);
       int32_t next = b->next_writer[e];
-      if (next >= 0 && (next == i || !chain_precedes(b, v, next, b->next_init[e])))
+      if (next >= 0 && (next == i || !settle_edges(b, b->num_edges,
+                                                    chain_precedes(b, v, next, b->next_init[e]))))
         continue;
       b->next_writer[e] = i;
       b->next_init[e] = k;
@@ -406,8 +452,10 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
      * gave this op (the buffer's latest value is then done before it). */
     if (init_buf >= 0) {
       const void *head = b->buffer_head[init_buf];
-      int in_place = from_empty ? home && head && holds_latest(b, (MlirValue){head}, i, tied)
-                                : head == init.ptr && holds_latest(b, init, i, SELF_ANY);
+      int in_place = settle_edges(
+          b, b->num_edges,
+          from_empty ? home && head && holds_latest(b, (MlirValue){head}, i, tied)
+                     : head == init.ptr && holds_latest(b, init, i, SELF_ANY));
       if (in_place) {
         add_value(b, v, i, (int32_t)r, init_buf, 0);
         b->buffer_head[init_buf] = v.ptr;
@@ -458,6 +506,8 @@ static void builder_free(builder *b) {
   free(b->stack);
   free(b->next_writer);
   free(b->next_init);
+  free(b->edge_from);
+  free(b->edge_to);
   opsched_ptrmap_free(&b->home_writer);
   opsched_ptrmap_free(&b->op_index);
   opsched_ptrmap_free(&b->empty_buffer);
@@ -465,9 +515,10 @@ static void builder_free(builder *b) {
 }
 
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
-                                MlirOperation *ops, int32_t n, MlirOperation terminator) {
+                                MlirOperation *ops, int32_t n, MlirOperation terminator,
+                                int program_order) {
   memset(bb, 0, sizeof *bb);
-  builder b = {.bb = bb};
+  builder b = {.bb = bb, .program_order = program_order};
   int32_t nargs = (int32_t)mlirBlockGetNumArguments(block);
   int32_t total_results = nargs;
   for (int32_t i = 0; i < n; i++)
@@ -529,6 +580,10 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
     }
   }
   bb->num_buffers = b.num_buffers;
+  bb->num_order_edges = b.num_edges;
+  bb->order_from = b.edge_from;
+  bb->order_to = b.edge_to;
+  b.edge_from = b.edge_to = NULL;
   builder_free(&b);
   if (b.failed) {
     opsched_block_buffers_release(bb);
@@ -547,5 +602,7 @@ void opsched_block_buffers_release(opsched_block_buffers *bb) {
   free(bb->buffer_node);
   free(bb->op_dynamic);
   free(bb->op_overflow);
+  free(bb->order_from);
+  free(bb->order_to);
   memset(bb, 0, sizeof *bb);
 }
