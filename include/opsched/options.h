@@ -33,6 +33,9 @@ typedef struct opsched_options {
   int buffer_slots;  /* assign arena slots and offsets after scheduling */
   int64_t alignment; /* of every arena offset, a power of two */
   int sync_reuse;    /* the packer may add waits along the timeline to share memory */
+  /* Tensor in-place writes decided by program order, as one-shot
+   * bufferization does, and kept valid by order edges (docs/memory.md). */
+  int inplace_program_order;
   int summary_format; /* opsched_summary_format of the `summary` output */
   int dot_fold;       /* `dot`: leave zero-cost ops out of the graph */
   /* A device read from a profile file (`device=PATH`): `device` is then

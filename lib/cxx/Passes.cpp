@@ -289,6 +289,12 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
                      "timeline orders them, adding the waits that make it race-free (no op "
                      "is delayed); only when that shrinks the arena"),
       llvm::cl::init(true)};
+  Option<bool> programOrderInPlace{
+      *this, "program-order-in-place",
+      llvm::cl::desc("On tensors, predict in-place writes as one-shot bufferization decides "
+                     "them on the input's order (exact allocations), and keep them valid by "
+                     "ordering each reused buffer's readers before its next writer"),
+      llvm::cl::init(false)};
   Option<bool> strictMemory{
       *this, "strict-memory",
       llvm::cl::desc("An unmet max-memory is an error instead of a warning"),
@@ -337,6 +343,7 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
     o->strict_memory = strictMemory;
     o->buffer_slots = bufferSlots;
     o->sync_reuse = syncReuse;
+    o->inplace_program_order = programOrderInPlace;
     config.reorders = true;
     config.dot = dot;
     config.table = table;

@@ -335,7 +335,8 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
       return 1;
     }
   }
-  if (failed || opsched_block_buffers_build(&p->bufs, block, p->ops, p->n, p->terminator)) {
+  if (failed || opsched_block_buffers_build(&p->bufs, block, p->ops, p->n, p->terminator,
+                                           o->inplace_program_order)) {
     free(cost_dynamic);
     return 1;
   }
@@ -348,7 +349,13 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
  * block keeps its order) or FAILED. */
 static opsched_plan_result finish_graph(opsched_block_plan *p, MlirBlock block,
                                         const opsched_ptrmap *index) {
-  if (opsched_deps_add_edges(p->graph, p->ops, p->n, index)) {
+  int err = opsched_deps_add_edges(p->graph, p->ops, p->n, index);
+  /* The order the buffer model's in-place writes rely on (forward in the
+   * block like every other edge, so no cycle can come from them). */
+  for (int32_t k = 0; !err && k < p->bufs.num_order_edges; k++)
+    err = opsched_graph_add_edge(p->graph, p->bufs.order_from[k], p->bufs.order_to[k]) !=
+          OPSCHED_OK;
+  if (err) {
     emit_oom(block); /* edges fail only when they cannot be stored */
     return OPSCHED_PLAN_FAILED;
   }

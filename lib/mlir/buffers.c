@@ -5,6 +5,7 @@
 #include "queries.h"
 #include "opsched/attr_names.h"
 
+#include "mlir-c/AffineMap.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
@@ -44,16 +45,6 @@ static int64_t storage_bytes(MlirType t, int *dynamic) {
   return numel * elem;
 }
 
-/* True when every use of `v` is an operand of `op` itself (not of ops
- * nested in it or elsewhere): writing in place cannot clobber a later read. */
-static int only_used_by(MlirValue v, MlirOperation op) {
-  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
-       u = mlirOpOperandGetNextUse(u))
-    if (!mlirOperationEqual(mlirOpOperandGetOwner(u), op))
-      return 0;
-  return 1;
-}
-
 typedef struct builder {
   opsched_block_buffers *bb;
   opsched_ptrmap value_index; /* value ptr -> index in value_* arrays */
@@ -61,8 +52,256 @@ typedef struct builder {
   uint8_t *buffer_live;   /* live until end */
   const void **buffer_head; /* per buffer: the value last written into it */
   opsched_ptrmap empty_buffer; /* tensor.empty value -> the buffer it became */
+  MlirOperation *ops;          /* the block's ops, in order */
+  opsched_ptrmap op_index;     /* op ptr -> index in ops */
+  int32_t *seen, *stack;       /* per op: reachability search stamp, work list */
+  int32_t stamp, budget;
+  int32_t *next_writer;        /* per tensor.empty op: earliest home writer, -1 */
+  int64_t *next_init;          /* and its init operand */
+  opsched_ptrmap home_writer;  /* DPS result written into its empty's home buffer */
+  int program_order;           /* decide in-place writes by program order */
+  /* Order edges in-place decisions rely on (program_order only): the first
+   * num_edges are kept, the rest belong to the question being asked. */
+  int32_t *edge_from, *edge_to;
+  int32_t num_edges, num_pending, cap_edges;
   int failed;
 } builder;
+
+/* Ops visited per in-place question: past it the write counts as a copy,
+ * which keeps the model near-linear on huge blocks. */
+enum { REACH_BUDGET = 4096, VIEW_DEPTH = 16, CHAIN_MAX = 64 };
+
+/* Index of the op of this block that `op` is or is nested in, or -1. */
+static int32_t block_index_of(const builder *b, MlirOperation op) {
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op)) {
+    int32_t i = opsched_ptrmap_get(&b->op_index, op.ptr);
+    if (i >= 0)
+      return i;
+  }
+  return -1;
+}
+
+/* Records the order edge from -> to for the question being asked. */
+static void push_edge(builder *b, int32_t from, int32_t to) {
+  if (b->num_pending == b->cap_edges) {
+    int32_t cap = b->cap_edges ? 2 * b->cap_edges : 64;
+    int32_t *f = realloc(b->edge_from, sizeof *f * (size_t)cap);
+    if (f)
+      b->edge_from = f;
+    int32_t *t = f ? realloc(b->edge_to, sizeof *t * (size_t)cap) : NULL;
+    if (!t) {
+      b->failed = 1;
+      return;
+    }
+    b->edge_to = t;
+    b->cap_edges = cap;
+  }
+  b->edge_from[b->num_pending] = from;
+  b->edge_to[b->num_pending++] = to;
+}
+
+/* Keeps (yes) or drops the edges of the question just answered. */
+static int settle_edges(builder *b, int32_t mark, int yes) {
+  if (yes)
+    b->num_edges = b->num_pending;
+  else
+    b->num_pending = mark;
+  return yes;
+}
+
+/* 1 when ops[from] runs before ops[to] in every order the scheduler may
+ * pick. By default: ops[to] depends on ops[from] through SSA values (uses
+ * nested in ops count for the op holding them); walks forward from `from`,
+ * only through ops before `to`. With program_order (one-shot
+ * bufferization's view): `from` comes first in the block, and the edge
+ * from -> to, recorded here, makes every order keep it so. */
+static int reaches(builder *b, int32_t from, int32_t to) {
+  if (b->program_order) {
+    if (from < to)
+      push_edge(b, from, to);
+    return from <= to;
+  }
+  if (from == to)
+    return 1;
+  int32_t stamp = ++b->stamp, top = 0;
+  b->seen[from] = stamp;
+  b->stack[top++] = from;
+  while (top > 0) {
+    MlirOperation op = b->ops[b->stack[--top]];
+    for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++)
+      for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+           !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+        int32_t t = block_index_of(b, mlirOpOperandGetOwner(u));
+        if (t == to)
+          return 1;
+        if (t < 0 || t > to || b->seen[t] == stamp)
+          continue;
+        if (--b->budget < 0)
+          return 0;
+        b->seen[t] = stamp;
+        b->stack[top++] = t;
+      }
+  }
+  return 0;
+}
+
+/* 1 when a linalg.generic reads operand k at exactly the elements it
+ * writes through init operand `init`: equal indexing maps, and the init's a
+ * permutation of all loops (so no reduction). One-shot bufferization lets
+ * such an op write in place over the value it reads (element-wise access). */
+static int elementwise_read(MlirOperation op, intptr_t k, int64_t init) {
+  static const char *const generic[] = {"linalg.generic", NULL};
+  if (init < 0 || !name_is(op, generic))
+    return 0;
+  MlirAttribute maps = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("indexing_maps"));
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps) ||
+      mlirArrayAttrGetNumElements(maps) <= (intptr_t)init ||
+      mlirArrayAttrGetNumElements(maps) <= k)
+    return 0;
+  MlirAttribute a = mlirArrayAttrGetElement(maps, k);
+  MlirAttribute o = mlirArrayAttrGetElement(maps, (intptr_t)init);
+  if (!mlirAttributeIsAAffineMap(a) || !mlirAttributeIsAAffineMap(o))
+    return 0;
+  MlirAffineMap out = mlirAffineMapAttrGetValue(o);
+  return mlirAffineMapIsPermutation(out) && mlirAffineMapEqual(mlirAffineMapAttrGetValue(a), out);
+}
+
+/* How ops[w] may read the value it overwrites: */
+enum { SELF_ANY = -2, SELF_NONE = -1 }; /* or >= 0: element-wise w.r.t. that init */
+
+/* 1 when every reader of `v`, and of the views of it, precedes ops[w] in
+ * every order (ops[w] itself may read it as `self` allows): writing over
+ * v's buffer at w cannot clobber a value still to be read. */
+static int readers_precede(builder *b, MlirValue v, int32_t w, int64_t self, int depth) {
+  if (depth > VIEW_DEPTH)
+    return 0;
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation owner = mlirOpOperandGetOwner(u);
+    int32_t t = block_index_of(b, owner);
+    if (t == w) {
+      if (self == SELF_ANY ||
+          (mlirOperationEqual(owner, b->ops[w]) &&
+           elementwise_read(owner, mlirOpOperandGetOperandNumber(u), self)))
+        continue;
+      return 0;
+    }
+    if (t < 0)
+      return 0; /* read by the terminator or outside the block */
+    if (mlirOperationEqual(owner, b->ops[t]) && name_is(owner, view_ops) &&
+        mlirOpOperandGetOperandNumber(u) == 0) {
+      for (intptr_t r = 0, nr = mlirOperationGetNumResults(owner); r < nr; r++)
+        if (!readers_precede(b, mlirOperationGetResult(owner, r), w, self, depth + 1))
+          return 0;
+      continue;
+    }
+    if (!reaches(b, t, w))
+      return 0;
+  }
+  return 1;
+}
+
+/* 1 when ops[w] may write in place over `head`, the latest value of a
+ * buffer: head's writer and all its readers precede w in every order.
+ * `self`: how w may read head itself (SELF_ANY: head is its tied init,
+ * updated in place; an init operand index: w writes a tensor.empty's
+ * buffer and may read head only element-wise, as one-shot bufferization
+ * allows). */
+static int holds_latest_within(builder *b, MlirValue head, int32_t w, int64_t self) {
+  if (mlirValueIsAOpResult(head)) {
+    int32_t d = block_index_of(b, mlirOpResultGetOwner(head));
+    if (d < 0 || !reaches(b, d, w))
+      return 0;
+  }
+  return readers_precede(b, head, w, self, 0);
+}
+
+static int holds_latest(builder *b, MlirValue head, int32_t w, int64_t self) {
+  b->budget = REACH_BUDGET;
+  return holds_latest_within(b, head, w, self);
+}
+
+/* True when operand `k` of `op` is the init tied to one of its results. */
+static int is_tied_init(MlirOperation op, intptr_t k) {
+  for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++)
+    if (opsched_mlir_op_tied_operand(op, r) == k)
+      return 1;
+  return 0;
+}
+
+/* The value that continues v's buffer in place: the result of the op that
+ * takes v as its tied init once every other reader of v is done (the rule
+ * of add_result), or a null value. At most one op qualifies: two would
+ * each have to follow the other. */
+static MlirValue chain_next(builder *b, MlirValue v) {
+  for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
+       u = mlirOpOperandGetNextUse(u)) {
+    MlirOperation x = mlirOpOperandGetOwner(u);
+    int32_t t = opsched_ptrmap_get(&b->op_index, x.ptr);
+    if (t < 0)
+      continue;
+    intptr_t k = mlirOpOperandGetOperandNumber(u);
+    for (intptr_t r = 0, nr = mlirOperationGetNumResults(x); r < nr; r++)
+      if (opsched_mlir_op_tied_operand(x, r) == k) {
+        int32_t mark = b->num_pending;
+        if (holds_latest_within(b, v, t, SELF_ANY))
+          return mlirOperationGetResult(x, r);
+        b->num_pending = mark;
+      }
+  }
+  return (MlirValue){NULL};
+}
+
+/* 1 when the values written into one buffer from `v` on (v, then each
+ * in-place update of it) are all read and written before ops[n] in every
+ * order, and ops[n] reads them only element-wise through its init operand
+ * `n_init`: ops[n] may then take the buffer. */
+static int chain_precedes(builder *b, MlirValue v, int32_t n, int64_t n_init) {
+  b->budget = REACH_BUDGET;
+  if (!reaches(b, block_index_of(b, mlirOpResultGetOwner(v)), n))
+    return 0;
+  for (int len = 0; len < CHAIN_MAX && !mlirValueIsNull(v); len++) {
+    if (!readers_precede(b, v, n, n_init, 0))
+      return 0;
+    v = chain_next(b, v);
+  }
+  return mlirValueIsNull(v);
+}
+
+/* Index of the tensor.empty of this block that `v` is, or -1. */
+static int32_t empty_index(const builder *b, MlirValue v) {
+  if (!mlirValueIsAOpResult(v))
+    return -1;
+  int32_t e = opsched_ptrmap_get(&b->op_index, mlirOpResultGetOwner(v).ptr);
+  return e >= 0 && name_is(b->ops[e], empty_ops) ? e : -1;
+}
+
+/* One-shot bufferization gives each tensor.empty one buffer and decides
+ * from the last op up which writers of it write there in place; the others
+ * allocate. Same here: walking the block backwards, a destination-passing
+ * result whose init is a tensor.empty takes the empty's home buffer when
+ * everything it starts there is done before the next home writer in every
+ * order (so the decision holds for any order the scheduler picks). */
+static void choose_home_writers(builder *b, int32_t n) {
+  for (int32_t i = n - 1; i >= 0; i--) {
+    MlirOperation op = b->ops[i];
+    for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++) {
+      int64_t k = opsched_mlir_op_tied_operand(op, r);
+      int32_t e = k < 0 ? -1 : empty_index(b, mlirOperationGetOperand(op, k));
+      if (e < 0)
+        continue;
+      MlirValue v = mlirOperationGetResult(op, r);
+      int32_t next = b->next_writer[e];
+      if (next >= 0 && (next == i || !settle_edges(b, b->num_edges,
+                                                    chain_precedes(b, v, next, b->next_init[e]))))
+        continue;
+      b->next_writer[e] = i;
+      b->next_init[e] = k;
+      opsched_ptrmap_put(&b->home_writer, v.ptr, i);
+    }
+  }
+}
 
 static int32_t new_buffer(builder *b, int64_t bytes, int32_t alloc_op) {
   if (b->num_buffers == b->cap_buffers) {
@@ -109,13 +348,6 @@ static int32_t buffer_of(const builder *b, MlirValue v) {
   return i < 0 ? -1 : b->bb->value_buffer[i];
 }
 
-/* True when operand `k` of `op` is the init tied to one of its results. */
-static int is_tied_init(MlirOperation op, intptr_t k) {
-  for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++)
-    if (opsched_mlir_op_tied_operand(op, r) == k)
-      return 1;
-  return 0;
-}
 
 typedef struct use_ctx {
   builder *b;
@@ -202,6 +434,7 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
     return;
   }
   int64_t tied = opsched_mlir_op_tied_operand(op, r);
+  int home = opsched_ptrmap_get(&b->home_writer, v.ptr) >= 0;
   MlirValue init = {NULL};
   if (tied >= 0) {
     init = mlirOperationGetOperand(op, tied);
@@ -211,16 +444,18 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
       init_buf = opsched_ptrmap_get(&b->empty_buffer, init.ptr);
       from_empty = init_buf >= 0;
     }
-    /* In place when this op holds every use of the buffer's latest
-     * contents, so no order of the block can read them after it: the
-     * init is that value (the usual chain fill -> conv), or the init is
-     * the tensor.empty the buffer was first allocated for and this op
-     * consumes the latest value (relu(outs %e) after fill(%e) -> conv:
-     * one-shot bufferization keeps the empty's single allocation). */
+    /* In place when every other reader of the buffer's latest contents
+     * runs before this op in every order of the block (it depends on
+     * them), so no order can read them after it: the init is that value
+     * (fill -> conv; the last of several convs started from one fill), or
+     * the init is a tensor.empty whose home buffer choose_home_writers
+     * gave this op (the buffer's latest value is then done before it). */
     if (init_buf >= 0) {
       const void *head = b->buffer_head[init_buf];
-      int in_place = from_empty ? head && only_used_by((MlirValue){head}, op)
-                                : head == init.ptr && only_used_by(init, op);
+      int in_place = settle_edges(
+          b, b->num_edges,
+          from_empty ? home && head && holds_latest(b, (MlirValue){head}, i, tied)
+                     : head == init.ptr && holds_latest(b, init, i, SELF_ANY));
       if (in_place) {
         add_value(b, v, i, (int32_t)r, init_buf, 0);
         b->buffer_head[init_buf] = v.ptr;
@@ -229,23 +464,61 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
     }
   }
   /* A fresh allocation: a non-DPS op, the copy of a DPS op whose init is
-   * still read later, or the first write of a tensor.empty (which has no
-   * buffer of its own, so it lands here and becomes the empty's). */
+   * still read later, a writer of a tensor.empty outside its home buffer,
+   * or the first home writer of a tensor.empty (which has no buffer of its
+   * own, so it lands here and becomes the empty's home). */
   int32_t buf = new_buffer(b, bytes, i);
   if (buf < 0)
     return;
   add_value(b, v, i, (int32_t)r, buf, 1);
   b->buffer_head[buf] = v.ptr;
-  if (tied >= 0 && mlirValueIsAOpResult(init) &&
-      name_is(mlirOpResultGetOwner(init), empty_ops) &&
-      opsched_ptrmap_get(&b->empty_buffer, init.ptr) < 0)
+  if (home && opsched_ptrmap_get(&b->empty_buffer, init.ptr) < 0)
     opsched_ptrmap_put(&b->empty_buffer, init.ptr, buf);
 }
 
+/* The builder's maps and work arrays; non-zero when out of memory (then
+ * builder_free releases what was made: a failed ptrmap is left empty). */
+static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total_results) {
+  b->ops = ops;
+  b->seen = calloc((size_t)n + 1, sizeof *b->seen);
+  b->stack = malloc(sizeof *b->stack * ((size_t)n + 1));
+  b->next_writer = malloc(sizeof *b->next_writer * ((size_t)n + 1));
+  b->next_init = malloc(sizeof *b->next_init * ((size_t)n + 1));
+  if (!b->seen || !b->stack || !b->next_writer || !b->next_init)
+    return 1;
+  for (int32_t i = 0; i < n; i++)
+    b->next_writer[i] = -1;
+  if (opsched_ptrmap_init(&b->value_index, (size_t)total_results) ||
+      opsched_ptrmap_init(&b->empty_buffer, (size_t)total_results) ||
+      opsched_ptrmap_init(&b->op_index, (size_t)n + 1) ||
+      opsched_ptrmap_init(&b->home_writer, (size_t)total_results))
+    return 1;
+  for (int32_t i = 0; i < n; i++)
+    opsched_ptrmap_put(&b->op_index, ops[i].ptr, i);
+  choose_home_writers(b, n);
+  return 0;
+}
+
+static void builder_free(builder *b) {
+  free(b->buffer_live);
+  free((void *)b->buffer_head);
+  free(b->seen);
+  free(b->stack);
+  free(b->next_writer);
+  free(b->next_init);
+  free(b->edge_from);
+  free(b->edge_to);
+  opsched_ptrmap_free(&b->home_writer);
+  opsched_ptrmap_free(&b->op_index);
+  opsched_ptrmap_free(&b->empty_buffer);
+  opsched_ptrmap_free(&b->value_index);
+}
+
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
-                                MlirOperation *ops, int32_t n, MlirOperation terminator) {
+                                MlirOperation *ops, int32_t n, MlirOperation terminator,
+                                int program_order) {
   memset(bb, 0, sizeof *bb);
-  builder b = {.bb = bb};
+  builder b = {.bb = bb, .program_order = program_order};
   int32_t nargs = (int32_t)mlirBlockGetNumArguments(block);
   int32_t total_results = nargs;
   for (int32_t i = 0; i < n; i++)
@@ -257,13 +530,12 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   bb->op_dynamic = calloc((size_t)n + 1, 1);
   bb->op_overflow = calloc((size_t)n + 1, 1);
   if (!bb->value_op || !bb->value_result || !bb->value_buffer || !bb->value_owns ||
-      !bb->op_dynamic || !bb->op_overflow ||
-      opsched_ptrmap_init(&b.value_index, (size_t)total_results)) {
+      !bb->op_dynamic || !bb->op_overflow) {
     opsched_block_buffers_release(bb);
     return 1;
   }
-  if (opsched_ptrmap_init(&b.empty_buffer, (size_t)total_results)) {
-    opsched_ptrmap_free(&b.value_index);
+  if (builder_init(&b, ops, n, total_results)) {
+    builder_free(&b);
     opsched_block_buffers_release(bb);
     return 1;
   }
@@ -307,11 +579,12 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
       mlirOperationWalk(ops[i], add_uses, &c, MlirWalkPreOrder);
     }
   }
-  free(b.buffer_live);
   bb->num_buffers = b.num_buffers;
-  free((void *)b.buffer_head);
-  opsched_ptrmap_free(&b.empty_buffer);
-  opsched_ptrmap_free(&b.value_index);
+  bb->num_order_edges = b.num_edges;
+  bb->order_from = b.edge_from;
+  bb->order_to = b.edge_to;
+  b.edge_from = b.edge_to = NULL;
+  builder_free(&b);
   if (b.failed) {
     opsched_block_buffers_release(bb);
     return 1;
@@ -329,5 +602,7 @@ void opsched_block_buffers_release(opsched_block_buffers *bb) {
   free(bb->buffer_node);
   free(bb->op_dynamic);
   free(bb->op_overflow);
+  free(bb->order_from);
+  free(bb->order_to);
   memset(bb, 0, sizeof *bb);
 }

@@ -4,11 +4,18 @@
  * Rules (docs/memory-model.md has worked examples):
  * - a static tensor result costs numel x element storage bytes (sub-byte
  *   elements take a byte each, complex<T> twice T, index 8);
- * - destination-passing ops write into their init's buffer when this op
- *   holds every use of the init (one-shot bufferization's in-place case);
- *   otherwise they allocate (the copy);
- * - tensor.empty allocates nothing until first written: the first op that
- *   writes it in place allocates it;
+ * - destination-passing ops write into their init's buffer when every
+ *   other reader of the buffer's latest value precedes them in every order
+ *   (an SSA path leads from each reader to the op); otherwise they allocate
+ *   (the copy);
+ * - a tensor.empty has one home buffer, allocated by its first home writer:
+ *   walking the block backwards like one-shot bufferization's bottom-up
+ *   analysis, a writer of the empty takes the home buffer when the values
+ *   it starts there are all consumed before the next home writer in every
+ *   order (that writer may read them only element-wise); other writers
+ *   allocate;
+ * - with program_order, "in every order" above becomes "in the block's
+ *   order", as one-shot bufferization sees it, and order edges keep it so;
  * - reshape/cast/slice-like views alias their source (the source lives as
  *   long as any alias is used);
  * - function arguments and constants are resident (reported apart, not in
@@ -35,14 +42,22 @@ typedef struct opsched_block_buffers {
   int32_t *buffer_node;  /* per buffer id: allocating op, -1 resident */
   uint8_t *op_dynamic;   /* per op: a result size was not static */
   uint8_t *op_overflow;  /* per op: a result size saturated */
+  /* With program_order: dependencies from -> to (op indices, forward in
+   * the block) the graph must add so the in-place writes stay valid. */
+  int32_t num_order_edges;
+  int32_t *order_from, *order_to;
 } opsched_block_buffers;
 
 /* Builds the model for the `n` ops of `block` (`ops` in original order, the
- * terminator excluded and passed apart, may be null). Returns non-zero when
- * out of memory. Never emits diagnostics: the caller reports op_dynamic and
- * op_overflow. */
+ * terminator excluded and passed apart, may be null). `program_order`:
+ * decide in-place writes as one-shot bufferization does on this order
+ * (a reader of an overwritten value only has to come first in the block)
+ * and list the order edges that keep them valid; otherwise only where SSA
+ * forces it in every order. Returns non-zero when out of memory. Never
+ * emits diagnostics: the caller reports op_dynamic and op_overflow. */
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
-                                MlirOperation *ops, int32_t n, MlirOperation terminator);
+                                MlirOperation *ops, int32_t n, MlirOperation terminator,
+                                int program_order);
 
 void opsched_block_buffers_release(opsched_block_buffers *bb);
 
