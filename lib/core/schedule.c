@@ -193,6 +193,20 @@ static int32_t alloc_top(opsched_heap *h, const uint8_t *started) {
   return h->size > 0 ? h->ids[0] : -1;
 }
 
+/* Nothing runs and nothing fits: the op that starts anyway, -1 on a bug.
+ * Free: the smallest allocation (its ready entry goes stale, lazy
+ * deletion). Window: the head; every op before it has started and, nothing
+ * running, ended, so it is ready and the ready heap's top. */
+static int32_t forced_pick(opsched_heap *ready, opsched_heap *by_alloc,
+                           const uint8_t *started, const int64_t *prio,
+                           int32_t window, int32_t next) {
+  if (!window)
+    return alloc_top(by_alloc, started);
+  if (ready->size > 0 && prio[ready->ids[0]] == next)
+    return opsched_heap_pop(ready);
+  return -1;
+}
+
 static opsched_status gated_list_schedule(const opsched_graph *g,
                                           const mem_model *m, int64_t limit,
                                           const int64_t *prio_in, int32_t window,
@@ -285,27 +299,13 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
         st = OPSCHED_ERR_STATE; /* unreachable on a DAG */
         goto done;
       }
-      /* Nothing runs and nothing fits: the smallest allocation starts
-       * (ties by priority). */
-      int32_t pick = -1;
-      acc128 best = {0, 0};
-      if (!window) {
-        /* Its entry in the ready heap goes stale (lazy deletion). */
-        pick = alloc_top(&by_alloc, started);
-        if (pick >= 0)
-          best = allocs[pick];
-      }
-      if (window && ready.size > 0 && prio[ready.ids[0]] == next) {
-        /* Every op before the head has started and, nothing running, ended:
-         * the head is ready, the ready heap's top. */
-        pick = opsched_heap_pop(&ready);
-        best = allocs[pick];
-      }
+      /* Nothing runs and nothing fits: one op starts anyway. */
+      int32_t pick = forced_pick(&ready, &by_alloc, started, prio, window, next);
       if (pick < 0) {
         st = OPSCHED_ERR_STATE;
         goto done;
       }
-      acc_addacc(&live, &best);
+      acc_addacc(&live, &allocs[pick]);
       started[pick] = 1;
       start_op(g, s, &lanes, &running, pick, now, &free_cap, &free_streams);
       next = next_head(at, started, next, n, window);
