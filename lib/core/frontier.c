@@ -23,7 +23,7 @@ typedef struct search {
   const opsched_frontier_options *frontier;
   candidate cands[MAX_CANDIDATES];
   int32_t count, runs;
-  int improve; /* several streams: budgeted runs get a local search */
+  int improve; /* the next budgeted run gets a local search of effort 1 */
   opsched_status failure; /* first failed run */
 } search;
 
@@ -61,11 +61,6 @@ static int32_t run_candidate(search *s, int64_t budget, opsched_memory_policy po
   opsched_schedule_options so = s->options;
   so.max_memory = budget;
   so.memory_policy = policy;
-  /* The gated list scheduler has no insertion: with slack in the budget it
-   * can trail HEFT, which the limit rejects. A local search filtered by the
-   * limit (effort 1: about 65536 op placements) recovers it (opsched-gen
-   * dag 800 4: the best makespan at 1.07x the floor, before 1.0163x slower
-   * up to 2.8x). */
   if (s->improve && budget > 0 && so.effort < 1)
     so.effort = 1;
   candidate *c = &s->cands[s->count];
@@ -142,16 +137,27 @@ static int32_t pick_lowest_peak(const search *s, double tolerance) {
 /* Tries one budget with the rank priority and, when that misses the
  * tolerance, the min-memory order's (each wins on some networks: the rank
  * keeps the critical path moving, the memory order avoids stalls at the
- * gate); the one that won last goes first. Returns the accepted candidate's
- * peak, -1 when neither is within the tolerance or no run is left. */
+ * gate); the one that won last goes first; then the rank with a local
+ * search. Returns the accepted candidate's peak, -1 when none is within the
+ * tolerance or no run is left. */
 static int64_t try_budget(search *s, int64_t budget, opsched_memory_policy *first) {
   double tol = s->frontier->makespan_tolerance;
-  for (int k = 0; k < 2 && s->runs <= s->frontier->max_runs; k++) {
+  for (int k = 0; k < 3 && s->runs <= s->frontier->max_runs; k++) {
     opsched_memory_policy p = k == 0 ? *first
                               : *first == OPSCHED_MEMORY_CRITICAL_PATH
                                   ? OPSCHED_MEMORY_MIN_MEMORY
                                   : OPSCHED_MEMORY_CRITICAL_PATH;
+    /* Third, the rank with a local search filtered by the budget (effort
+     * 1: a bounded number of list decodes): the gated list scheduler has
+     * no insertion, so with slack in the budget it can trail HEFT, whose
+     * schedule the budget rejects (opsched-gen dag 800 4: 1.0163x slower
+     * at every budget up to 2.8x the floor; with it the best makespan at
+     * 1.07x). */
+    if (k == 2)
+      p = OPSCHED_MEMORY_CRITICAL_PATH;
+    s->improve = k == 2;
     int32_t c = run_candidate(s, budget, p);
+    s->improve = 0;
     if (c < 0)
       return -1;
     if (within(s->cands[c].makespan, best_makespan(s), tol)) {
@@ -340,7 +346,6 @@ opsched_status opsched_frontier_schedule(const opsched_graph *graph,
   int bounded = options->buffers && options->max_memory > 0 &&
                 opsched_graph_num_nodes(graph) <= frontier->max_nodes;
   int32_t pick = -1, unconstrained = -1;
-  s->improve = multi;
   if (bounded) {
     pick = fastest_within(s, multi, &unconstrained);
   } else if (multi) {

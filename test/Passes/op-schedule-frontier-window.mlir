@@ -15,8 +15,8 @@
 // DEFAULT-SAME: opsched.makespan = 13 : i64, opsched.original_peak_memory = 556 : i64, opsched.peak_memory = 488 : i64, {{.*}}opsched.unconstrained_makespan = 13 : i64, opsched.unconstrained_peak_memory = 556 : i64
 // DEFAULT: opsched.start = 0 : i64, opsched.stream = 0 : i64{{.*}}loc("d")
 // DEFAULT: opsched.start = 0 : i64, opsched.stream = 1 : i64{{.*}}loc("a")
-// DEFAULT: opsched.start = 3 : i64, opsched.stream = 0 : i64{{.*}}loc("b")
-// DEFAULT: opsched.start = 4 : i64, opsched.stream = 1 : i64{{.*}}loc("c")
+// DEFAULT: opsched.start = 4 : i64, opsched.stream = 0 : i64{{.*}}loc("c")
+// DEFAULT: opsched.start = 8 : i64, opsched.stream = 0 : i64{{.*}}loc("b")
 // DEFAULT: opsched.start = 8 : i64, opsched.stream = 1 : i64{{.*}}loc("e")
 
 // LIMIT-NOT: warning
