@@ -118,10 +118,10 @@ static void test_two_chains(void) {
 
 /* a (4 ns) -> c (4 ns, 66 B of scratch) -> e (5 ns), a -> e; b (3 ns) and
  * d (3 ns, 481 B of scratch) are free. The one-stream floor is d's 481 B:
- * d never overlaps c. Under that limit on 2 streams only the order windows
- * find the critical path's 13 ns (a; b || c; d || e): the rank, the
- * min-memory order overtaking freely and issued strictly in order all take
- * 15 ns, and before the windows the default returned a 547 B peak. */
+ * d never overlaps c. Under that limit on 2 streams the order windows find
+ * the critical path's 13 ns (a; b || c; d || e); the frontier's runs
+ * before them (the rank and the min-memory order, overtaking freely, and
+ * the unconstrained schedule) gave 15 ns, and its default a 547 B peak. */
 static void scratch_block(opsched_graph **g, opsched_buffers **b) {
   static const int64_t costs[] = {4, 3, 4, 3, 5};
   *g = opsched_graph_create(5);
