@@ -145,11 +145,15 @@ static void release_buffers(const mem_model *m, int32_t *remaining, int32_t u,
  * zero-duration ops there, so the frees of zero-duration ops at `now` are
  * kept in `pend` and still count for zero-duration starts at `now` (never
  * optimistic for opsched_memory_peak_in_time's model). Priority: prio[v],
- * smaller first. `in_order`: prio is a permutation 0..n-1 of a topological
- * order and ops start strictly in that order (no overtaking). When nothing
- * runs and no ready op fits, the ready op with the smallest allocation
- * starts anyway (ties by priority, then id), so the schedule always
- * completes; the caller measures whether the limit held. */
+ * smaller first. `window` > 0: prio is a permutation 0..n-1 of a
+ * topological order (the one-stream memory order) and an op may start only
+ * within `window` positions of the first op of the order not yet started
+ * (the head), never past a head that does not fit: 1 issues strictly in
+ * order, larger windows overlap more of the order while staying close to
+ * its live-set profile. When nothing runs and no ready op fits, the ready op
+ * with the smallest allocation (window: the head) starts anyway (ties by
+ * priority, then id), so the schedule always completes; the caller measures
+ * whether the limit held. */
 /* Ready ops ordered by (allocation, priority, id), with lazy deletion:
  * entries of ops that already started are dropped when they reach the top.
  * It tells the gated scheduler at once whether any ready op can fit and
@@ -171,6 +175,17 @@ static int alloc_less(const void *ctx, int32_t a, int32_t b) {
   return a < b;
 }
 
+/* The first position of the order at or after `next` whose op has not
+ * started (n when all have); 0 without a window. Amortized O(1). */
+static int32_t next_head(const int32_t *at, const uint8_t *started, int32_t next,
+                         int32_t n, int32_t window) {
+  if (!window)
+    return 0;
+  while (next < n && started[at[next]])
+    next++;
+  return next;
+}
+
 /* The ready op that allocates least (ties by priority), or -1. */
 static int32_t alloc_top(opsched_heap *h, const uint8_t *started) {
   while (h->size > 0 && started[h->ids[0]])
@@ -178,9 +193,23 @@ static int32_t alloc_top(opsched_heap *h, const uint8_t *started) {
   return h->size > 0 ? h->ids[0] : -1;
 }
 
+/* Nothing runs and nothing fits: the op that starts anyway, -1 on a bug.
+ * Free: the smallest allocation (its ready entry goes stale, lazy
+ * deletion). Window: the head; every op before it has started and, nothing
+ * running, ended, so it is ready and the ready heap's top. */
+static int32_t forced_pick(opsched_heap *ready, opsched_heap *by_alloc,
+                           const uint8_t *started, const int64_t *prio,
+                           int32_t window, int32_t next) {
+  if (!window)
+    return alloc_top(by_alloc, started);
+  if (ready->size > 0 && prio[ready->ids[0]] == next)
+    return opsched_heap_pop(ready);
+  return -1;
+}
+
 static opsched_status gated_list_schedule(const opsched_graph *g,
                                           const mem_model *m, int64_t limit,
-                                          const int64_t *prio_in, int in_order,
+                                          const int64_t *prio_in, int32_t window,
                                           opsched_schedule *s) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
@@ -195,10 +224,13 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
   acc128 *allocs = opsched_alloc_array((size_t)n, sizeof *allocs);
   int32_t *by_alloc_ids = opsched_alloc_array((size_t)n, sizeof *by_alloc_ids);
+  int32_t *at = opsched_alloc_array((size_t)n, sizeof *at); /* window: order */
   if (!prio || !ready_ids || !run_ids || !aside || !missing || !remaining ||
-      !lanes_ok || !started || !allocs || !by_alloc_ids)
+      !lanes_ok || !started || !allocs || !by_alloc_ids || !at)
     goto done;
   memcpy(prio, prio_in, sizeof *prio * (size_t)n);
+  for (int32_t v = 0; window > 0 && v < n; v++)
+    at[prio[v]] = v;
   for (int32_t v = 0; v < n; v++)
     allocs[v] = alloc_of(m, v);
   alloc_order by_alloc_order = {allocs, prio};
@@ -219,13 +251,14 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
 
   const acc128 lim = {(uint64_t)limit, 0};
   acc128 live = {0, 0}, pend = {0, 0};
-  int64_t now = 0, next = 0;
+  int64_t now = 0;
+  int32_t next = 0;
   int32_t free_cap = cap, free_streams = streams, done_count = 0;
   while (done_count < n) {
     int32_t naside = 0;
     /* Nothing can fit when even the smallest allocation does not. */
     int none_fits = 0;
-    if (!in_order) {
+    if (!window) {
       int32_t least = alloc_top(&by_alloc, started);
       if (least >= 0) {
         acc128 need = allocs[least];
@@ -239,16 +272,16 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
         opsched_heap_pop(&ready);
         continue;
       }
-      if (in_order && prio[v] != next)
+      if (window && prio[v] >= next + window)
         break;
       int zero = opsched_graph_cost(g, v) == 0;
-      acc128 a = alloc_of(m, v), need = a;
+      acc128 a = allocs[v], need = a;
       acc_addacc(&need, &live);
       if (zero)
         acc_addacc(&need, &pend);
       int fits = opsched_graph_demand(g, v) <= free_cap && !acc_less(&lim, &need);
-      if (in_order && !fits)
-        break;
+      if (window && !fits && prio[v] == next)
+        break; /* nothing overtakes a head that does not fit */
       opsched_heap_pop(&ready);
       if (!fits) {
         aside[naside++] = v;
@@ -257,7 +290,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       acc_addacc(&live, &a);
       started[v] = 1;
       start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams);
-      next++;
+      next = next_head(at, started, next, n, window);
     }
     for (int32_t i = 0; i < naside; i++)
       opsched_heap_push(&ready, aside[i]);
@@ -266,30 +299,16 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
         st = OPSCHED_ERR_STATE; /* unreachable on a DAG */
         goto done;
       }
-      /* Nothing runs and nothing fits: the smallest allocation starts
-       * (ties by priority). */
-      int32_t pick = -1;
-      acc128 best = {0, 0};
-      if (!in_order) {
-        /* Its entry in the ready heap goes stale (lazy deletion). */
-        pick = alloc_top(&by_alloc, started);
-        if (pick >= 0)
-          best = allocs[pick];
-      }
-      if (in_order && ready.size > 0 && prio[ready.ids[0]] == next) {
-        /* Issued strictly in order: every op before `next` has started, so
-         * the one due is the ready heap's top. */
-        pick = opsched_heap_pop(&ready);
-        best = allocs[pick];
-      }
+      /* Nothing runs and nothing fits: one op starts anyway. */
+      int32_t pick = forced_pick(&ready, &by_alloc, started, prio, window, next);
       if (pick < 0) {
         st = OPSCHED_ERR_STATE;
         goto done;
       }
-      acc_addacc(&live, &best);
+      acc_addacc(&live, &allocs[pick]);
       started[pick] = 1;
       start_op(g, s, &lanes, &running, pick, now, &free_cap, &free_streams);
-      next++;
+      next = next_head(at, started, next, n, window);
     }
     int64_t t = s->end[running.ids[0]];
     if (t != now) {
@@ -325,6 +344,7 @@ done:
   opsched_free(started);
   opsched_free(allocs);
   opsched_free(by_alloc_ids);
+  opsched_free(at);
   return st;
 }
 
@@ -415,9 +435,86 @@ static int within_limit(void *ctx, const int64_t *start, const int64_t *end) {
   return peak >= 0 && peak <= f->limit;
 }
 
-/* Several streams under a memory limit: the gated list schedule (with the
- * in-order fallback on the one-stream memory order), HEFT and local search
- * filtered by the peak in time. Leaves times in s. */
+/* The best gated times so far (limited_times): within the limit first,
+ * then the shorter makespan, then the lower peak; ties keep the earlier. */
+typedef struct gated_best {
+  int64_t *start, *end;
+  int32_t *stream;
+  int64_t makespan, peak;
+  int from_order, valid;
+} gated_best;
+
+/* Offers s's times to `b`; -1 when the peak could not be measured. */
+static int offer_times(gated_best *b, const mem_model *m, int64_t limit,
+                       const opsched_schedule *s, int from_order) {
+  int64_t peak = mem_peak_in_time(m, s->start, s->end, NULL);
+  if (peak < 0)
+    return (int)peak;
+  int64_t ms = max_end(s);
+  int fits = peak <= limit, best_fits = b->valid && b->peak <= limit;
+  int better = !b->valid || fits > best_fits ||
+               (fits == best_fits && (fits ? ms < b->makespan
+                                           : peak < b->peak || (peak == b->peak &&
+                                                                ms < b->makespan)));
+  if (better) {
+    size_t n = (size_t)s->n;
+    memcpy(b->start, s->start, sizeof *s->start * n);
+    memcpy(b->end, s->end, sizeof *s->end * n);
+    memcpy(b->stream, s->stream, sizeof *s->stream * n);
+    b->makespan = ms, b->peak = peak, b->from_order = from_order, b->valid = 1;
+  }
+  return 0;
+}
+
+/* Order windows tried under a limit (gated_list_schedule): 1 is the
+ * one-stream order issued strictly in order (meets every limit that order
+ * meets when no op has zero duration), wider ones overlap more of it. */
+static const int32_t order_windows[] = {1, 2, 4, 8, 16, 32};
+
+/* The gated list schedule with the policy's priority (free overtaking),
+ * then the one-stream memory order (the policy's; for critical-path,
+ * memory.h's critical-path order, which falls back to min-memory's) under
+ * each order window; the best by gated_best's rule is left in s. */
+static opsched_status gated_candidates(const opsched_graph *g,
+                                       const opsched_schedule_options *o,
+                                       const mem_model *m, opsched_schedule *s,
+                                       int64_t *prio, gated_best *b,
+                                       opsched_memory_result **r) {
+  int32_t n = s->n;
+  int64_t limit = o->max_memory;
+  opsched_status st;
+  opsched_memory_policy policy = o->memory_policy;
+  if ((st = memory_order(g, o, policy, r)) != OPSCHED_OK)
+    return st;
+  const int32_t *order = opsched_memory_result_order(*r);
+  for (int32_t v = 0; v < n; v++)
+    prio[v] = o->priority == OPSCHED_PRIORITY_PROGRAM_ORDER ? v : -s->rank[v];
+  if (policy != OPSCHED_MEMORY_CRITICAL_PATH)
+    for (int32_t i = 0; i < n; i++)
+      prio[order[i]] = i;
+  if ((st = gated_list_schedule(g, m, limit, prio, 0, s)) != OPSCHED_OK)
+    return st;
+  if (offer_times(b, m, limit, s, policy != OPSCHED_MEMORY_CRITICAL_PATH) < 0)
+    return OPSCHED_ERR_NOMEM;
+  for (int32_t i = 0; i < n; i++)
+    prio[order[i]] = i;
+  for (size_t w = 0; w < sizeof order_windows / sizeof *order_windows; w++) {
+    if (w > 0 && order_windows[w] >= n)
+      break; /* the same as the free run over the order */
+    if ((st = gated_list_schedule(g, m, limit, prio, order_windows[w], s)) != OPSCHED_OK)
+      return st;
+    if (offer_times(b, m, limit, s, 1) < 0)
+      return OPSCHED_ERR_NOMEM;
+  }
+  size_t bytes = sizeof *s->start * (size_t)n;
+  memcpy(s->start, b->start, bytes);
+  memcpy(s->end, b->end, bytes);
+  memcpy(s->stream, b->stream, sizeof *s->stream * (size_t)n);
+  return OPSCHED_OK;
+}
+
+/* Several streams under a memory limit: the gated candidates, then HEFT and
+ * local search filtered by the peak in time. Leaves times in s. */
 static opsched_status limited_times(const opsched_graph *g,
                                     const opsched_schedule_options *o,
                                     const mem_model *m, opsched_schedule *s) {
@@ -426,71 +523,23 @@ static opsched_status limited_times(const opsched_graph *g,
   opsched_memory_result *r = NULL;
   opsched_status st = OPSCHED_ERR_NOMEM;
   int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
-  int64_t *keep_start = opsched_alloc_array((size_t)n, sizeof *keep_start);
-  int64_t *keep_end = opsched_alloc_array((size_t)n, sizeof *keep_end);
-  int32_t *keep_stream = opsched_alloc_array((size_t)n, sizeof *keep_stream);
-  if (!prio || !keep_start || !keep_end || !keep_stream)
+  gated_best b = {opsched_alloc_array((size_t)n, sizeof(int64_t)),
+                  opsched_alloc_array((size_t)n, sizeof(int64_t)),
+                  opsched_alloc_array((size_t)n, sizeof(int32_t)), 0, 0, 0, 0};
+  if (!prio || !b.start || !b.end || !b.stream)
     goto done;
-  int from_order = 0;
-  if (o->memory_policy == OPSCHED_MEMORY_CRITICAL_PATH) {
-    for (int32_t v = 0; v < n; v++)
-      prio[v] = o->priority == OPSCHED_PRIORITY_PROGRAM_ORDER ? v : -s->rank[v];
-  } else {
-    if ((st = memory_order(g, o, o->memory_policy, &r)) != OPSCHED_OK)
-      goto done;
-    const int32_t *order = opsched_memory_result_order(r);
-    for (int32_t i = 0; i < n; i++)
-      prio[order[i]] = i;
-    from_order = 1;
-  }
-  if ((st = gated_list_schedule(g, m, limit, prio, 0, s)) != OPSCHED_OK)
+  if ((st = gated_candidates(g, o, m, s, prio, &b, &r)) != OPSCHED_OK)
     goto done;
-  int64_t peak = mem_peak_in_time(m, s->start, s->end, NULL);
-  if (peak < 0) {
-    st = peak == -2 ? OPSCHED_ERR_NOMEM : OPSCHED_ERR_STATE;
-    goto done;
-  }
-  if (peak > limit) {
-    /* Overtaking missed the limit: issue the one-stream memory order in
-     * order under the same gate. When that order fits, nothing is forced
-     * for ops of non-zero duration: with nothing running, the live bytes
-     * are exactly the order's after the issued prefix. For critical-path
-     * the order falls back to min-memory's when rank order misses. */
-    if (!r && (st = memory_order(g, o, OPSCHED_MEMORY_CRITICAL_PATH, &r)) !=
-                  OPSCHED_OK)
-      goto done;
-    memcpy(keep_start, s->start, sizeof *s->start * (size_t)n);
-    memcpy(keep_end, s->end, sizeof *s->end * (size_t)n);
-    memcpy(keep_stream, s->stream, sizeof *s->stream * (size_t)n);
-    const int32_t *order = opsched_memory_result_order(r);
-    for (int32_t i = 0; i < n; i++)
-      prio[order[i]] = i;
-    if ((st = gated_list_schedule(g, m, limit, prio, 1, s)) != OPSCHED_OK)
-      goto done;
-    int64_t peak2 = mem_peak_in_time(m, s->start, s->end, NULL);
-    if (peak2 < 0) {
-      st = peak2 == -2 ? OPSCHED_ERR_NOMEM : OPSCHED_ERR_STATE;
-      goto done;
-    }
-    if (peak2 < peak) {
-      from_order = 1;
-    } else {
-      memcpy(s->start, keep_start, sizeof *s->start * (size_t)n);
-      memcpy(s->end, keep_end, sizeof *s->end * (size_t)n);
-      memcpy(s->stream, keep_stream, sizeof *s->stream * (size_t)n);
-    }
-  }
+  int from_order = b.from_order;
   /* HEFT knows nothing of memory: its schedule replaces the gated one only
    * when shorter and within the limit in time. */
-  memcpy(keep_start, s->start, sizeof *s->start * (size_t)n);
-  memcpy(keep_end, s->end, sizeof *s->end * (size_t)n);
   int heft_won = 0;
   if ((st = opsched_streams_heft(g, o, s, &heft_won)) != OPSCHED_OK)
     goto done;
   peak_filter f = {m, limit};
   if (heft_won && !within_limit(&f, s->start, s->end)) {
-    memcpy(s->start, keep_start, sizeof *s->start * (size_t)n);
-    memcpy(s->end, keep_end, sizeof *s->end * (size_t)n);
+    memcpy(s->start, b.start, sizeof *s->start * (size_t)n);
+    memcpy(s->end, b.end, sizeof *s->end * (size_t)n);
   } else if (heft_won) {
     from_order = 0;
   }
@@ -505,9 +554,9 @@ static opsched_status limited_times(const opsched_graph *g,
 done:
   opsched_memory_result_destroy(r);
   opsched_free(prio);
-  opsched_free(keep_start);
-  opsched_free(keep_end);
-  opsched_free(keep_stream);
+  opsched_free(b.start);
+  opsched_free(b.end);
+  opsched_free(b.stream);
   return st;
 }
 

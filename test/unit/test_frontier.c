@@ -116,6 +116,50 @@ static void test_two_chains(void) {
   opsched_graph_destroy(g);
 }
 
+/* a (4 ns) -> c (4 ns, 66 B of scratch) -> e (5 ns), a -> e; b (3 ns) and
+ * d (3 ns, 481 B of scratch) are free. The one-stream floor is d's 481 B:
+ * d never overlaps c. Under that limit on 2 streams the order windows find
+ * the critical path's 13 ns (a; b || c; d || e); the frontier's runs
+ * before them (the rank and the min-memory order, overtaking freely, and
+ * the unconstrained schedule) gave 15 ns, and its default a 547 B peak. */
+static void scratch_block(opsched_graph **g, opsched_buffers **b) {
+  static const int64_t costs[] = {4, 3, 4, 3, 5};
+  *g = opsched_graph_create(5);
+  for (int i = 0; i < 5; i++)
+    opsched_graph_add_node(*g, costs[i], 1);
+  opsched_graph_add_edge(*g, 0, 2);
+  opsched_graph_add_edge(*g, 0, 4);
+  opsched_graph_add_edge(*g, 2, 4);
+  *b = opsched_buffers_create(5);
+  buf(*b, 66, 2, 0, -1);
+  buf(*b, 481, 3, 0, -1);
+  opsched_graph_finalize(*g);
+}
+
+static void test_order_window(void) {
+  opsched_graph *g;
+  opsched_buffers *b;
+  scratch_block(&g, &b);
+  /* The fastest within the floor: 13 ns (before the order windows: 15). */
+  opsched_frontier_result r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 481, 0.01, 0);
+  CHECK_EQ_I64(opsched_schedule_makespan(r.schedule), 13);
+  CHECK_EQ_I64(opsched_schedule_peak_memory(r.schedule), 481);
+  const int64_t *start = opsched_schedule_starts(r.schedule);
+  static const int64_t want[] = {0, 4, 4, 8, 8};
+  for (int v = 0; v < 5; v++)
+    CHECK_EQ_I64(start[v], want[v]);
+  release(&r);
+  /* Default: the floor at the best makespan is the choice. */
+  r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 0, 0.01, 0);
+  CHECK_EQ_I64(r.unconstrained_makespan, 13);
+  CHECK_EQ_I64(r.floor_peak, 481);
+  CHECK_EQ_I64(opsched_schedule_makespan(r.schedule), 13);
+  CHECK_EQ_I64(opsched_schedule_peak_memory(r.schedule), 481);
+  release(&r);
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
 static opsched_schedule *plain(const random_block *k, int streams, int64_t limit,
                                opsched_memory_policy policy) {
   opsched_schedule_options o;
@@ -187,6 +231,7 @@ static void test_random(void) {
 
 int main(void) {
   test_two_chains();
+  test_order_window();
   test_random();
   return check_report("test_frontier");
 }
