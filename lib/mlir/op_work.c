@@ -108,6 +108,21 @@ static double result_bytes(MlirOperation op, int *dynamic) {
   return bytes;
 }
 
+/* Whether some loop of `nloops` is not a plain dim of the output's map
+ * (the last one): a reduction loop, as linalg's iterator types say. */
+static int has_reduction_loop(MlirAffineMap out, intptr_t nloops) {
+  uint64_t used = 0;
+  for (intptr_t r = 0, nr = mlirAffineMapGetNumResults(out); r < nr; r++) {
+    MlirAffineExpr e = mlirAffineMapGetResult(out, r);
+    if (mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) < 64)
+      used |= (uint64_t)1 << mlirAffineDimExprGetPosition(e);
+  }
+  for (intptr_t l = 0; l < nloops && l < 64; l++)
+    if (!(used & ((uint64_t)1 << l)))
+      return 1;
+  return 0;
+}
+
 /* Structured (linalg) op: iteration domain x arithmetic ops in the body.
  * Loop ranges come from operands whose indexing-map results are plain dims,
  * as LinalgOp::getStaticLoopRanges does. Returns 0 if `op` is not one. */
@@ -139,6 +154,8 @@ static int measure_linalg(MlirOperation op, opsched_op_work *w, int *dynamic) {
         range[l] = mlirShapedTypeGetDimSize(t, r);
     }
   }
+  w->reduction = has_reduction_loop(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, nmaps - 1)),
+                                    nloops);
   double domain = 1;
   for (intptr_t l = 0; l < nloops; l++) {
     if (range[l] < 0) {
