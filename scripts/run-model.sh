@@ -3,6 +3,7 @@
 #
 #   scripts/run-model.sh MODEL.mlir [--streams N] [--max-memory SIZE] [--policy P]
 #                        [--device D] [--repeats R] [--seed S] [--out DIR] [--keep]
+#                        [--profile]
 #
 # MODEL is linalg on tensors with one public function (static f32 shapes).
 # Scheduled program (docs/materialize.md has the pipeline):
@@ -14,14 +15,16 @@
 #   the same lowering. Both get the same `main` (seeded random inputs and
 #   weights: the model's splat constants become arguments), run natively with
 #   tools/malloc-count, and the script prints predicted vs measured figures.
+# --profile also times every op of the scheduled function on one thread
+#   (arena only, IR order) and prints predicted vs measured time per op class.
 # Exit status: 0 when the outputs are bit-identical, 1 when they differ,
 # 2 on a usage or pipeline error.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${OPSCHED_BUILD_DIR:-$root/build}"
 llvm=/usr/lib/llvm-22
-streams=2 maxmem=0 policy=critical-path device=cpu repeats=5 seed=1 out="" keep=0
-usage() { sed -n '2,18p' "$0" >&2; exit 2; }
+streams=2 maxmem=0 policy=critical-path device=cpu repeats=5 seed=1 out="" keep=0 prof=0
+usage() { sed -n '2,21p' "$0" >&2; exit 2; }
 model="${1:-}"; [ -n "$model" ] && [ -f "$model" ] || usage; shift
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
     --seed) seed="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
+    --profile) prof=1; shift ;;
     *) usage ;;
   esac
 done
@@ -88,4 +92,16 @@ step "run both (LD_PRELOAD malloc-count)"
 LD_PRELOAD="$mc" "$out/seq" >"$out/seq.out"
 LD_PRELOAD="$mc" "$out/sched" >"$out/sched.out"
 echo "model:                      $(basename "$model") (streams=$streams max-memory=$maxmem policy=$policy device=$device)"
-$py report "$out/sched.memref.mlir" "$out/seq.out" "$out/sched.out" "$out/sched.mat.mlir"
+status=0
+$py report "$out/sched.memref.mlir" "$out/seq.out" "$out/sched.out" "$out/sched.mat.mlir" || status=$?
+if [ "$prof" = 1 ]; then
+  step "profile: every op of the scheduled function timed on one thread"
+  "$opt" --op-materialize-arena "$out/sched.memref.mlir" -o "$out/prof.arena.mlir" 2>/dev/null
+  $py profile "$out/prof.arena.mlir" "$out/prof.mlir"
+  $py main "$out/prof.mlir" "$out/args.json" "$out/prof.main.mlir" "$seed" "$repeats"
+  mlir-opt-22 "${lower[@]}" "$out/prof.main.mlir" -o "$out/prof.ll.mlir"
+  native "$out/prof.ll.mlir" "$out/prof"
+  "$out/prof" >"$out/prof.out"
+  $py profile-report "$out/prof.arena.mlir" "$out/prof.out"
+fi
+exit "$status"
