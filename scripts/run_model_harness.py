@@ -17,6 +17,7 @@ main BUFFERIZED ARGS_JSON OUT SEED REPEATS
     prints every result's bits as i32 so two programs compare bit for bit.
 
 report SCHEDULED SEQ_OUT SCHED_OUT [MATERIALIZED]
+    (SEQ_OUT, SCHED_OUT: a run's output, or several runs' comma-separated)
     Prints predicted (the scheduled function's opsched.* attributes) against
     measured figures and checks the outputs are bit-identical (exit 1 if not).
 profile SCHEDULED OUT
@@ -217,8 +218,15 @@ def main_fn(bufferized, args_json, out, seed, repeats):
     open(out, "w").write(text[:-1].rstrip() + "\n" + "\n".join(L) + "\n}\n")
 
 
-def parse_run(path):
-    lines = open(path).read().split("\n")
+def parse_run(paths):
+    """Heap bytes, call times and result bits of one run, or of several runs
+    of one program (comma-separated paths: times pooled over the runs, each
+    run's first call dropped, bits and heap of the first run)."""
+    if "," in paths:
+        runs = [parse_run(p) for p in paths.split(",")]
+        times = [runs[0][1][0]] + [t for r in runs for t in (r[1][1:] or r[1])]
+        return runs[0][0], times, runs[0][2]
+    lines = open(paths).read().split("\n")
     held = int(lines[0])
     times = [float(lines[1])]
     bits = []
