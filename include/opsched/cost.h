@@ -34,6 +34,11 @@ typedef struct opsched_device {
   /* Extra overhead per op on several streams: the runtime's cost of an
    * async.execute region and its token (op-materialize-streams). */
   int64_t region_ns;
+  /* A loop that strides across an operand larger than cache_bytes (a
+   * transpose, a matmul's weight read down its columns) misses the cache
+   * on each iteration: strided_ns per such iteration; 0 = never. */
+  double strided_ns;
+  double cache_bytes;
 } opsched_device;
 
 /* The profile named `name` ("generic", "h100", "a100", "cpu"), or NULL.
@@ -46,7 +51,8 @@ const char *opsched_device_names(void);
 /* Reads a device profile file (`opsched-bench calibrate` writes one): lines
  * `flops_per_ns X`, `bytes_per_ns Y`, `launch_ns Z` (all three required,
  * X and Y > 0, Z >= 0), optional `elementwise_flops_per_ns E` (> 0),
- * `cores C` (integer >= 1), `region_ns R` (>= 0), `name N`, `#` comments.
+ * `cores C` (integer >= 1), `region_ns R`, `strided_ns S`, `cache_bytes B`
+ * (>= 0), `name N`, `#` comments.
  * `out->name` is "profile". Returns 0, or non-zero with a message in `err`. */
 int opsched_device_profile_read(const char *path, opsched_device *out, char *err,
                                 size_t err_size);
@@ -58,11 +64,14 @@ typedef struct opsched_op_work {
   int is_free;   /* views, constants, allocations: no kernel runs */
   int reduction; /* a loop the result does not index (contraction, convolution,
                     pooling): runs at flops_per_ns, not the elementwise rate */
+  double strided;       /* iterations whose innermost loop strides across an operand */
+  double strided_bytes; /* the largest such operand, in bytes */
 } opsched_op_work;
 
 /* Roofline duration in ns of `work` on `device`; saturates at INT64_MAX.
  * The compute rate is flops_per_ns for reductions, else
- * elementwise_flops_per_ns when set. */
+ * elementwise_flops_per_ns when set; strided iterations over an operand
+ * larger than cache_bytes add strided_ns each. */
 int64_t opsched_cost_roofline(const opsched_device *device,
                               const opsched_op_work *work);
 

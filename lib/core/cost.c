@@ -9,10 +9,10 @@
  * bandwidth, and a typical kernel launch + dispatch overhead; the plain
  * roofline (one rate, no core limit, no region overhead). */
 static const opsched_device devices[] = {
-    {"generic", 10000.0, 500.0, 5000, 0, 0, 0},
-    {"h100", 494000.0, 3350.0, 2000, 0, 0, 0},
-    {"a100", 156000.0, 2039.0, 3000, 0, 0, 0},
-    {"cpu", 200.0, 50.0, 50, 0, 0, 0},
+    {"generic", 10000.0, 500.0, 5000, 0, 0, 0, 0, 0},
+    {"h100", 494000.0, 3350.0, 2000, 0, 0, 0, 0, 0},
+    {"a100", 156000.0, 2039.0, 3000, 0, 0, 0, 0, 0},
+    {"cpu", 200.0, 50.0, 50, 0, 0, 0, 0, 0},
 };
 
 const opsched_device *opsched_device_lookup(const char *name) {
@@ -27,10 +27,13 @@ const opsched_device *opsched_device_lookup(const char *name) {
 const char *opsched_device_names(void) { return "generic, h100, a100, cpu"; }
 
 /* The profile's keys. */
-enum { KEY_FLOPS, KEY_BYTES, KEY_LAUNCH, KEY_ELEMENTWISE, KEY_CORES, KEY_REGION, KEY_COUNT };
+enum {
+  KEY_FLOPS, KEY_BYTES, KEY_LAUNCH, KEY_ELEMENTWISE, KEY_CORES, KEY_REGION, KEY_STRIDED,
+  KEY_CACHE, KEY_COUNT
+};
 static const char *const profile_keys[KEY_COUNT] = {
     "flops_per_ns", "bytes_per_ns", "launch_ns", "elementwise_flops_per_ns", "cores",
-    "region_ns"};
+    "region_ns", "strided_ns", "cache_bytes"};
 
 /* Reads `key value` lines into v[] (given[k] set for each key read);
  * returns the first bad line or 0. */
@@ -71,7 +74,7 @@ int opsched_device_profile_read(const char *path, opsched_device *out, char *err
   if (bad) {
     snprintf(err, err_size, "device profile line %d: want 'flops_per_ns X', "
              "'bytes_per_ns Y', 'launch_ns Z', 'elementwise_flops_per_ns E', 'cores C', "
-             "'region_ns R', 'name N' or '# comment'", bad);
+             "'region_ns R', 'strided_ns S', 'cache_bytes B', 'name N' or '# comment'", bad);
     return 1;
   }
   if (!given[KEY_FLOPS] || !given[KEY_BYTES] || !given[KEY_LAUNCH] || !(v[KEY_FLOPS] > 0) ||
@@ -84,9 +87,11 @@ int opsched_device_profile_read(const char *path, opsched_device *out, char *err
   if ((given[KEY_ELEMENTWISE] && !(v[KEY_ELEMENTWISE] > 0)) ||
       (given[KEY_CORES] && !(v[KEY_CORES] >= 1 && v[KEY_CORES] <= 65536 &&
                              v[KEY_CORES] == floor(v[KEY_CORES]))) ||
-      (given[KEY_REGION] && !(v[KEY_REGION] >= 0 && v[KEY_REGION] <= 1e15))) {
+      (given[KEY_REGION] && !(v[KEY_REGION] >= 0 && v[KEY_REGION] <= 1e15)) ||
+      (given[KEY_STRIDED] && !(v[KEY_STRIDED] >= 0 && v[KEY_STRIDED] <= 1e15)) ||
+      (given[KEY_CACHE] && !(v[KEY_CACHE] >= 0 && v[KEY_CACHE] <= 1e18))) {
     snprintf(err, err_size, "device profile: elementwise_flops_per_ns must be > 0, cores "
-             "an integer in [1, 65536] and region_ns >= 0");
+             "an integer in [1, 65536], region_ns, strided_ns and cache_bytes >= 0");
     return 1;
   }
   out->name = "profile";
@@ -96,6 +101,8 @@ int opsched_device_profile_read(const char *path, opsched_device *out, char *err
   out->elementwise_flops_per_ns = v[KEY_ELEMENTWISE];
   out->cores = (int32_t)v[KEY_CORES];
   out->region_ns = (int64_t)v[KEY_REGION];
+  out->strided_ns = v[KEY_STRIDED];
+  out->cache_bytes = v[KEY_CACHE];
   return 0;
 }
 
@@ -106,7 +113,8 @@ int64_t opsched_cost_roofline(const opsched_device *d, const opsched_op_work *w)
                                                                 : d->flops_per_ns;
   double compute = w->flops > 0 ? w->flops / rate : 0.0;
   double memory = w->bytes > 0 ? w->bytes / d->bytes_per_ns : 0.0;
-  double t = ceil(compute > memory ? compute : memory) + (double)d->launch_ns;
+  double strided = w->strided_bytes > d->cache_bytes ? w->strided * d->strided_ns : 0.0;
+  double t = ceil((compute > memory ? compute : memory) + strided) + (double)d->launch_ns;
   if (!(t < 9.0e18)) /* also catches NaN */
     return INT64_MAX;
   return (int64_t)t;

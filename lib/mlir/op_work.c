@@ -123,6 +123,31 @@ static int has_reduction_loop(MlirAffineMap out, intptr_t nloops) {
   return 0;
 }
 
+/* Whether the innermost loop strides across an operand of map `m`: it
+ * indexes a dimension of the operand but not the last (contiguous) one. */
+static int strides_across(MlirAffineMap m, intptr_t inner) {
+  intptr_t nr = mlirAffineMapGetNumResults(m);
+  if (nr < 2 || mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(m, nr - 1), inner))
+    return 0;
+  for (intptr_t r = 0; r < nr - 1; r++)
+    if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(m, r), inner))
+      return 1;
+  return 0;
+}
+
+/* Iterations that stride across an operand, and its bytes (the largest). */
+static void measure_strides(MlirOperation op, MlirAttribute maps, intptr_t nloops, double domain,
+                            opsched_op_work *w, int *dynamic) {
+  for (intptr_t m = 0, nmaps = mlirArrayAttrGetNumElements(maps); m < nmaps && nloops > 0; m++) {
+    if (!strides_across(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, m)), nloops - 1))
+      continue;
+    double bytes = (double)opsched_type_bytes(mlirValueGetType(mlirOperationGetOperand(op, m)), dynamic);
+    w->strided += domain;
+    if (bytes > w->strided_bytes)
+      w->strided_bytes = bytes;
+  }
+}
+
 /* Structured (linalg) op: iteration domain x arithmetic ops in the body.
  * Loop ranges come from operands whose indexing-map results are plain dims,
  * as LinalgOp::getStaticLoopRanges does. Returns 0 if `op` is not one. */
@@ -179,6 +204,7 @@ static int measure_linalg(MlirOperation op, opsched_op_work *w, int *dynamic) {
   }
   w->flops = domain * body_ops;
   w->bytes = operand_bytes(op, dynamic);
+  measure_strides(op, maps, nloops, domain, w, dynamic);
   return 1;
 }
 

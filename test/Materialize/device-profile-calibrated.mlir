@@ -2,7 +2,8 @@
 // them): reductions run at flops_per_ns, ops without a reduction at
 // elementwise_flops_per_ns; `cores` caps how many ops run at once however
 // many streams the plan has; `region_ns` is added to every op on several
-// streams (its async.execute region).
+// streams (its async.execute region); a loop striding across an operand
+// larger than cache_bytes pays strided_ns per iteration.
 // RUN: opsched-opt --op-schedule='device=%S/Inputs/two-cores.profile' %s | FileCheck %s --check-prefix=ONE
 // RUN: opsched-opt --op-schedule='device=%S/Inputs/two-cores.profile streams=4' %s | FileCheck %s --check-prefix=FOUR
 // RUN: opsched-opt --op-schedule='device=%S/Inputs/two-cores.profile streams=4 resource-limit=3' %s | FileCheck %s --check-prefix=LIMIT
@@ -54,4 +55,26 @@ func.func @relu(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
   return %r : tensor<64x64xf32>
 }
 
-// BAD: invalid value '{{.*}}.profile' for option 'device': device profile: elementwise_flops_per_ns must be > 0, cores an integer in [1, 65536] and region_ns >= 0
+// Transposes: the innermost loop walks the input down its columns. Over
+// 32 KiB (128x128: 64 KiB): 16384 iterations x 10 ns + 128 KiB at 1000
+// bytes per ns (132 ns) + 100 ns launch = 164072 ns. 64x64 (16 KiB) stays
+// in the cache: 33 + 100 ns.
+// ONE-LABEL: func.func @transposes
+// ONE:         linalg.generic {{.*}}opsched.end = 164072 : i64
+// ONE:         linalg.generic {{.*}}opsched.end = 164205 : i64
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+func.func @transposes(%a: tensor<128x128xf32>, %b: tensor<64x64xf32>) -> (tensor<128x128xf32>, tensor<64x64xf32>) {
+  %e = tensor.empty() : tensor<128x128xf32>
+  %t = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<128x128xf32>) outs(%e : tensor<128x128xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<128x128xf32>
+  %f = tensor.empty() : tensor<64x64xf32>
+  %u = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<64x64xf32>) outs(%f : tensor<64x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<64x64xf32>
+  return %t, %u : tensor<128x128xf32>, tensor<64x64xf32>
+}
+
+// BAD: invalid value '{{.*}}.profile' for option 'device': device profile: elementwise_flops_per_ns must be > 0, cores an integer in [1, 65536], region_ns, strided_ns and cache_bytes >= 0

@@ -7,7 +7,8 @@
  * elementwise rate from a batch-norm-like body on a cache-resident tensor,
  * bandwidth from an elementwise copy-scale over 64 MiB, per-op overhead
  * from a function of many tiny ops, the async runtime's cost per region
- * from a chain of dependent async.execute regions, and the cores the
+ * from a chain of dependent async.execute regions, the cost of a strided
+ * access from a transpose larger than the L2 cache, and the cores the
  * runtime's thread pool uses. `op-schedule device=FILE` reads the profile
  * (docs/materialize.md). */
 #define _POSIX_C_SOURCE 200809L
@@ -18,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { REPEATS = 7, TINY_OPS = 512, ASYNC_REGIONS = 256, KERNELS = 7 };
+enum { REPEATS = 7, TINY_OPS = 512, ASYNC_REGIONS = 256, KERNELS = 8, TRANSPOSED = 2048 };
 
 /* The kernels; main prints REPEATS times per kernel, kernel after kernel. */
 static const char *const kernels =
@@ -48,6 +49,12 @@ static const char *const kernels =
     "  ^bb0(%i: f32, %o: f32):\n    %a = arith.subf %i, %m : f32\n    %b = arith.mulf %a, %s : f32\n"
     "    %c = arith.mulf %b, %s : f32\n    %d = arith.addf %c, %m : f32\n"
     "    %e = arith.maximumf %d, %z : f32\n    linalg.yield %e : f32\n  }\n"
+    "  return\n}\n"
+    "#tr = affine_map<(d0, d1) -> (d1, d0)>\n"
+    "func.func @transpose(%x: memref<2048x2048xf32>, %y: memref<2048x2048xf32>) attributes {passthrough = [\"noinline\"]} {\n"
+    "  linalg.generic {indexing_maps = [#tr, #id2], iterator_types = [\"parallel\", \"parallel\"]}"
+    " ins(%x : memref<2048x2048xf32>) outs(%y : memref<2048x2048xf32>) {\n"
+    "  ^bb0(%i: f32, %o: f32):\n    linalg.yield %i : f32\n  }\n"
     "  return\n}\n";
 
 static void emit_tiny(FILE *f) {
@@ -86,7 +93,8 @@ static void emit_main(FILE *f) {
   static const char *const bufs[][2] = {
       {"a", "256x256"}, {"b", "256x256"},   {"c", "256x256"}, {"x", "1x64x30x30"},
       {"w", "64x64x3x3"}, {"y", "1x64x28x28"}, {"p", "8388608"}, {"q", "8388608"},
-      {"t", "4"}, {"e", "1x64x32x32"}, {"g", "1x64x32x32"}};
+      {"t", "4"}, {"e", "1x64x32x32"}, {"g", "1x64x32x32"}, {"u", "2048x2048"},
+      {"v", "2048x2048"}};
   /* Returns 0: a native main's result is the process's exit status. */
   fprintf(f, "func.func @main() -> i32 {\n  %%c0 = arith.constant 0 : index\n"
              "  %%c1 = arith.constant 1 : index\n  %%cr = arith.constant %d : index\n"
@@ -105,6 +113,7 @@ static void emit_main(FILE *f) {
   emit_timed(f, "func.call @regions(%t) : (memref<4xf32>) -> ()");
   emit_timed(f, "func.call @chain(%t) : (memref<4xf32>) -> ()");
   emit_timed(f, "func.call @eltwise(%e, %g) : (memref<1x64x32x32xf32>, memref<1x64x32x32xf32>) -> ()");
+  emit_timed(f, "func.call @transpose(%u, %v) : (memref<2048x2048xf32>, memref<2048x2048xf32>) -> ()");
   fprintf(f, "  %%ok = arith.constant 0 : i32\n  return %%ok : i32\n}\n");
 }
 
@@ -176,15 +185,22 @@ static void write_profile(FILE *f, const double med[KERNELS]) {
   double bandwidth = stream_bytes / (med[2] * 1e9);
   double launch = med[3] * 1e9 / TINY_OPS, awaited = med[4] * 1e9 / ASYNC_REGIONS;
   double region = med[5] * 1e9 / ASYNC_REGIONS, elt = elt_ops / (med[6] * 1e9);
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  long cores = sysconf(_SC_NPROCESSORS_ONLN), cache = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  /* A transpose's time beyond streaming its bytes: one miss per element. */
+  double tr_elems = (double)TRANSPOSED * TRANSPOSED, tr_bytes = 2.0 * tr_elems * 4;
+  double strided = (med[7] * 1e9 - tr_bytes / bandwidth) / tr_elems;
   fprintf(f, "# opsched device profile: opsched-bench calibrate (median of %d runs)\n"
              "# matmul 256^3: %.3f GFLOP/s; conv 64x64x3x3 on 28x28: %.3f GFLOP/s\n"
              "# elementwise 5 ops on 64x32x32: %.3f GFLOP/s; copy-scale 2 x 32 MiB: %.3f GB/s\n"
              "# async.execute region: %.0f ns chained, %.0f ns awaited one by one\n"
+             "# transpose 2048^2: %.3f ns per element\n"
              "name calibrated\nflops_per_ns %.6f\nbytes_per_ns %.6f\nlaunch_ns %.0f\n"
-             "elementwise_flops_per_ns %.6f\ncores %ld\nregion_ns %.0f\n",
-          REPEATS, mm_rate, conv_rate, elt, bandwidth, region, awaited, flops, bandwidth,
-          launch < 1 ? 1 : launch, elt, cores > 0 ? cores : 1, region);
+             "elementwise_flops_per_ns %.6f\ncores %ld\nregion_ns %.0f\nstrided_ns %.3f\n"
+             "cache_bytes %ld\n",
+          REPEATS, mm_rate, conv_rate, elt, bandwidth, region, awaited,
+          med[7] * 1e9 / tr_elems, flops, bandwidth, launch < 1 ? 1 : launch, elt,
+          cores > 0 ? cores : 1, region, strided > 0 ? strided : 0,
+          cache > 0 ? cache : 1048576L);
 }
 
 int bench_calibrate(int argc, char **argv) {

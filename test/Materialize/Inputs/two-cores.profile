@@ -7,3 +7,6 @@ launch_ns 100
 elementwise_flops_per_ns 8
 cores 2
 region_ns 50
+# a loop striding across an operand over 32 KiB: 10 ns per iteration
+strided_ns 10
+cache_bytes 32768
