@@ -1,10 +1,13 @@
 #include "deps.h"
 
+#include "alias.h"
+#include "effect_order.h"
 #include "queries.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -408,112 +411,99 @@ static int outside_may_alias(MlirBlock block) {
 
 /* ---- Effects ------------------------------------------------------------- */
 
-/* Per-resource memory state for effect ordering. */
-typedef struct resource_state {
-  uintptr_t resource;
-  int32_t last_writer;
-  int32_t *readers; /* readers since the last write */
-  int32_t nreaders, cap;
-} resource_state;
+/* Every op's memory effects with the values they touch, then classified:
+ * (resource, alias class or whole resource, write). */
+typedef struct effect_pool {
+  opsched_value_effect *raw;
+  opsched_fx *fx;
+  int64_t n, cap;
+  int64_t *first; /* per op, n + 1 entries: op i's raw effects are
+                     [first[i], first[i+1]), its classified ones the first
+                     count[i] of fx at the same place */
+  int64_t *count;
+  uint8_t *unknown;
+} effect_pool;
 
-typedef struct effect_state {
-  resource_state *res;
-  int32_t nres, cap;
-  int32_t last_unknown; /* last op with unknown effects, or -1 */
-  int32_t *effectful;   /* effectful ops since last_unknown */
-  int32_t neffectful;
-} effect_state;
-
-static resource_state *find_resource(effect_state *s, uintptr_t r) {
-  for (int32_t i = 0; i < s->nres; i++)
-    if (s->res[i].resource == r)
-      return &s->res[i];
-  if (s->nres == s->cap) {
-    int32_t cap = s->cap ? 2 * s->cap : 8;
-    resource_state *p = realloc(s->res, sizeof *p * (size_t)cap);
-    if (!p)
-      return NULL;
-    s->res = p;
-    s->cap = cap;
-  }
-  resource_state *rs = &s->res[s->nres++];
-  memset(rs, 0, sizeof *rs);
-  rs->resource = r;
-  rs->last_writer = -1;
-  return rs;
-}
-
-static int push_reader(resource_state *rs, int32_t v) {
-  if (rs->nreaders == rs->cap) {
-    int32_t cap = rs->cap ? 2 * rs->cap : 8;
-    int32_t *p = realloc(rs->readers, sizeof *p * (size_t)cap);
-    if (!p)
-      return 1;
-    rs->readers = p;
-    rs->cap = cap;
-  }
-  rs->readers[rs->nreaders++] = v;
+static int pool_grow(effect_pool *p, int64_t need) {
+  if (need <= p->cap)
+    return 0;
+  int64_t cap = p->cap ? 2 * p->cap : 64;
+  while (cap < need)
+    cap *= 2;
+  opsched_value_effect *r = realloc(p->raw, sizeof *r * (size_t)cap);
+  if (!r)
+    return 1;
+  p->raw = r;
+  p->cap = cap;
   return 0;
 }
 
-/* Orders effectful ops: RAW/WAR/WAW per resource keep program order; an op
- * with unknown effects (neff < 0) orders against every effectful op before
- * and after it. */
-static int add_effect_edges(effect_state *s, opsched_graph *g, int32_t v,
-                            const opsched_effect *eff, int64_t neff) {
-  int err = 0;
-  if (neff == 0)
-    return 0;
-  if (s->last_unknown >= 0)
-    err |= opsched_graph_add_edge(g, s->last_unknown, v) != OPSCHED_OK;
-  if (neff < 0) {
-    for (int32_t i = 0; i < s->neffectful; i++)
-      err |= opsched_graph_add_edge(g, s->effectful[i], v) != OPSCHED_OK;
-    s->neffectful = 0;
-    s->last_unknown = v;
-    for (int32_t i = 0; i < s->nres; i++) {
-      s->res[i].last_writer = -1;
-      s->res[i].nreaders = 0;
-    }
-    return err;
-  }
-  s->effectful[s->neffectful++] = v;
-  for (int64_t e = 0; e < neff; e++) {
-    resource_state *rs = find_resource(s, eff[e].resource);
-    if (!rs)
+/* Op i's effects, plus its access to memory-backed tensors (a read or
+ * write of the whole default resource: which memref is not tracked). */
+static int collect_op(effect_pool *p, MlirOperation op, int32_t i, uint8_t alias) {
+  p->first[i] = p->n;
+  int64_t k = opsched_mlir_op_value_effects(op, p->raw + p->n, p->cap - p->n);
+  if (k >= 0 && p->n + k + 1 > p->cap) {
+    if (pool_grow(p, p->n + k + 1))
       return 1;
-    if (rs->last_writer >= 0)
-      err |= opsched_graph_add_edge(g, rs->last_writer, v) != OPSCHED_OK;
-    if (eff[e].write) {
-      for (int32_t i = 0; i < rs->nreaders; i++)
-        err |= opsched_graph_add_edge(g, rs->readers[i], v) != OPSCHED_OK;
-      rs->nreaders = 0;
-      rs->last_writer = v;
-    } else {
-      err |= push_reader(rs, v);
-    }
+    k = opsched_mlir_op_value_effects(op, p->raw + p->n, p->cap - p->n);
   }
-  return err;
+  if (k < 0) {
+    p->unknown[i] = 1;
+    return pool_grow(p, p->n + 1);
+  }
+  p->n += k;
+  if (alias)
+    p->raw[p->n++] = (opsched_value_effect){OPSCHED_RESOURCE_DEFAULT, {NULL}, alias == 2};
+  return pool_grow(p, p->n + 1);
 }
 
-static void effect_state_free(effect_state *s) {
-  for (int32_t i = 0; i < s->nres; i++)
-    free(s->res[i].readers);
-  free(s->res);
-  free(s->effectful);
+/* Classifies op i's effects, one entry per (resource, class). */
+static void classify_op(effect_pool *p, opsched_alias *a, int32_t i) {
+  int64_t base = p->first[i], out = base;
+  for (int64_t e = base; e < p->first[i + 1]; e++) {
+    const opsched_value_effect *r = &p->raw[e];
+    opsched_fx fx = {r->resource,
+                     mlirValueIsNull(r->value) ? OPSCHED_EFFECT_WHOLE
+                                               : opsched_alias_class(a, r->value),
+                     r->write};
+    int64_t j = base;
+    while (j < out && (p->fx[j].resource != fx.resource || p->fx[j].cls != fx.cls))
+      j++;
+    if (j < out)
+      p->fx[j].write |= fx.write;
+    else
+      p->fx[out++] = fx;
+  }
+  p->count[i] = p->unknown[i] ? -1 : out - base;
 }
 
-/* The op's effects plus its access to memory-backed tensors (a read or
- * write of the default resource, where memrefs live). */
-static int64_t op_effects(MlirOperation op, uint8_t alias, opsched_effect *out, int64_t cap) {
-  int64_t neff = opsched_mlir_op_effects(op, out, cap);
-  if (neff < 0 || neff > cap)
-    return -1; /* too many resources to track: treat as unknown */
-  if (alias && neff < cap)
-    out[neff++] = (opsched_effect){OPSCHED_RESOURCE_DEFAULT, alias == 2};
-  else if (alias)
-    return -1;
-  return neff;
+static void pool_free(effect_pool *p) {
+  free(p->raw);
+  free(p->fx);
+  free(p->first);
+  free(p->count);
+  free(p->unknown);
+}
+
+/* Collects and classifies the effects of the block's ops. */
+static int pool_build(effect_pool *p, opsched_alias *a, MlirOperation *ops, int32_t n,
+                      const uint8_t *alias) {
+  p->first = calloc((size_t)n + 1, sizeof *p->first);
+  p->count = calloc((size_t)n + 1, sizeof *p->count);
+  p->unknown = calloc((size_t)n + 1, 1);
+  int err = !p->first || !p->count || !p->unknown || pool_grow(p, 64);
+  for (int32_t i = 0; i < n && !err; i++)
+    err = collect_op(p, ops[i], i, alias[i]);
+  if (err)
+    return 1;
+  p->first[n] = p->n;
+  p->fx = malloc(sizeof *p->fx * (size_t)(p->n + 1));
+  if (!p->fx || p->n >= INT32_MAX || opsched_alias_init(a, (int32_t)p->n))
+    return 1;
+  for (int32_t i = 0; i < n; i++)
+    classify_op(p, a, i);
+  return a->failed;
 }
 
 /* Whether an op of the block touches memory (the default resource) or has
@@ -521,8 +511,8 @@ static int64_t op_effects(MlirOperation op, uint8_t alias, opsched_effect *out, 
 static int block_touches_memory(MlirOperation *ops, int32_t n, opsched_effect *effects,
                                 int64_t cap) {
   for (int32_t i = 0; i < n; i++) {
-    int64_t neff = op_effects(ops[i], 0, effects, cap);
-    if (neff < 0)
+    int64_t neff = opsched_mlir_op_effects(ops[i], effects, cap);
+    if (neff < 0 || neff > cap)
       return 1;
     for (int64_t e = 0; e < neff; e++)
       if (effects[e].resource == OPSCHED_RESOURCE_DEFAULT)
@@ -557,16 +547,36 @@ static int add_speculation_edges(spec_state *s, opsched_graph *g, int32_t v, int
   return err;
 }
 
+/* Effect and speculation edges, in program order. */
+static int add_order_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
+                           const uint8_t *alias) {
+  effect_pool pool = {0};
+  opsched_alias classes;
+  memset(&classes, 0, sizeof classes);
+  opsched_effect_order *order = NULL;
+  spec_state spec = {.last_barrier = -1};
+  spec.traps = malloc(sizeof *spec.traps * (size_t)n);
+  int err = !spec.traps || pool_build(&pool, &classes, ops, n, alias);
+  if (!err)
+    err = !(order = opsched_effect_order_new(&classes, n));
+  for (int32_t i = 0; i < n && !err; i++) {
+    err |= opsched_effect_order_add(order, g, i, pool.fx + pool.first[i], pool.count[i]);
+    err |= add_speculation_edges(&spec, g, i, opsched_deps_may_trap(ops[i]),
+                                 opsched_mlir_op_may_not_return(ops[i]));
+  }
+  opsched_effect_order_free(order);
+  opsched_alias_free(&classes);
+  pool_free(&pool);
+  free(spec.traps);
+  return err;
+}
+
 int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
                            const opsched_ptrmap *index) {
   enum { EFFECT_CAP = 16 };
   opsched_effect effects[EFFECT_CAP];
-  effect_state eff = {.last_unknown = -1};
-  spec_state spec = {.last_barrier = -1};
-  eff.effectful = malloc(sizeof *eff.effectful * (size_t)n);
-  spec.traps = malloc(sizeof *spec.traps * (size_t)n);
   uint8_t *nested = calloc((size_t)n, 1), *alias = calloc((size_t)n, 1);
-  int err = !eff.effectful || !spec.traps || !nested || !alias;
+  int err = !nested || !alias;
   int any_bufferization = 0, any_outside = 0;
   for (int32_t i = 0; i < n && !err; i++) {
     ssa_ctx c = {index, g, i, 0, 0, 0, ops[i]};
@@ -582,14 +592,8 @@ int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
                 outside_may_alias(mlirOperationGetBlock(ops[0]));
   if (!err && (any_bufferization || outside))
     err = alias_access(ops, n, nested, index, outside, alias);
-  for (int32_t i = 0; i < n && !err; i++) {
-    int64_t neff = op_effects(ops[i], alias[i], effects, EFFECT_CAP);
-    err |= add_effect_edges(&eff, g, i, effects, neff);
-    err |= add_speculation_edges(&spec, g, i, opsched_deps_may_trap(ops[i]),
-                                 opsched_mlir_op_may_not_return(ops[i]));
-  }
-  effect_state_free(&eff);
-  free(spec.traps);
+  if (!err)
+    err = add_order_edges(g, ops, n, alias);
   free(nested);
   free(alias);
   return err;

@@ -13,6 +13,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
@@ -54,6 +55,87 @@ int64_t opsched_mlir_op_effects(MlirOperation op, opsched_effect *out, int64_t c
     i++;
   }
   return i;
+}
+
+int64_t opsched_mlir_op_value_effects(MlirOperation op, opsched_value_effect *out,
+                                      int64_t cap) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(unwrap(op));
+  if (!effects)
+    return -1;
+  // MapVector keeps first-seen order: deterministic output.
+  llvm::MapVector<std::pair<uintptr_t, void *>, bool> byKey;
+  for (const MemoryEffects::EffectInstance &e : *effects) {
+    uintptr_t key = resourceKey(e.getResource());
+    if (isa<MemoryEffects::Allocate>(e.getEffect())) {
+      // See opsched_mlir_op_effects: a stack allocation reads the scope.
+      if (key == OPSCHED_RESOURCE_AUTOMATIC_SCOPE)
+        byKey[{key, nullptr}] |= false;
+      continue;
+    }
+    void *value = e.getValue() ? e.getValue().getAsOpaquePointer() : nullptr;
+    byKey[{key, value}] |= !isa<MemoryEffects::Read>(e.getEffect());
+  }
+  int64_t i = 0;
+  for (auto &[key, write] : byKey) {
+    if (i < cap)
+      out[i] = opsched_value_effect{key.first, MlirValue{key.second}, write ? 1 : 0};
+    i++;
+  }
+  return i;
+}
+
+intptr_t opsched_mlir_view_source(MlirOperation op) {
+  Operation *o = unwrap(op);
+  Value source;
+  if (auto view = dyn_cast<ViewLikeOpInterface>(o))
+    source = view.getViewSource();
+  else if (o->getName().getStringRef() == "memref.transpose" && o->getNumOperands() == 1)
+    source = o->getOperand(0); // a view, but not a ViewLikeOpInterface
+  for (OpOperand &operand : o->getOpOperands())
+    if (source && operand.get() == source)
+      return static_cast<intptr_t>(operand.getOperandNumber());
+  return -1;
+}
+
+// Effects through getEffectsRecursively: libMLIR does the interface casts.
+int opsched_mlir_value_is_allocation(MlirValue v) {
+  Value value = unwrap(v);
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumRegions() != 0)
+    return 0;
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(def);
+  return effects && llvm::any_of(*effects, [&](const MemoryEffects::EffectInstance &e) {
+           return isa<MemoryEffects::Allocate>(e.getEffect()) && e.getValue() == value;
+         });
+}
+
+// A region op passing a buffer into its body (a loop's iter_args) is no
+// accessor: the body's block argument is another name for it.
+static bool forwardsBuffers(Operation *o) {
+  for (Region &region : o->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
+        if (isa<BaseMemRefType>(arg.getType()))
+          return true;
+  return false;
+}
+
+int opsched_mlir_op_accesses_value(MlirOperation op, MlirValue v) {
+  Operation *o = unwrap(op);
+  Value value = unwrap(v);
+  // An op returning a buffer might return this one: not an accessor.
+  for (Value r : o->getResults())
+    if (isa<BaseMemRefType>(r.getType()))
+      return 0;
+  if (forwardsBuffers(o))
+    return 0;
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(o);
+  return effects && llvm::any_of(*effects, [&](const MemoryEffects::EffectInstance &e) {
+           return !isa<MemoryEffects::Allocate>(e.getEffect()) && e.getValue() == value;
+         });
 }
 
 int64_t opsched_mlir_op_tied_operand(MlirOperation op, int64_t resultIndex) {
@@ -131,17 +213,37 @@ int opsched_mlir_op_is_speculatable(MlirOperation op) {
   });
 }
 
+// A region op that always ends: speculatable, or not speculatable only
+// because of what its body does (RecursivelySpeculatable: the walk checks
+// the body), or a destination-passing op (linalg), whose loops are bounded
+// by its operands' shapes and which MLIR calls not speculatable merely for
+// working on buffers.
+static bool regionOpEnds(Operation *o) {
+  if (isSpeculatable(o) || isa<DestinationStyleOpInterface>(o))
+    return true;
+  auto cond = dyn_cast<ConditionallySpeculatable>(o);
+  return cond && cond.getSpeculatability() == Speculation::RecursivelySpeculatable;
+}
+
 int opsched_mlir_op_may_not_return(MlirOperation op) {
   Operation *o = unwrap(op);
   std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
       getEffectsRecursively(o);
   if (!effects)
     return 1;
-  for (const MemoryEffects::EffectInstance &e : *effects)
-    if (!isa<MemoryEffects::Read>(e.getEffect()) &&
-        !isa<MemoryEffects::Allocate>(e.getEffect()))
+  for (const MemoryEffects::EffectInstance &e : *effects) {
+    if (isa<MemoryEffects::Read>(e.getEffect()) || isa<MemoryEffects::Allocate>(e.getEffect()))
+      continue;
+    // Printing, asserting (no value) and other resources are observable; a
+    // buffer's contents are seen only by a later read.
+    if (!e.getValue() || resourceKey(e.getResource()) != OPSCHED_RESOURCE_DEFAULT)
       return 1;
-  // A region op upstream cannot prove speculatable may loop forever (a
-  // while, a for with a step that may be zero) or trap inside.
-  return o->getNumRegions() != 0 && !isSpeculatable(o);
+  }
+  // A region op MLIR cannot prove to end (a while, a for whose step may be
+  // zero) may loop forever, at any depth.
+  WalkResult r = o->walk([](Operation *nested) {
+    return nested->getNumRegions() != 0 && !regionOpEnds(nested) ? WalkResult::interrupt()
+                                                                : WalkResult::advance();
+  });
+  return r.wasInterrupted() ? 1 : 0;
 }

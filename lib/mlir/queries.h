@@ -33,6 +33,37 @@ enum { OPSCHED_RESOURCE_DEFAULT = 1, OPSCHED_RESOURCE_AUTOMATIC_SCOPE = 2 };
  * effectful op. */
 int64_t opsched_mlir_op_effects(MlirOperation op, opsched_effect *out, int64_t cap);
 
+/* One memory effect of an op or of an op nested in it, with the value it
+ * touches (null when the effect is on the whole resource). Allocations are
+ * left out but for the read of OPSCHED_RESOURCE_AUTOMATIC_SCOPE a stack
+ * allocation makes. */
+typedef struct opsched_value_effect {
+  uintptr_t resource;
+  MlirValue value;
+  int write; /* write or free */
+} opsched_value_effect;
+
+/* The memory effects of `op` and everything nested in it, one entry per
+ * (resource, value) in first-seen order (write wins). Returns the number of
+ * entries (which may exceed `cap`; only `cap` are written), or -1 when the
+ * effects are unknown. */
+int64_t opsched_mlir_op_value_effects(MlirOperation op, opsched_value_effect *out, int64_t cap);
+
+/* For a view-like op (mlir::ViewLikeOpInterface, plus memref.transpose,
+ * which lacks it), the operand index of the buffer it views; -1 otherwise. */
+intptr_t opsched_mlir_view_source(MlirOperation op);
+
+/* 1 when `v` is a fresh buffer: its defining op has an Allocate effect on
+ * it (memref.alloc, memref.alloca, ...). */
+int opsched_mlir_value_is_allocation(MlirValue v);
+
+/* 1 when `op` is a mere accessor of `v`: its effects (nested ones
+ * included) are known and one of them reads, writes or frees `v`, it
+ * returns no buffer, and it passes no buffer into a region (a block
+ * argument of memref type): it touches the buffer's contents and keeps no
+ * reference to it. */
+int opsched_mlir_op_accesses_value(MlirOperation op, MlirValue v);
+
 /* 1 when `op` may run earlier than in program order without a trap or
  * other behaviour the original would not have: MLIR's isSpeculatable
  * (ConditionallySpeculatable, recursively through regions), plus ops whose
@@ -41,9 +72,12 @@ int opsched_mlir_op_is_speculatable(MlirOperation op);
 
 /* 1 when `op`, or anything nested in it, may not return to the next op or
  * does something the program may observe before it ends: unknown effects
- * (no interface, unregistered ops, calls of any kind), any write or free
- * (cf.assert, vector.print, stores), or regions MLIR cannot prove
- * speculatable (a loop that may not end). */
+ * (no interface, unregistered ops, calls of any kind), a write or free of a
+ * whole resource (cf.assert, vector.print) or of any resource but the
+ * default one, or a region op that may not end (docs/Passes.md,
+ * "Dependency rules"). A write or free of a buffer value in memory (a
+ * store, a linalg op on memrefs, a dealloc) is not observable in itself:
+ * only a later read sees it, and the effect rules order that read. */
 int opsched_mlir_op_may_not_return(MlirOperation op);
 
 /* For a destination-passing op, the operand index tied to result

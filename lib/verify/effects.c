@@ -66,15 +66,21 @@ static int add_op(vfxset *s, const vop *o, int32_t pos) {
   return 1;
 }
 
-/* Distinct roots alias unless both are allocations, or one is an
- * allocation and the other an argument of the function (made before it). */
+/* Distinct roots alias unless one is a local allocation, or both are
+ * allocations, or one is an allocation and the other an argument of the
+ * function (made before it) or a global (static storage). */
 static int may_alias(const opsched_vfx *a, const opsched_vfx *b) {
   if (!a->root || !b->root || a->root == b->root)
     return 1;
   int x = a->origin, y = b->origin;
-  if (x == OPSCHED_VFX_ALLOCATION && (y == OPSCHED_VFX_ALLOCATION || y == OPSCHED_VFX_ARGUMENT))
+  if (x == OPSCHED_VFX_LOCAL || y == OPSCHED_VFX_LOCAL)
     return 0;
-  return !(y == OPSCHED_VFX_ALLOCATION && x == OPSCHED_VFX_ARGUMENT);
+  if (y == OPSCHED_VFX_ALLOCATION) {
+    y = x;
+    x = OPSCHED_VFX_ALLOCATION;
+  }
+  return !(x == OPSCHED_VFX_ALLOCATION &&
+           (y == OPSCHED_VFX_ALLOCATION || y == OPSCHED_VFX_ARGUMENT || y == OPSCHED_VFX_GLOBAL));
 }
 
 typedef enum vconflict {

@@ -52,6 +52,7 @@ const char *const kStackScope[] = {"llvm.intr.stacksave", "llvm.intr.stackrestor
 bool isView(Operation *op) { return nameIn(op, kViews); }
 
 bool isAllocation(Value root);
+bool escapes(Value root);
 
 Value rootOf(Value v) {
   for (int guard = 0; guard < 4096; ++guard) {
@@ -63,11 +64,51 @@ Value rootOf(Value v) {
   return v;
 }
 
-// OPSCHED_VFX_ALLOCATION: the root's defining op allocates it.
+// A use that keeps an allocation inside the function's known accesses: a
+// view of it (whose uses count too), or an op that reads, writes or frees
+// it, returns no buffer and passes none into a region.
+bool useKeepsLocal(Operation *user, Value v, SmallVectorImpl<Value> &views) {
+  if (isView(user) && user->getOperand(0) == v) {
+    for (Value r : user->getResults())
+      views.push_back(r);
+    return true;
+  }
+  for (Value r : user->getResults())
+    if (isa<BaseMemRefType>(r.getType()))
+      return false;
+  for (Region &region : user->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
+        if (isa<BaseMemRefType>(arg.getType()))
+          return false;
+  auto effects = getEffectsRecursively(user);
+  return effects && llvm::any_of(*effects, [&](const MemoryEffects::EffectInstance &e) {
+           return !isa<MemoryEffects::Allocate>(e.getEffect()) && e.getValue() == v;
+         });
+}
+
+// An allocation escapes when a use of it or of a view of it may keep a
+// reference (stored, passed to a call, returned, yielded, made a tensor).
+bool escapes(Value root) {
+  SmallVector<Value, 8> views{root};
+  for (size_t i = 0; i < views.size(); ++i) {
+    if (i > (1u << 16))
+      return true;
+    Value v = views[i];
+    for (OpOperand &use : v.getUses())
+      if (!useKeepsLocal(use.getOwner(), v, views))
+        return true;
+  }
+  return false;
+}
+
+// OPSCHED_VFX_ALLOCATION / LOCAL: the root's defining op allocates it (LOCAL
+// when it does not escape).
 // OPSCHED_VFX_ARGUMENT: an argument of the function (the entry block of a
 // function's body): it exists before any allocation the function makes.
+// OPSCHED_VFX_GLOBAL: memref.get_global, static storage.
 // Anything else (results of calls, scf.if, selects, loop-carried block
-// arguments) may be any buffer, an allocation of this block included.
+// arguments) may be any buffer, an escaped allocation of this block included.
 int32_t originOf(Value root) {
   if (auto arg = dyn_cast<BlockArgument>(root)) {
     Block *owner = arg.getOwner();
@@ -76,7 +117,11 @@ int32_t originOf(Value root) {
       return OPSCHED_VFX_ARGUMENT;
     return OPSCHED_VFX_ANY;
   }
-  return isAllocation(root) ? OPSCHED_VFX_ALLOCATION : OPSCHED_VFX_ANY;
+  if (root.getDefiningOp() && root.getDefiningOp()->getName().getStringRef() == "memref.get_global")
+    return OPSCHED_VFX_GLOBAL;
+  if (!isAllocation(root))
+    return OPSCHED_VFX_ANY;
+  return escapes(root) ? OPSCHED_VFX_ALLOCATION : OPSCHED_VFX_LOCAL;
 }
 
 bool isAllocation(Value root) {

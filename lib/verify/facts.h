@@ -22,13 +22,17 @@ typedef enum opsched_vfx_kind {
   OPSCHED_VFX_ALLOC
 } opsched_vfx_kind;
 
-/* Where an alias root comes from: two distinct allocations never alias,
- * nor does an allocation alias an argument of the function; anything else
- * may alias anything. */
+/* Where an alias root comes from. Two distinct allocations never alias,
+ * nor does an allocation alias an argument of the function or a global; a
+ * local allocation (one that does not escape: every use of it and its
+ * views reads, writes or frees it) aliases nothing but itself; anything
+ * else may alias anything. */
 typedef enum opsched_vfx_origin {
   OPSCHED_VFX_ANY,
   OPSCHED_VFX_ALLOCATION,
-  OPSCHED_VFX_ARGUMENT
+  OPSCHED_VFX_ARGUMENT,
+  OPSCHED_VFX_GLOBAL,
+  OPSCHED_VFX_LOCAL
 } opsched_vfx_origin;
 
 /* One memory effect of an op or of an op nested in it. `root` identifies the

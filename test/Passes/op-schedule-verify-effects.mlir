@@ -12,7 +12,7 @@
 // The scheduler's waits are what orders its effects: without them the
 // checker reports the conflicts.
 // RUN: opsched-opt --op-schedule='streams=4 cost-model=unit' %s | sed -E 's/, opsched.waits = array<i64: [0-9, ]*>//' | not opsched-opt --op-schedule-verify 2>&1 >/dev/null | FileCheck %s --check-prefix=NOWAITS
-// NOWAITS: error: opsched-verify: reads memory that op 'linalg.fill' (id 4) writes (read after write), but no stream order or wait orders the two
+// NOWAITS: error: opsched-verify: reads memory that op 'memref.store' (id 5) writes (read after write), but no stream order or wait orders the two
 // NOWAITS: error: opsched-verify: has unknown memory effects and op 'memref.load' (id 7) touches memory
 // Valid hand-written schedules pass unchanged.
 // RUN: opsched-opt --op-schedule-verify %s | FileCheck %s
