@@ -205,34 +205,38 @@ def chains(out, k, length, n, seed):
     weights = ["%%w%d_%d: %s" % (c, s, t) for c in range(k) for s in range(steps[c])]
     out.write("#id = affine_map<(d0, d1) -> (d0, d1)>\n")
     out.write("func.func @chains(%%x: %s, %s) -> %s {\n" % (t, ", ".join(weights), t))
-    out.write("  %%zero = arith.constant 0.000000e+00 : f32\n  %%e = tensor.empty() : %s\n" % t)
+    out.write("  %zero = arith.constant 0.000000e+00 : f32\n")
+    # Every result gets its own tensor.empty, as exported models do: one
+    # shared empty lets bufferization reuse one chain's buffer in another.
     ends = []
     for c in range(k):
         x = "%x"
         for s in range(steps[c]):
             v = "%%c%d_%d" % (c, s)
-            out.write("  %sz = linalg.fill ins(%%zero : f32) outs(%%e : %s) -> %s\n" % (v, t, t))
+            out.write("  %se = tensor.empty() : %s\n" % (v, t))
+            out.write("  %sz = linalg.fill ins(%%zero : f32) outs(%se : %s) -> %s\n" % (v, v, t, t))
             out.write("  %sm = linalg.matmul ins(%s, %%w%d_%d : %s, %s) outs(%sz : %s) -> %s\n"
                       % (v, x, c, s, t, t, v, t, t))
+            out.write("  %sr = tensor.empty() : %s\n" % (v, t))
             out.write("  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = "
-                      "[\"parallel\", \"parallel\"]} ins(%sm : %s) outs(%%e : %s) {\n"
+                      "[\"parallel\", \"parallel\"]} ins(%sm : %s) outs(%sr : %s) {\n"
                       "  ^bb0(%%in: f32, %%o: f32):\n    %%r = arith.maximumf %%in, %%zero : f32\n"
-                      "    linalg.yield %%r : f32\n  } -> %s\n" % (v, v, t, t, t))
+                      "    linalg.yield %%r : f32\n  } -> %s\n" % (v, v, t, v, t, t))
             x = v
         ends.append(x)
     j = 0
     while len(ends) > 1:
         nxt = []
         for a in range(0, len(ends) - 1, 2):
-            out.write("  %%j%d = linalg.add ins(%s, %s : %s, %s) outs(%%e : %s) -> %s\n"
-                      % (j, ends[a], ends[a + 1], t, t, t, t))
+            out.write("  %%j%de = tensor.empty() : %s\n" % (j, t))
+            out.write("  %%j%d = linalg.add ins(%s, %s : %s, %s) outs(%%j%de : %s) -> %s\n"
+                      % (j, ends[a], ends[a + 1], t, t, j, t, t))
             nxt.append("%%j%d" % j)
             j += 1
         if len(ends) % 2:
             nxt.append(ends[-1])
         ends = nxt
     out.write("  return %s : %s\n}\n" % (ends[0], t))
-
 
 if __name__ == "__main__":
     out = sys.stdout
