@@ -68,12 +68,14 @@ static void emit_tiny(FILE *f) {
                "memref<4xf32>)\n    async.yield\n  }\n  async.await %%k%d : !async.token\n",
             i, i);
   fprintf(f, "  return\n}\n");
-  /* A chain: each region waits on the previous one's token, as the
-   * segments of a stream do; only the last is awaited. */
+  /* A chain: each region waits on the previous one's token and hops back
+   * to the pool, as op-materialize-streams' segments do; only the last is
+   * awaited. */
   fprintf(f, "func.func @chain(%%t: memref<4xf32>) attributes {passthrough = [\"noinline\"]} {\n  %%v = arith.constant 1.0 : f32\n"
              "  %%k0 = async.execute {\n    linalg.fill ins(%%v : f32) outs(%%t : memref<4xf32>)\n    async.yield\n  }\n");
   for (int i = 1; i < ASYNC_REGIONS; i++)
-    fprintf(f, "  %%k%d = async.execute [%%k%d] {\n    linalg.fill ins(%%v : f32) outs(%%t : "
+    fprintf(f, "  %%k%d = async.execute [%%k%d] {\n    %%h = async.execute {\n      async.yield\n    }\n"
+               "    async.await %%h : !async.token\n    linalg.fill ins(%%v : f32) outs(%%t : "
                "memref<4xf32>)\n    async.yield\n  }\n",
             i, i - 1);
   fprintf(f, "  async.await %%k%d : !async.token\n  return\n}\n", ASYNC_REGIONS - 1);
