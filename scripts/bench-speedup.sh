@@ -40,15 +40,21 @@ build)
   $gen chains 6 4 192 7 >"$dir/gen/chains-6x4-192-s7.mlir"   # unequal lengths
   if [ -n "${3:-}" ]; then cp "$3" "$dir/device.profile"
   else "$build/bin/opsched-bench" calibrate -o "$dir/device.profile"; fi
+  build_one() { # $1 = model, $2 = streams
+    local name; name="$(basename "$1" .mlir)-s$2"
+    echo "bench-speedup: build $name" >&2
+    "$root/scripts/run-model.sh" "$1" --streams "$2" --device "$dir/device.profile" \
+      --repeats 6 --out "$dir/$name" --build-only 2>"$dir/$name.build.log" ||
+      echo "bench-speedup: $name failed to build (see $dir/$name.build.log)" >&2
+  }
+  # Two builds at a time (the machine's two cores).
   for m in $(inputs); do
     for s in $streams_list; do
-      name="$(basename "$m" .mlir)-s$s"
-      echo "bench-speedup: build $name" >&2
-      "$root/scripts/run-model.sh" "$m" --streams "$s" --device "$dir/device.profile" \
-        --repeats 6 --out "$dir/$name" --build-only 2>"$dir/$name.build.log" ||
-        echo "bench-speedup: $name failed to build (see $dir/$name.build.log)" >&2
+      build_one "$m" "$s" &
+      while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
     done
   done
+  wait
   ;;
 run)
   rounds="${3:-2}"
