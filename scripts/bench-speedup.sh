@@ -60,18 +60,19 @@ run)
   rounds="${3:-2}"
   echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
-  echo "| input | streams | predicted speedup | measured speedup | error | bit-identical | predicted time | measured time | peak heap seq / arena program | arena (B) |"
-  echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|"
+  echo "| input | streams | predicted speedup | measured speedup | error | bit-identical | predicted time | measured time | measured / 1-stream plan | peak heap seq / arena program | arena (B) |"
+  echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"
   for m in $(inputs); do
+    one=""   # the 1-stream plan's measured time, for the speedup of the streams alone
     for s in $streams_list; do
       name="$(basename "$m" .mlir)-s$s"
       [ -x "$dir/$name/sched" ] || { echo "| $name | $s | not built |"; continue; }
       r="$("$root/scripts/run-model.sh" "$m" --streams "$s" --device "$dir/device.profile" \
            --out "$dir/$name" --run-only --rounds "$rounds" 2>/dev/null || true)"
       echo "$r" >"$dir/$name.report"
-      python3 - "$r" "$(basename "$m" .mlir)" "$s" <<'PY'
+      row="$(python3 - "$r" "$(basename "$m" .mlir)" "$s" "$one" <<'PY'
 import re, sys
-r, name, s = sys.argv[1:]
+r, name, s, one = sys.argv[1:]
 def g(p, cast=float):
     m = re.search(p, r)
     return cast(m.group(1)) if m else None
@@ -85,11 +86,15 @@ heap = g(r"ratio seq/sched ([0-9.]+)")
 arena = g(r"predicted arena_size:\s+(\d+)", int)
 pred = pred if pred is not None else 1.0
 err = "%+.0f%%" % (100 * (pred - meas) / meas) if meas else "?"
-print("| %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s |" % (
+vs1 = "%.3f" % (float(one) / ts) if one and ts else "-"
+print("| %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s | %s |" % (
     name, s, pred, "%.3f (%d)" % (meas, n) if meas else "?", err, same or "?",
-    "%.4f s" % (mk / 1e9) if mk else "?", "%.4f s" % ts if ts else "?",
+    "%.4f s" % (mk / 1e9) if mk else "?", "%.4f s" % ts if ts else "?", vs1,
     "%.2f" % heap if heap else "?", arena if arena is not None else "?"))
 PY
+)"
+      echo "$row"
+      if [ "$s" = 1 ]; then one="$(echo "$row" | awk -F'|' '{gsub(/[ s]/, "", $9); print $9}')"; fi
     done
   done
   echo

@@ -113,7 +113,8 @@ int64_t opsched_cost_roofline(const opsched_device *d, const opsched_op_work *w)
                                                                 : d->flops_per_ns;
   double compute = w->flops > 0 ? w->flops / rate : 0.0;
   double memory = w->bytes > 0 ? w->bytes / d->bytes_per_ns : 0.0;
-  double strided = w->strided_bytes > d->cache_bytes ? w->strided * d->strided_ns : 0.0;
+  int misses = w->strided_bytes > (w->strided_aligned ? 1.0 : 8.0) * d->cache_bytes;
+  double strided = misses ? w->strided * d->strided_ns : 0.0;
   double t = ceil((compute > memory ? compute : memory) + strided) + (double)d->launch_ns;
   if (!(t < 9.0e18)) /* also catches NaN */
     return INT64_MAX;

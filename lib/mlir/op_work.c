@@ -123,28 +123,38 @@ static int has_reduction_loop(MlirAffineMap out, intptr_t nloops) {
   return 0;
 }
 
-/* Whether the innermost loop strides across an operand of map `m`: it
- * indexes a dimension of the operand but not the last (contiguous) one. */
-static int strides_across(MlirAffineMap m, intptr_t inner) {
+/* The outermost result of map `m` the innermost loop indexes when it does
+ * not index the last (contiguous) one: the loop strides across the
+ * operand along that dimension. -1 otherwise. */
+static intptr_t strided_result(MlirAffineMap m, intptr_t inner) {
   intptr_t nr = mlirAffineMapGetNumResults(m);
   if (nr < 2 || mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(m, nr - 1), inner))
-    return 0;
+    return -1;
   for (intptr_t r = 0; r < nr - 1; r++)
     if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(m, r), inner))
-      return 1;
-  return 0;
+      return r;
+  return -1;
 }
 
-/* Iterations that stride across an operand, and its bytes (the largest). */
+/* Iterations that stride across an operand, its bytes (the largest), and
+ * whether some such stride is a multiple of 4 KiB: then every access maps
+ * to the same cache sets and a new page. */
 static void measure_strides(MlirOperation op, MlirAttribute maps, intptr_t nloops, double domain,
                             opsched_op_work *w, int *dynamic) {
   for (intptr_t m = 0, nmaps = mlirArrayAttrGetNumElements(maps); m < nmaps && nloops > 0; m++) {
-    if (!strides_across(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, m)), nloops - 1))
+    intptr_t r = strided_result(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, m)), nloops - 1);
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, m));
+    if (r < 0 || !mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t) || r >= mlirShapedTypeGetRank(t))
       continue;
-    double bytes = (double)opsched_type_bytes(mlirValueGetType(mlirOperationGetOperand(op, m)), dynamic);
+    int64_t stride = (opsched_element_bits(mlirShapedTypeGetElementType(t)) + 7) / 8;
+    for (intptr_t q = r + 1; q < mlirShapedTypeGetRank(t); q++)
+      stride = mlirShapedTypeIsDynamicDim(t, q) ? 0 : sat_mul(stride, mlirShapedTypeGetDimSize(t, q));
+    double bytes = (double)opsched_type_bytes(t, dynamic);
     w->strided += domain;
     if (bytes > w->strided_bytes)
       w->strided_bytes = bytes;
+    if (stride > 0 && stride % 4096 == 0)
+      w->strided_aligned = 1;
   }
 }
 

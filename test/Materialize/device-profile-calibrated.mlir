@@ -55,26 +55,42 @@ func.func @relu(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
   return %r : tensor<64x64xf32>
 }
 
-// Transposes: the innermost loop walks the input down its columns. Over
-// 32 KiB (128x128: 64 KiB): 16384 iterations x 10 ns + 128 KiB at 1000
-// bytes per ns (132 ns) + 100 ns launch = 164072 ns. 64x64 (16 KiB) stays
-// in the cache: 33 + 100 ns.
-// ONE-LABEL: func.func @transposes
-// ONE:         linalg.generic {{.*}}opsched.end = 164072 : i64
-// ONE:         linalg.generic {{.*}}opsched.end = 164205 : i64
+// Transposes: the innermost loop walks the input down its columns. A
+// 4 KiB stride over an operand larger than cache_bytes (32 KiB) misses on
+// every iteration: 16x1024 (64 KiB, stride 4096 B): 16384 x 10 ns + 128 KiB
+// at 1000 bytes per ns (132 ns) + 100 ns launch = 164072 ns. Other strides
+// miss only over 8 x cache_bytes: 128x128 (64 KiB, stride 512 B) costs
+// 132 + 100 ns; 288x288 (324 KiB) 82944 x 10 + 664 + 100 ns.
 #tr = affine_map<(d0, d1) -> (d1, d0)>
-func.func @transposes(%a: tensor<128x128xf32>, %b: tensor<64x64xf32>) -> (tensor<128x128xf32>, tensor<64x64xf32>) {
+// ONE-LABEL: func.func @tr_aligned
+// ONE-SAME:    opsched.makespan = 164072 : i64
+func.func @tr_aligned(%a: tensor<16x1024xf32>) -> tensor<1024x16xf32> {
+  %e = tensor.empty() : tensor<1024x16xf32>
+  %t = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<16x1024xf32>) outs(%e : tensor<1024x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1024x16xf32>
+  return %t : tensor<1024x16xf32>
+}
+// ONE-LABEL: func.func @tr_small
+// ONE-SAME:    opsched.makespan = 232 : i64
+func.func @tr_small(%a: tensor<128x128xf32>) -> tensor<128x128xf32> {
   %e = tensor.empty() : tensor<128x128xf32>
   %t = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<128x128xf32>) outs(%e : tensor<128x128xf32>) {
   ^bb0(%in: f32, %o: f32):
     linalg.yield %in : f32
   } -> tensor<128x128xf32>
-  %f = tensor.empty() : tensor<64x64xf32>
-  %u = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<64x64xf32>) outs(%f : tensor<64x64xf32>) {
+  return %t : tensor<128x128xf32>
+}
+// ONE-LABEL: func.func @tr_large
+// ONE-SAME:    opsched.makespan = 830204 : i64
+func.func @tr_large(%a: tensor<288x288xf32>) -> tensor<288x288xf32> {
+  %e = tensor.empty() : tensor<288x288xf32>
+  %t = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<288x288xf32>) outs(%e : tensor<288x288xf32>) {
   ^bb0(%in: f32, %o: f32):
     linalg.yield %in : f32
-  } -> tensor<64x64xf32>
-  return %t, %u : tensor<128x128xf32>, tensor<64x64xf32>
+  } -> tensor<288x288xf32>
+  return %t : tensor<288x288xf32>
 }
 
 // BAD: invalid value '{{.*}}.profile' for option 'device': device profile: elementwise_flops_per_ns must be > 0, cores an integer in [1, 65536], region_ns, strided_ns and cache_bytes >= 0
