@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the screenshots of docs/report.md from real reports: the
-# demo's three modes on examples/models/inception_block.mlir and a 1000-op
+# demo's three modes (and the default on 4 streams: the frontier) on
+# examples/models/inception_block.mlir and a 1000-op
 # generated model (tools/opsched-gen), each view alone in headless Chromium
 # (no network, fresh profile). Needs a build (scripts/build.sh) and chromium.
 # Usage: scripts/report-screenshots.sh [OUTDIR]   (default docs/img)
@@ -19,6 +20,7 @@ report() { # report NAME MODEL OPTIONS
 report critical-path "$model" "device=h100"
 report memory-limit "$model" "device=h100 max-memory=1400KiB"
 report streams "$model" "device=h100 streams=4 max-memory=2MiB"
+report frontier "$model" "device=h100 streams=4"
 # dag 820 gives a block of 993 ops.
 python3 "$root/tools/opsched-gen/opsched-gen.py" dag 820 > "$work/dag1000.mlir"
 report dag1000 "$work/dag1000.mlir" "streams=4"
@@ -42,3 +44,4 @@ shot streams '#gantt-0' report-gantt.png 1150 300
 shot dag1000 '#graph-0' report-1000-graph.png 1150 260
 shot dag1000 '#memory-0' report-1000-memory.png 1150 1080
 shot dag1000 '#gantt-0' report-1000-gantt.png 1150 300
+shot frontier '#frontier-0' report-frontier.png 1150 690

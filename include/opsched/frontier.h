@@ -73,6 +73,14 @@ typedef struct opsched_frontier_result {
   int32_t num_points, chosen;
   int64_t point_makespan[OPSCHED_FRONTIER_MAX_POINTS];
   int64_t point_peak[OPSCHED_FRONTIER_MAX_POINTS];
+  /* Per point: the budget it ran under (max_memory, 0 = none), its memory
+   * policy (opsched_memory_policy) and its arena size when it was packed
+   * (-1: not packed, or packing failed). */
+  int64_t point_budget[OPSCHED_FRONTIER_MAX_POINTS];
+  int32_t point_policy[OPSCHED_FRONTIER_MAX_POINTS];
+  int64_t point_arena[OPSCHED_FRONTIER_MAX_POINTS];
+  /* Index of the unconstrained point (its figures above); -1 when none. */
+  int32_t unconstrained;
   int arena_limit_met;  /* 0 when max_memory > 0 and the arena exceeds it */
   int memory_limit_met; /* 0 when max_memory > 0 and the peak exceeds it */
 } opsched_frontier_result;

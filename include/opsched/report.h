@@ -62,6 +62,31 @@ typedef struct opsched_report_buffer {
   int32_t node;   /* allocating node id, -1 = none/resident */
 } opsched_report_buffer;
 
+/* The makespan / peak-memory frontier a block's schedule was chosen on
+ * (opsched/frontier.h): every candidate the frontier layer scheduled, in
+ * run order. Arrays have num_points entries and only borrow. */
+#define OPSCHED_REPORT_FRONTIER_MAX_POINTS 64
+typedef struct opsched_report_frontier {
+  int32_t num_points;      /* 1 .. OPSCHED_REPORT_FRONTIER_MAX_POINTS */
+  int32_t chosen;          /* index of the block's schedule */
+  int32_t unconstrained;   /* index of the unconstrained run; -1 = none */
+  const int64_t *makespan; /* ns */
+  const int64_t *peak;     /* bytes (peak of live bytes); -1 = no memory
+                            * model (allowed only with not_run) */
+  const int64_t *budget;   /* max-memory the run had, 0 = none; NULL = unknown */
+  const int32_t *policy;   /* opsched_memory_policy of the run; NULL = unknown */
+  const int64_t *arena;    /* arena size when packed, -1 = not; NULL = unknown */
+  int64_t floor_peak;      /* one-stream peak of the policy's order; -1 = none */
+  int64_t memory_limit;    /* max-memory; 0 = none */
+  /* The makespan tolerance when the choice was "lowest peak within it of
+   * the best makespan" (several streams, no limit, critical path); < 0
+   * when another rule chose. */
+  double tolerance;
+  /* Why the frontier made one run and no sweep (e.g. "one stream"); NULL
+   * when it swept. */
+  const char *not_run;
+} opsched_report_frontier;
+
 /* One scheduled block. `graph` (finalized) and `schedule` (of that graph)
  * are required; everything else is nullable / 0 = unknown. */
 typedef struct opsched_report_block {
@@ -96,6 +121,8 @@ typedef struct opsched_report_block {
   const int32_t *peak_buffers;
   int32_t num_peak_buffers;
   int owns_memory; /* set by opsched_report_block_fill_memory */
+  /* The frontier the schedule was chosen on; NULL = none (no view). */
+  const opsched_report_frontier *frontier;
 } opsched_report_block;
 
 /* Fills the memory parts of `block` (graph and schedule set, made with the
@@ -159,7 +186,10 @@ opsched_status opsched_trace_write(FILE *out, const opsched_report_module *modul
  * OPSCHED_REPORT_GRAPH_MAX_NODES an aggregated per-level view), memory
  * over time (both orders, limit, peaks, the arena picture when buffers are
  * given) and a Gantt chart per stream with waits, makespan and lower bound
- * (zoom with the buttons or ctrl+wheel). Hovering an op shows its name,
+ * (zoom with the buttons or ctrl+wheel), and with `frontier` the makespan /
+ * peak chart of the candidates (Pareto-optimal ones connected, the chosen
+ * and unconstrained points marked, floor, limit and tolerance band) and
+ * their table, or why there was no sweep. Hovering an op shows its name,
  * location and numbers. The page records script errors in
  * #report-errors and sets data-report-ready="1" on <body> when its script
  * has run. Deterministic; same return codes as opsched_trace_write. */

@@ -15,6 +15,8 @@ typedef struct candidate {
   opsched_status arena_status;
   int packed;
   int64_t makespan, peak, arena_size; /* arena_size -1: not packed / failed */
+  int64_t budget;                      /* recorded for reports */
+  opsched_memory_policy policy;
 } candidate;
 
 typedef struct search {
@@ -71,6 +73,8 @@ static int32_t run_candidate(search *s, int64_t budget, opsched_memory_policy po
   c->makespan = opsched_schedule_makespan(c->schedule);
   c->peak = opsched_schedule_peak_memory(c->schedule);
   c->arena_size = -1;
+  c->budget = budget;
+  c->policy = policy;
   return s->count++;
 }
 
@@ -285,9 +289,13 @@ static void finish(search *s, int32_t pick, int32_t unconstrained,
   }
   r->num_points = s->count;
   r->chosen = pick;
+  r->unconstrained = unconstrained;
   for (int32_t i = 0; i < s->count; i++) {
     r->point_makespan[i] = s->cands[i].makespan;
     r->point_peak[i] = s->cands[i].peak;
+    r->point_budget[i] = s->cands[i].budget;
+    r->point_policy[i] = (int32_t)s->cands[i].policy;
+    r->point_arena[i] = s->cands[i].arena_size;
   }
   r->arena_limit_met = !(s->options.max_memory > 0 && r->arena &&
                          opsched_arena_size(r->arena) > s->options.max_memory);
@@ -302,6 +310,7 @@ opsched_status opsched_frontier_schedule(const opsched_graph *graph,
   memset(result, 0, sizeof *result);
   result->unconstrained_makespan = result->unconstrained_peak = result->floor_peak = -1;
   result->arena_limit_met = result->memory_limit_met = 1;
+  result->unconstrained = -1;
   search *s = calloc(1, sizeof *s);
   if (!s)
     return OPSCHED_ERR_NOMEM;

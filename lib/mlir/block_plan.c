@@ -208,6 +208,31 @@ static void plan_phase(const opsched_plan_hooks *h, int *current, int next) {
     h->phase(h->user, (opsched_plan_phase)next, 1);
 }
 
+/* A copy of the frontier's points in one allocation (NULL out of memory:
+ * the reports then leave the view out). */
+static opsched_plan_frontier *copy_frontier(const opsched_frontier_result *r) {
+  size_t n = (size_t)r->num_points;
+  opsched_plan_frontier *f = calloc(1, sizeof *f + n * (4 * sizeof(int64_t) + sizeof(int32_t)));
+  if (!f)
+    return NULL;
+  int64_t *a = (int64_t *)(f + 1);
+  f->makespan = a;
+  f->peak = a + n;
+  f->budget = a + 2 * n;
+  f->arena = a + 3 * n;
+  f->policy = (int32_t *)(a + 4 * n);
+  f->num_points = r->num_points;
+  f->chosen = r->chosen;
+  f->unconstrained = r->unconstrained;
+  f->floor_peak = r->floor_peak;
+  memcpy(f->makespan, r->point_makespan, n * sizeof(int64_t));
+  memcpy(f->peak, r->point_peak, n * sizeof(int64_t));
+  memcpy(f->budget, r->point_budget, n * sizeof(int64_t));
+  memcpy(f->arena, r->point_arena, n * sizeof(int64_t));
+  memcpy(f->policy, r->point_policy, n * sizeof(int32_t));
+  return f;
+}
+
 /* The schedule, and with slots its arena, chosen on the makespan / peak
  * frontier (opsched/frontier.h); *arena_st is the packing's status, and
  * *packed says whether the arena was attempted. */
@@ -236,6 +261,7 @@ static opsched_status schedule_on_frontier(opsched_block_plan *p, const opsched_
   p->unconstrained_peak = r.unconstrained_peak;
   p->memory_limit_met = r.memory_limit_met;
   p->arena_limit_met = r.arena_limit_met;
+  p->frontier = copy_frontier(&r);
   return OPSCHED_OK;
 }
 
@@ -504,6 +530,7 @@ void opsched_block_plan_release(opsched_block_plan *p) {
   opsched_block_buffers_release(&p->bufs);
   opsched_schedule_destroy(p->schedule);
   opsched_graph_destroy(p->graph);
+  free(p->frontier);
   free(p->ops);
   memset(p, 0, sizeof *p);
 }

@@ -14,6 +14,15 @@
 #include "opsched/options.h"
 #include "opsched/schedule.h"
 
+/* The candidates the frontier layer scheduled for a block (a copy of
+ * opsched_frontier_result's points, sized to them), for the reports. */
+typedef struct opsched_plan_frontier {
+  int32_t num_points, chosen, unconstrained; /* unconstrained: -1 = none */
+  int64_t floor_peak;                        /* -1 = not computed */
+  int64_t *makespan, *peak, *budget, *arena; /* arena -1: not packed */
+  int32_t *policy;                           /* opsched_memory_policy */
+} opsched_plan_frontier;
+
 typedef struct opsched_block_plan {
   MlirBlock block;
   int32_t n;                 /* schedulable ops (the terminator excluded) */
@@ -29,6 +38,7 @@ typedef struct opsched_block_plan {
    * the arena fit max-memory. */
   int64_t unconstrained_makespan, unconstrained_peak;
   int memory_limit_met, arena_limit_met;
+  opsched_plan_frontier *frontier; /* owned; NULL when not from the frontier */
 } opsched_block_plan;
 
 /* Where a plan's schedule comes from. */

@@ -524,6 +524,8 @@ struct opsched_function_report {
   size_t count;
   opsched_report_block *blocks;
   int32_t num_blocks;
+  opsched_report_frontier *frontiers; /* per block, what blocks[k].frontier points to */
+  char (*frontier_notes)[96];          /* per block: frontiers[k].not_run's text */
   /* Storage the report blocks point into. */
   char **strings;
   size_t num_strings;
@@ -563,6 +565,49 @@ static char *loc_string(MlirOperation op) {
   return sk.data ? sk.data : dup_ref(mlirStringRefCreateFromCString("?"));
 }
 
+/* Why the frontier made one run for this block (opsched/frontier.h: one
+ * stream, no buffers, too many ops); NULL when it compared candidates. */
+static const char *frontier_not_run(const opsched_block_plan *p, const opsched_options *o,
+                                    char *buf, size_t size) {
+  if (p->frontier->num_points > 1)
+    return NULL;
+  opsched_frontier_options fo;
+  opsched_frontier_options_init(&fo);
+  if (o->schedule.streams <= 1)
+    return o->max_memory > 0 ? "one stream, and its schedule fit max-memory at once"
+                             : "one stream (streams=1): there is no parallelism to trade for memory";
+  if (!p->bufs.buffers)
+    return "no buffers in this block: memory is not part of the choice";
+  if (p->n > fo.max_nodes) {
+    snprintf(buf, size, "the block has %d ops, more than the %d the frontier sweeps", (int)p->n,
+             (int)fo.max_nodes);
+    return buf;
+  }
+  return "one candidate";
+}
+
+/* The report's view of a plan's frontier, with the options that chose. */
+static void report_frontier(opsched_report_frontier *rf, char *note, size_t note_size,
+                            const opsched_block_plan *p, const opsched_options *o) {
+  const opsched_plan_frontier *f = p->frontier;
+  rf->num_points = f->num_points;
+  rf->chosen = f->chosen;
+  rf->unconstrained = f->unconstrained;
+  rf->makespan = f->makespan;
+  rf->peak = f->peak;
+  rf->budget = f->budget;
+  rf->policy = f->policy;
+  rf->arena = f->arena;
+  rf->floor_peak = f->floor_peak;
+  rf->memory_limit = o->max_memory;
+  rf->not_run = frontier_not_run(p, o, note, note_size);
+  /* The tolerance chose only without a limit, on the critical-path policy. */
+  rf->tolerance = !rf->not_run && o->max_memory <= 0 && f->unconstrained >= 0 &&
+                          o->memory_policy == OPSCHED_MEMORY_CRITICAL_PATH
+                      ? o->makespan_tolerance
+                      : -1.0;
+}
+
 /* Moves the scheduled plans of `l` into a report; the list keeps only empty
  * plans. NULL when out of memory (the report is then skipped). */
 static opsched_function_report *report_take(plan_list *l, MlirOperation func,
@@ -580,9 +625,11 @@ static opsched_function_report *report_take(plan_list *l, MlirOperation func,
   r->name = malloc(fn.length + 2);
   r->plans = calloc(scheduled, sizeof *r->plans);
   r->blocks = calloc(scheduled, sizeof *r->blocks);
+  r->frontiers = calloc(scheduled, sizeof *r->frontiers);
+  r->frontier_notes = calloc(scheduled, sizeof *r->frontier_notes);
   r->strings = calloc(nstrings, sizeof *r->strings);
   r->arrays = calloc(3 * scheduled, sizeof *r->arrays);
-  if (!r->name || !r->plans || !r->blocks || !r->strings || !r->arrays) {
+  if (!r->name || !r->plans || !r->blocks || !r->frontiers || !r->frontier_notes || !r->strings || !r->arrays) {
     opsched_mlir_function_report_destroy(r);
     return NULL;
   }
@@ -619,6 +666,11 @@ static opsched_function_report *report_take(plan_list *l, MlirOperation func,
     if (kept->bufs.buffers)
       (void)opsched_report_block_fill_memory(b, kept->bufs.buffers, kept->arena,
                                              o->max_memory);
+    if (kept->frontier && kept->frontier->num_points > 0) {
+      report_frontier(&r->frontiers[r->num_blocks - 1], r->frontier_notes[r->num_blocks - 1],
+                      sizeof r->frontier_notes[0], kept, o);
+      b->frontier = &r->frontiers[r->num_blocks - 1];
+    }
   }
   return r;
 }
@@ -638,6 +690,8 @@ void opsched_mlir_function_report_destroy(opsched_function_report *r) {
   free(r->arrays);
   free(r->plans);
   free(r->blocks);
+  free(r->frontiers);
+  free(r->frontier_notes);
   free(r->name);
   free(r);
 }

@@ -6,6 +6,8 @@
 #include "summary.h"
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "opsched/frontier.h"
+#include "opsched/memory.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -70,7 +72,7 @@ static void block_figures(const opsched_block_plan *p, int top, figure *f) {
   figure all[NUM_FIGURES] = {
       {"top_level", top},
       {"ops", p->n},
-      {"streams", opsched_schedule_stream_count(s)},
+      {"streams", opsched_schedule_streams_used(s)}, /* as opsched.streams: used ones */
       {"makespan_ns", opsched_schedule_makespan(s)},
       {"critical_path_ns", opsched_schedule_critical_path(s)},
       {"lower_bound_ns", opsched_schedule_lower_bound(s)},
@@ -86,6 +88,26 @@ static void block_figures(const opsched_block_plan *p, int top, figure *f) {
       {"memory_limit_met", opsched_schedule_memory_limit_met(s)},
   };
   memcpy(f, all, sizeof all);
+}
+
+/* The candidates the frontier scheduled for the block, as the HTML
+ * report's data has them: [makespan, peak, budget, policy, arena|null]. */
+static void write_frontier_json(FILE *out, const opsched_plan_frontier *f) {
+  if (!f || f->num_points <= 0)
+    return;
+  fputs(",\"frontier\":{\"points\":[", out);
+  for (int32_t i = 0; i < f->num_points; i++) {
+    fprintf(out, "%s[%" PRId64 ",%" PRId64 ",%" PRId64 ",\"%s\",", i ? "," : "", f->makespan[i],
+            f->peak[i], f->budget[i],
+            opsched_memory_policy_name((opsched_memory_policy)f->policy[i]));
+    if (f->arena[i] >= 0)
+      fprintf(out, "%" PRId64 "]", f->arena[i]);
+    else
+      fputs("null]", out);
+  }
+  fprintf(out, "],\"chosen\":%" PRId32 ",\"unconstrained\":%" PRId32 ",\"floor_peak\":%" PRId64
+               "}",
+          f->chosen, f->unconstrained, f->floor_peak);
 }
 
 static void write_json(FILE *out, MlirOperation func, const opsched_block_plan *plans,
@@ -124,6 +146,7 @@ static void write_json(FILE *out, MlirOperation func, const opsched_block_plan *
       else
         fprintf(out, "%" PRId64, f[j].value);
     }
+    write_frontier_json(out, plans[i].frontier);
     fputc('}', out);
     k++;
   }

@@ -3,6 +3,8 @@
  * html_template.c; this file writes the per-block markup and data. */
 #include "report_internal.h"
 
+#include "opsched/frontier.h"
+
 #include "../core/alloc.h"
 
 #include <inttypes.h>
@@ -18,44 +20,6 @@
 #define MAX_GANTT_LABELS 300  /* op names written inside Gantt bars */
 
 /* ---- Formatting ------------------------------------------------------- */
-
-/* "850 ns", "12.35 us", "1.234 ms", "2.500 s" */
-static void fmt_ns(char *buf, size_t size, int64_t ns) {
-  if (ns < 10000)
-    snprintf(buf, size, "%" PRId64 " ns", ns);
-  else if (ns < 10000000)
-    snprintf(buf, size, "%.2f \xC2\xB5s", (double)ns / 1e3);
-  else if (ns < 10000000000)
-    snprintf(buf, size, "%.3f ms", (double)ns / 1e6);
-  else
-    snprintf(buf, size, "%.3f s", (double)ns / 1e9);
-}
-
-/* "512 B", "1.50 KiB", "3.25 MiB", "1.00 GiB" */
-static void fmt_bytes(char *buf, size_t size, int64_t b) {
-  if (b < 1024)
-    snprintf(buf, size, "%" PRId64 " B", b);
-  else if (b < 1024 * 1024)
-    snprintf(buf, size, "%.2f KiB", (double)b / 1024.0);
-  else if (b < (int64_t)1024 * 1024 * 1024)
-    snprintf(buf, size, "%.2f MiB", (double)b / (1024.0 * 1024.0));
-  else
-    snprintf(buf, size, "%.2f GiB", (double)b / (1024.0 * 1024.0 * 1024.0));
-}
-
-/* A "nice" tick step (1, 2 or 5 times a power of ten) near range/ticks. */
-static int64_t nice_step(int64_t range, int ticks) {
-  if (range <= 0)
-    return 1;
-  int64_t raw = range / ticks;
-  if (raw < 1)
-    return 1;
-  int64_t p = 1;
-  while (p <= raw / 10)
-    p *= 10;
-  int64_t m = raw / p; /* 1..9 */
-  return (m < 2 ? 2 : m < 5 ? 5 : 10) * p;
-}
 
 /* HTML-escapes at most `maxc` code points of `s`, with an ellipsis when cut. */
 static void html_trunc(FILE *out, const char *s, int maxc) {
@@ -104,6 +68,26 @@ static void row(block_ctx *c, const char *key, const char *name,
   fputs("</td></tr>\n", out);
 }
 
+/* The unconstrained schedule's figures beside the chosen ones (the
+ * frontier's, opsched.unconstrained_*), when the frontier ran it. */
+static void frontier_rows(block_ctx *c, int64_t mk, int64_t peak) {
+  const opsched_report_frontier *fr = c->b->frontier;
+  if (!fr || fr->unconstrained < 0)
+    return;
+  char v[48], raw[32], note[160];
+  int64_t fm = fr->makespan[fr->unconstrained], fp = fr->peak[fr->unconstrained];
+  opsched_rep_fmt_ns(v, sizeof v, fm);
+  snprintf(raw, sizeof raw, "%" PRId64, fm);
+  snprintf(note, sizeof note, "no memory limit, critical path; chosen makespan %+.2f%%",
+           fm > 0 ? 100.0 * (double)(mk - fm) / (double)fm : 0.0);
+  row(c, "free-makespan", "Unconstrained makespan", v, raw, note);
+  opsched_rep_fmt_bytes(v, sizeof v, fp);
+  snprintf(raw, sizeof raw, "%" PRId64, fp);
+  snprintf(note, sizeof note, "chosen peak %+.1f%%",
+           fp > 0 ? 100.0 * (double)(peak - fp) / (double)fp : 0.0);
+  row(c, "free-peak", "Unconstrained peak", v, raw, note);
+}
+
 static void write_summary(block_ctx *c) {
   FILE *out = c->out;
   const opsched_report_block *b = c->b;
@@ -121,28 +105,35 @@ static void write_summary(block_ctx *c) {
   snprintf(note, sizeof note, "%" PRId64 " dependency edges",
            opsched_graph_num_edges(b->graph));
   row(c, "ops", "Ops", v, v, note);
-  snprintf(v, sizeof v, "%" PRId32, streams);
-  snprintf(note, sizeof note, "capacity %" PRId32, opsched_schedule_resource_limit(s));
+  /* The streams the schedule uses, as opsched.streams; the option's count
+   * beside it when some stay idle. */
+  int32_t used = opsched_schedule_streams_used(s);
+  snprintf(v, sizeof v, "%" PRId32, used);
+  if (used < streams)
+    snprintf(note, sizeof note, "of %" PRId32 " requested; capacity %" PRId32, streams,
+             opsched_schedule_resource_limit(s));
+  else
+    snprintf(note, sizeof note, "capacity %" PRId32, opsched_schedule_resource_limit(s));
   row(c, "streams", "Streams", v, v, note);
-  fmt_ns(v, sizeof v, mk);
+  opsched_rep_fmt_ns(v, sizeof v, mk);
   snprintf(raw, sizeof raw, "%" PRId64, mk);
   if (lb > 0 && mk > lb)
     snprintf(note, sizeof note, "%.1f%% above the lower bound", 100.0 * (double)(mk - lb) / (double)lb);
   else
     snprintf(note, sizeof note, "meets the lower bound: optimal");
   row(c, "makespan", "Makespan", v, raw, note);
-  fmt_ns(v, sizeof v, work);
+  opsched_rep_fmt_ns(v, sizeof v, work);
   snprintf(raw, sizeof raw, "%" PRId64, work);
   row(c, "original", "Original order, 1 stream", v, raw, "sum of op costs");
   snprintf(v, sizeof v, "%.2f\xC3\x97", opsched_schedule_speedup(s));
   snprintf(raw, sizeof raw, "%.4f", opsched_schedule_speedup(s));
   row(c, "speedup", "Speedup", v, raw, "original order on one stream / makespan");
-  fmt_ns(v, sizeof v, lb);
+  opsched_rep_fmt_ns(v, sizeof v, lb);
   snprintf(raw, sizeof raw, "%" PRId64, lb);
-  fmt_ns(t1, sizeof t1, cp);
+  opsched_rep_fmt_ns(t1, sizeof t1, cp);
   snprintf(note, sizeof note, "max(critical path %s, work / %" PRId32 " streams)", t1, streams);
   row(c, "lower-bound", "Lower bound", v, raw, note);
-  fmt_ns(v, sizeof v, cp);
+  opsched_rep_fmt_ns(v, sizeof v, cp);
   snprintf(raw, sizeof raw, "%" PRId64, cp);
   int32_t ncrit = 0;
   for (int32_t i = 0; i < c->n; i++)
@@ -157,8 +148,8 @@ static void write_summary(block_ctx *c) {
 
   int64_t po = opsched_rep_peak_original(b), ps = opsched_rep_peak_scheduled(b);
   if (b->mem_original || b->mem_scheduled) {
-    fmt_bytes(t1, sizeof t1, po);
-    fmt_bytes(t2, sizeof t2, ps);
+    opsched_rep_fmt_bytes(t1, sizeof t1, po);
+    opsched_rep_fmt_bytes(t2, sizeof t2, ps);
     snprintf(v, sizeof v, "%s \xE2\x86\x92 %s", b->mem_original ? t1 : "?",
              b->mem_scheduled ? t2 : "?");
     snprintf(raw, sizeof raw, "%" PRId64, ps);
@@ -170,14 +161,14 @@ static void write_summary(block_ctx *c) {
     row(c, "peak", "Peak memory", v, raw, note);
   }
   if (b->memory_limit > 0) {
-    fmt_bytes(v, sizeof v, b->memory_limit);
+    opsched_rep_fmt_bytes(v, sizeof v, b->memory_limit);
     snprintf(raw, sizeof raw, "%" PRId64, b->memory_limit);
     row(c, "limit", "Memory limit", v, raw,
         !b->mem_scheduled ? "" : ps <= b->memory_limit ? "met" : "NOT met");
   }
   if (opsched_rep_arena(b) > 0) {
     int64_t arena = opsched_rep_arena(b);
-    fmt_bytes(v, sizeof v, arena);
+    opsched_rep_fmt_bytes(v, sizeof v, arena);
     snprintf(raw, sizeof raw, "%" PRId64, arena);
     snprintf(note, sizeof note, "%" PRId32 " buffers", b->num_buffers);
     row(c, "arena", "Arena size", v, raw, note);
@@ -188,13 +179,14 @@ static void write_summary(block_ctx *c) {
     snprintf(raw, sizeof raw, "%.17g", frag);
     row(c, "fragmentation", "Fragmentation", v, raw, "arena size / schedule peak - 1");
   }
+  frontier_rows(c, mk, opsched_schedule_peak_memory(s));
   fputs("</table>\n", out);
 
   /* Speedup at a glance: the two lengths on one scale. */
   int64_t big = work > mk ? work : mk;
   double wo = big ? 100.0 * (double)work / (double)big : 0, ws = big ? 100.0 * (double)mk / (double)big : 0;
-  fmt_ns(t1, sizeof t1, work);
-  fmt_ns(t2, sizeof t2, mk);
+  opsched_rep_fmt_ns(t1, sizeof t1, work);
+  opsched_rep_fmt_ns(t2, sizeof t2, mk);
   fprintf(out,
           "<svg class=\"bars\" width=\"100%%\" height=\"52\" role=\"img\" aria-label=\"length comparison\">"
           "<rect class=\"orig\" x=\"0\" y=\"4\" width=\"%.4f%%\" height=\"18\"/>"
@@ -424,7 +416,7 @@ static void graph_drawn(block_ctx *c, const int32_t *topo, lvl_rec *rec, double 
             GAP_Y / 2.0 + level[v] * (NODE_H + GAP_Y), NODE_W, NODE_H, c->pos[v]);
     html_trunc(out, opsched_rep_label(b, v, buf, sizeof buf), 16);
     fputs("</text><text class=\"small\" x=\"7\" y=\"30\">", out);
-    fmt_ns(buf, sizeof buf, opsched_graph_cost(g, v));
+    opsched_rep_fmt_ns(buf, sizeof buf, opsched_graph_cost(g, v));
     fprintf(out, "cost %s", buf);
     if (f.nfold[v] > 0)
       fprintf(out, " &middot; +%" PRId32 " folded", f.nfold[v]);
@@ -511,11 +503,11 @@ static int64_t nice_bytes_step(int64_t top) {
   int64_t unit = 1;
   while (unit < ((int64_t)1 << 30) && top / unit >= 4096)
     unit *= 1024;
-  return nice_step(top / unit > 0 ? top / unit : 1, 4) * unit;
+  return opsched_rep_nice_step(top / unit > 0 ? top / unit : 1, 4) * unit;
 }
 
 static void y_axis(FILE *out, int64_t top, double ymax, int bytes) {
-  int64_t step = bytes ? nice_bytes_step(top) : nice_step(top, 4);
+  int64_t step = bytes ? nice_bytes_step(top) : opsched_rep_nice_step(top, 4);
   for (int64_t t = 0; (double)t <= ymax; t += step) {
     double y = MY1 - (MY1 - MY0) * (double)t / ymax;
     char buf[48];
@@ -526,7 +518,7 @@ static void y_axis(FILE *out, int64_t top, double ymax, int bytes) {
     else if (bytes && t % 1024 == 0 && t)
       snprintf(buf, sizeof buf, "%" PRId64 " KiB", t >> 10);
     else if (bytes)
-      fmt_bytes(buf, sizeof buf, t);
+      opsched_rep_fmt_bytes(buf, sizeof buf, t);
     else
       snprintf(buf, sizeof buf, "%" PRId64, t);
     fprintf(out, "<line class=\"grid\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
@@ -597,7 +589,7 @@ static int limit_label_left(const peak_mark *m, int count, double y) {
 
 static void draw_mark(FILE *out, const peak_mark *m) {
   char bytes[48];
-  fmt_bytes(bytes, sizeof bytes, m->bytes);
+  opsched_rep_fmt_bytes(bytes, sizeof bytes, m->bytes);
   int right = m->x < (MX0 + MX1) / 2;
   fprintf(out,
           "<g class=\"peak %s\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\"/><text x=\"%.1f\" "
@@ -622,7 +614,7 @@ static int32_t argmax(const int64_t *a, int32_t n) {
 static void limit_line(FILE *out, int64_t limit, double ymax, int left) {
   double y = MY1 - (MY1 - MY0) * (double)limit / ymax;
   char buf[48];
-  fmt_bytes(buf, sizeof buf, limit);
+  opsched_rep_fmt_bytes(buf, sizeof buf, limit);
   fprintf(out, "<line class=\"limit\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
                "<text class=\"limit\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"%s\">limit %s</text>\n",
           MX0, MX1, y, y, left ? MX0 + 6 : MX1, y - 4, left ? "start" : "end", buf);
@@ -757,7 +749,7 @@ static void mem_in_time(block_ctx *c) {
   for (int i = 0; i < nm; i++)
     draw_mark(out, &m[i]);
   /* Time ticks as the Gantt's. */
-  int64_t step = nice_step(mk, 8);
+  int64_t step = opsched_rep_nice_step(mk, 8);
   int64_t unit = mk < 10000 ? 1 : mk < 10000000 ? 1000 : mk < 10000000000 ? 1000000 : 1000000000;
   const char *uname = unit == 1 ? "ns" : unit == 1000 ? "\xC2\xB5s" : unit == 1000000 ? "ms" : "s";
   int decimals = step >= unit ? 0 : step * 10 >= unit ? 1 : step * 100 >= unit ? 2 : 3;
@@ -806,7 +798,7 @@ static void peak_table(block_ctx *c) {
   }
   qsort(si, (size_t)np, sizeof *si, cmp_size_desc);
   char t1[48], lb[32];
-  fmt_bytes(t1, sizeof t1, total);
+  opsched_rep_fmt_bytes(t1, sizeof t1, total);
   fprintf(out, "<p class=\"legend\">Largest buffers live at the schedule's peak: %" PRId32
                " buffers, %s in all%s</p>\n<table class=\"peakbufs\" id=\"peakbufs-%" PRId32
                "\" data-total=\"%" PRId64 "\">\n<tr><th>buffer (slot)</th><th>allocated by</th>"
@@ -816,7 +808,7 @@ static void peak_table(block_ctx *c) {
   const int32_t *mo = opsched_rep_mem_order(b);
   for (int32_t r = 0; r < rows; r++) {
     const opsched_report_buffer *u = &b->buffers[si[r].idx];
-    fmt_bytes(t1, sizeof t1, u->size);
+    opsched_rep_fmt_bytes(t1, sizeof t1, u->size);
     fprintf(out, "<tr data-bytes=\"%" PRId64 "\"><td>%" PRId32 "</td><td>", u->size, u->slot);
     if (u->node >= 0 && u->node < c->n)
       html_trunc(out, opsched_rep_label(b, u->node, lb, sizeof lb), 40);
@@ -836,7 +828,7 @@ static void peak_table(block_ctx *c) {
     int64_t rest = 0;
     for (int32_t r = rows; r < np; r++)
       rest = rest > INT64_MAX - si[r].size ? INT64_MAX : rest + si[r].size;
-    fmt_bytes(t1, sizeof t1, rest);
+    opsched_rep_fmt_bytes(t1, sizeof t1, rest);
     fprintf(out, "<tr class=\"more\"><td colspan=\"6\">and %" PRId32 " more buffers (none larger), %s</td></tr>\n",
             np - rows, t1);
   }
@@ -858,7 +850,7 @@ static void arena_picture(block_ctx *c) {
   if (placed == 0)
     return;
   char buf[48];
-  fmt_bytes(buf, sizeof buf, arena);
+  opsched_rep_fmt_bytes(buf, sizeof buf, arena);
   fprintf(out, "<p class=\"legend\">Arena: each buffer at its offset (up) over the positions "
                "where it is live (across), one colour per slot; arena %s%s</p>\n",
           buf, placed > MAX_BUFFERS_DRAWN ? " (first buffers only)" : "");
@@ -876,7 +868,7 @@ static void arena_picture(block_ctx *c) {
     double y2 = MY1 - (MY1 - MY0) * (double)u->offset / ymax;
     int hue = u->slot >= 0 ? (int)((u->slot * 47) % 360) : 0;
     char sz[48], lb[32];
-    fmt_bytes(sz, sizeof sz, u->size);
+    opsched_rep_fmt_bytes(sz, sizeof sz, u->size);
     fprintf(out, "<rect class=\"buf%s\" style=\"fill:hsl(%d,60%%,%d%%)\" x=\"%.2f\" y=\"%.2f\" "
                  "width=\"%.2f\" height=\"%.2f\" data-tip=\"buffer %" PRId32 " (",
             placed > 200 ? " many" : "", hue, u->slot >= 0 ? 62 : 80, x1, y1, x2 - x1, y2 - y1,
@@ -945,8 +937,8 @@ static void write_gantt(block_ctx *c) {
   if (zw > 0.2)
     zw = 0.2;
   char t1[48], t2[48];
-  fmt_ns(t1, sizeof t1, mk);
-  fmt_ns(t2, sizeof t2, lb);
+  opsched_rep_fmt_ns(t1, sizeof t1, mk);
+  opsched_rep_fmt_ns(t2, sizeof t2, lb);
   int64_t nwaits = opsched_schedule_num_waits(s);
   fprintf(out,
           "<div class=\"view gantt\" id=\"gantt-%" PRId32 "\" data-b=\"%" PRId32 "\"><h4>Streams</h4>\n"
@@ -992,7 +984,7 @@ static void write_gantt(block_ctx *c) {
     fputs("</svg>\n", out);
   }
   /* Time axis: ticks below the lanes. */
-  int64_t step = nice_step(mk, 8);
+  int64_t step = opsched_rep_nice_step(mk, 8);
   int axis_y = TOP_H + streams * ROW_H + mem_h;
   int64_t unit = mk < 10000 ? 1 : mk < 10000000 ? 1000 : mk < 10000000000 ? 1000000 : 1000000000;
   const char *uname = unit == 1 ? "ns" : unit == 1000 ? "\xC2\xB5s" : unit == 1000000 ? "ms" : "s";
@@ -1127,6 +1119,7 @@ static void write_data(block_ctx *c) {
     fputs(",\n\"memtb\":", out);
     json_i64s(out, b->mem_time_bytes, b->mem_time_points);
   }
+  opsched_rep_frontier_json(out, b->frontier);
   /* The block's figures as the summary shows them, for scripts and tests. */
   fprintf(out, ",\n\"figures\":{\"makespan\":%" PRId64
                ",\"peak\":%" PRId64 ",\"original_peak\":%" PRId64 ",\"limit\":%" PRId64
@@ -1152,9 +1145,15 @@ static opsched_status write_block(FILE *out, const opsched_report_block *b,
   int32_t streams = opsched_schedule_stream_count(b->schedule);
   fprintf(out, "<section class=\"block\" id=\"block-%" PRId32 "\" data-block=\"%" PRId32 "\"><h3>", index, index);
   opsched_rep_html_str(out, bname);
-  fprintf(out, " <small>%" PRId32 " ops, %" PRId32 " stream%s</small></h3>\n", c.n, streams,
-          streams == 1 ? "" : "s");
+  int32_t used = opsched_schedule_streams_used(b->schedule);
+  if (used < streams) /* the frontier may leave streams idle */
+    fprintf(out, " <small>%" PRId32 " ops, %" PRId32 " of %" PRId32 " streams used</small></h3>\n",
+            c.n, used, streams);
+  else
+    fprintf(out, " <small>%" PRId32 " ops, %" PRId32 " stream%s</small></h3>\n", c.n, streams,
+            streams == 1 ? "" : "s");
   write_summary(&c);
+  opsched_rep_html_frontier(out, b, index);
   write_graph(&c);
   write_memory(&c);
   write_gantt(&c);

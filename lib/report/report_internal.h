@@ -23,6 +23,21 @@ void opsched_rep_html_str(FILE *out, const char *s);
 /* Writes ns as microseconds with exactly three decimals ("12.345"). */
 void opsched_rep_us(FILE *out, int64_t ns);
 
+/* Human units: "850 ns", "12.35 µs", "1.234 ms", "2.500 s" and "512 B",
+ * "1.50 KiB", "3.25 MiB", "1.00 GiB". */
+void opsched_rep_fmt_ns(char *buf, size_t size, int64_t ns);
+void opsched_rep_fmt_bytes(char *buf, size_t size, int64_t bytes);
+/* A "nice" tick step (1, 2 or 5 times a power of ten) near range/ticks. */
+int64_t opsched_rep_nice_step(int64_t range, int ticks);
+
+/* The frontier view of a block (html_frontier.c): the chart and table of
+ * the candidates, or why there was none; nothing when b->frontier is NULL.
+ * `index` is the block's page-wide index (element ids). */
+void opsched_rep_html_frontier(FILE *out, const opsched_report_block *b, int32_t index);
+/* The frontier as JSON for the page's data ("frontier":{...}), nothing
+ * when NULL. */
+void opsched_rep_frontier_json(FILE *out, const opsched_report_frontier *fr);
+
 /* 1 when the module is well formed for the writers (graphs finalized,
  * schedules match their graphs, arrays with counts). */
 int opsched_rep_module_ok(const opsched_report_module *m);

@@ -121,6 +121,22 @@ void opsched_rep_us(FILE *out, int64_t ns) {
   fprintf(out, "%" PRId64 ".%03" PRId64, ns / 1000, ns % 1000);
 }
 
+/* A frontier needs its points, a chosen one among them and non-negative
+ * makespans; a peak is -1 only without a memory model, where there is no
+ * chart (not_run says why). */
+static int frontier_ok(const opsched_report_frontier *fr) {
+  if (!fr)
+    return 1;
+  if (fr->num_points < 1 || fr->num_points > OPSCHED_REPORT_FRONTIER_MAX_POINTS || !fr->makespan || !fr->peak || fr->chosen < 0 ||
+      fr->chosen >= fr->num_points || fr->unconstrained < -1 ||
+      fr->unconstrained >= fr->num_points)
+    return 0;
+  for (int32_t i = 0; i < fr->num_points; i++)
+    if (fr->makespan[i] < 0 || fr->peak[i] < -1 || (fr->peak[i] < 0 && !fr->not_run))
+      return 0;
+  return 1;
+}
+
 int opsched_rep_module_ok(const opsched_report_module *m) {
   if (!m || m->num_functions < 0 || (m->num_functions > 0 && !m->functions))
     return 0;
@@ -144,6 +160,8 @@ int opsched_rep_module_ok(const opsched_report_module *m) {
       for (int32_t i = 0; i < b->num_peak_buffers; i++)
         if (b->peak_buffers[i] < 0 || b->peak_buffers[i] >= b->num_buffers)
           return 0;
+      if (!frontier_ok(b->frontier))
+        return 0;
       if (b->mem_order)
         for (int32_t i = 0; i < n; i++)
           if (b->mem_order[i] < 0 || b->mem_order[i] >= n)
@@ -198,4 +216,42 @@ const char *opsched_rep_label(const opsched_report_block *b, int32_t v,
     return b->labels[v];
   snprintf(buf, size, "op%" PRId32, v);
   return buf;
+}
+
+/* "850 ns", "12.35 us", "1.234 ms", "2.500 s" */
+void opsched_rep_fmt_ns(char *buf, size_t size, int64_t ns) {
+  if (ns < 10000)
+    snprintf(buf, size, "%" PRId64 " ns", ns);
+  else if (ns < 10000000)
+    snprintf(buf, size, "%.2f \xC2\xB5s", (double)ns / 1e3);
+  else if (ns < 10000000000)
+    snprintf(buf, size, "%.3f ms", (double)ns / 1e6);
+  else
+    snprintf(buf, size, "%.3f s", (double)ns / 1e9);
+}
+
+/* "512 B", "1.50 KiB", "3.25 MiB", "1.00 GiB" */
+void opsched_rep_fmt_bytes(char *buf, size_t size, int64_t b) {
+  if (b < 1024)
+    snprintf(buf, size, "%" PRId64 " B", b);
+  else if (b < 1024 * 1024)
+    snprintf(buf, size, "%.2f KiB", (double)b / 1024.0);
+  else if (b < (int64_t)1024 * 1024 * 1024)
+    snprintf(buf, size, "%.2f MiB", (double)b / (1024.0 * 1024.0));
+  else
+    snprintf(buf, size, "%.2f GiB", (double)b / (1024.0 * 1024.0 * 1024.0));
+}
+
+/* A "nice" tick step (1, 2 or 5 times a power of ten) near range/ticks. */
+int64_t opsched_rep_nice_step(int64_t range, int ticks) {
+  if (range <= 0)
+    return 1;
+  int64_t raw = range / ticks;
+  if (raw < 1)
+    return 1;
+  int64_t p = 1;
+  while (p <= raw / 10)
+    p *= 10;
+  int64_t m = raw / p; /* 1..9 */
+  return (m < 2 ? 2 : m < 5 ? 5 : 10) * p;
 }

@@ -21,9 +21,19 @@ data-value) with the attributes of the same run's output IR:
 - the 4-stream page runs its script without error in headless Chromium
   (when installed);
 - the trace of the same run passes trace_check.py (flows bound to the right
-  slices) and its self-test (mutated flows are rejected).
+  slices) and its self-test (mutated flows are rejected);
+- the frontier view (issue 15): the chosen point is the one marked (one
+  ring, class "chosen") and equals opsched.makespan / opsched.peak_memory
+  (and its arena opsched.arena_size); the unconstrained point and the
+  summary's unconstrained cells equal opsched.unconstrained_*; every point
+  is drawn where the chart's scale puts it, Pareto classes match the
+  points, floor / limit / tolerance band are the options' and the
+  frontier's; summary-format=json has the same points; one stream says
+  why there is no chart; with OPSCHED_BENCH, `opsched-bench pareto` on the
+  same model and options reports the same chosen, unconstrained and floor
+  figures.
 
-Usage: report_attrs_check.py OPSCHED_OPT MODEL OUTDIR
+Usage: report_attrs_check.py OPSCHED_OPT MODEL OUTDIR [OPSCHED_BENCH]
 """
 import csv
 import html.parser
@@ -50,9 +60,31 @@ class Page(html.parser.HTMLParser):
         self.legend_limit = 0
         self.peak_tables = {}
         self.text = []
+        self.points, self.rings, self.charts, self.views = [], 0, {}, {}
+        self.floor, self.limit_lines, self.band, self.none = [], [], [], []
+        self.whiskers = []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        cls = (a.get("class") or "").split()
+        if tag == "circle" and "pt" in cls:
+            self.points.append(a)
+        if tag == "circle" and "ring" in cls:
+            self.rings += 1
+        if tag == "svg" and "frontier" in cls:
+            self.charts[a["id"]] = a
+        if tag == "div" and "frontier" in cls and "view" in cls:
+            self.views[a["id"]] = a
+        if tag == "path" and "arena" in cls:
+            self.whiskers.append(a)
+        if tag == "line" and "floor" in cls:
+            self.floor.append(int(a["data-value"]))
+        if tag == "line" and "limit" in cls and "data-value" in a:
+            self.limit_lines.append(int(a["data-value"]))
+        if tag == "rect" and "band" in cls:
+            self.band.append((int(a["data-best"]), int(a["data-top"])))
+        if tag == "p" and (a.get("id") or "").startswith("frontier-none-"):
+            self.none.append(a["id"])
         if tag == "script" and "opsched-data" in (a.get("class") or ""):
             self.in_data = a["data-block"]
             self.text = []
@@ -118,13 +150,116 @@ def check_summary(name, ir, json_path, csv_path):
     for k, v in j["attributes"].items():
         check(("", k) in flat and float(flat[("", k)]) == float(v), f"{name}: CSV {k}")
     for k, v in b.items():
-        if k == "block" or v is None:
+        if k in ("block", "frontier") or v is None:
             continue
         want = float(v) if not isinstance(v, bool) else float(int(v))
         check(("0", k) in flat and float(flat[("0", k)]) == want, f"{name}: CSV block figure {k}")
 
 
-def run_mode(opt, model, outdir, name, options):
+def dominated(pts, i):
+    return any(j != i and q[0] <= pts[i][0] and q[1] <= pts[i][1] and (q[0] < pts[i][0] or q[1] < pts[i][1])
+               for j, q in enumerate(pts))
+
+
+def check_frontier(name, p, d, ir, summary_path, options, bench):
+    """The frontier view and data against the attributes (issue 15)."""
+    attrs = func_attrs(ir)
+    fr = d.get("frontier")
+    check(fr is not None and "frontier-0" in p.views, f"{name}: no frontier data / view")
+    if fr is None:
+        return
+    pts, ch, unc = fr["points"], fr["chosen"], fr["unconstrained"]
+    check(int(p.views["frontier-0"]["data-chosen"]) == ch and
+          int(p.views["frontier-0"]["data-points"]) == len(pts), f"{name}: view attributes")
+    # The chosen point is the schedule the attributes describe.
+    check(pts[ch][0] == attrs["opsched.makespan"] and pts[ch][1] == attrs["opsched.peak_memory"],
+          f"{name}: chosen point {pts[ch][:2]} != opsched.makespan/peak_memory "
+          f"{attrs['opsched.makespan']}/{attrs['opsched.peak_memory']}")
+    if pts[ch][4] is not None:
+        check(pts[ch][4] == attrs.get("opsched.arena_size"), f"{name}: chosen arena {pts[ch][4]}")
+    j = json.loads(open(summary_path).read().splitlines()[0])["blocks"][0].get("frontier")
+    check(j is not None and j["points"] == pts and j["chosen"] == ch and j["unconstrained"] == unc and
+          j["floor_peak"] == fr["floor_peak"], f"{name}: summary JSON frontier {j} != page {fr}")
+    check(fr["limit"] == attrs.get("opsched.memory_limit", 0), f"{name}: frontier limit {fr['limit']}")
+    if unc >= 0:
+        check(pts[unc][0] == attrs.get("opsched.unconstrained_makespan") and
+              pts[unc][1] == attrs.get("opsched.unconstrained_peak_memory"),
+              f"{name}: unconstrained point {pts[unc][:2]} != opsched.unconstrained_*")
+        check(int(p.cells.get("free-makespan-0", -1)) == attrs.get("opsched.unconstrained_makespan") and
+              int(p.cells.get("free-peak-0", -1)) == attrs.get("opsched.unconstrained_peak_memory"),
+              f"{name}: summary's unconstrained cells differ from the attributes")
+    else:
+        check("opsched.unconstrained_makespan" not in attrs and "free-makespan-0" not in p.cells,
+              f"{name}: unconstrained figures without an unconstrained point")
+    if fr["not_run"] is not None:
+        check(len(pts) == 1 and p.none == ["frontier-none-0"] and not p.charts and not p.points,
+              f"{name}: no sweep, yet a chart (or no explanation)")
+        return
+    check(p.none == [] and len(p.points) == len(pts) and p.rings == 1, f"{name}: {len(p.points)} circles, "
+          f"{p.rings} rings for {len(pts)} points")
+    svg = p.charts["frontier-chart-0"]
+    x0, x1, y0, y1 = (int(svg[k]) for k in ("data-x0", "data-x1", "data-y0", "data-y1"))
+    px0, px1, py0, py1 = (float(svg[k]) for k in ("data-px0", "data-px1", "data-py0", "data-py1"))
+    chosen = [c for c in p.points if "chosen" in c["class"].split()]
+    check(len(chosen) == 1 and int(chosen[0]["data-i"]) == ch, f"{name}: chosen marks {chosen}")
+    for c in p.points:
+        i = int(c["data-i"])
+        mk, pk = int(c["data-makespan"]), int(c["data-peak"])
+        check([mk, pk] == pts[i][:2], f"{name}: circle {i} ({mk}, {pk}) != point {pts[i][:2]}")
+        want_x = px0 + (px1 - px0) * (pk - x0) / (x1 - x0)
+        want_y = py0 + (py1 - py0) * (mk - y0) / (y1 - y0)
+        check(abs(float(c["cx"]) - want_x) <= 0.06 and abs(float(c["cy"]) - want_y) <= 0.06,
+              f"{name}: circle {i} at ({c['cx']}, {c['cy']}), scale puts it at ({want_x:.2f}, {want_y:.2f})")
+        check(("pareto" in c["class"].split()) == (not dominated(pts, i)), f"{name}: point {i} Pareto class")
+        check(("free" in c["class"].split()) == (i == unc), f"{name}: point {i} unconstrained class")
+    # Arena whiskers: one per packed candidate, red ("over") past the limit.
+    packed = {i: q[4] for i, q in enumerate(pts) if q[4] is not None}
+    got = {int(w["data-i"]): int(w["data-arena"]) for w in p.whiskers}
+    check(got == packed, f"{name}: arena whiskers {got} != packed arenas {packed}")
+    for w in p.whiskers:
+        over = fr["limit"] > 0 and int(w["data-arena"]) > fr["limit"]
+        check(("over" in w["class"].split()) == over, f"{name}: whisker {w['data-i']} 'over' class")
+    check(p.floor == ([fr["floor_peak"]] if fr["floor_peak"] >= 0 else []), f"{name}: floor line {p.floor}")
+    check(p.limit_lines.count(fr["limit"]) >= 1 if fr["limit"] else True, f"{name}: no limit line")
+    if "max-memory" not in options and "policy" not in options:
+        best = min(q[0] for q in pts)
+        top = best + int(best * fr["tolerance"])
+        check(fr["tolerance"] == 0.01 and p.band == [(best, top)], f"{name}: band {p.band}, want {(best, top)}")
+        within = [q for q in pts if q[0] <= top]
+        check(pts[ch][1] == min(q[1] for q in within), f"{name}: chosen is not the lowest peak in the band")
+    else:
+        check(p.band == [], f"{name}: a tolerance band where the tolerance did not choose")
+    if bench and "max-memory" not in options:
+        check_pareto(name, bench, options, fr, attrs)
+
+
+def check_pareto(name, bench, options, fr, attrs):
+    """`opsched-bench pareto` on the same model and options: its default
+    (chosen) row, unconstrained figures and floor are the page's."""
+    opts = " ".join(o for o in options.split() if not o.startswith("streams="))
+    streams = re.search(r"streams=(\d+)", options).group(1)
+    r = subprocess.run([bench, "pareto", MODEL[0], "--streams", streams, "--points", "0", "--options", opts],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, f"{name}: pareto failed: {r.stderr}")
+    if r.returncode:
+        return
+    head = re.search(r"one-stream min-memory peak (\d+) .*unconstrained makespan (\d+), peak (\d+)", r.stdout)
+    row = re.search(r"^default \(chosen\)\s+(\d+)\s+\S+\s+(\d+)\s+\S+\s+(-?\d+)", r.stdout, re.M)
+    pts, ch, unc = fr["points"], fr["chosen"], fr["unconstrained"]
+    check(head and int(head.group(1)) == fr["floor_peak"], f"{name}: pareto floor vs page {fr['floor_peak']}")
+    check(head and [int(head.group(2)), int(head.group(3))] == pts[unc][:2],
+          f"{name}: pareto unconstrained vs page {pts[unc][:2]}")
+    check(row and [int(row.group(1)), int(row.group(2))] == pts[ch][:2],
+          f"{name}: pareto chosen vs page {pts[ch][:2]}")
+    if row and pts[ch][4] is not None:
+        check(int(row.group(3)) == pts[ch][4], f"{name}: pareto chosen arena {row.group(3)} vs {pts[ch][4]}")
+    print(f"{name}: pareto agrees: chosen {pts[ch][:2]}, unconstrained {pts[unc][:2]}, floor {fr['floor_peak']}")
+
+
+MODEL = [None]
+
+
+def run_mode(opt, model, outdir, name, options, bench=None):
     report = os.path.join(outdir, name + ".html")
     trace = os.path.join(outdir, name + ".json")
     out = os.path.join(outdir, name + ".mlir")
@@ -179,6 +314,7 @@ def run_mode(opt, model, outdir, name, options):
         check(int(p.cells["limit-0"]) == limit and fig["limit"] == limit, f"{name}: limit differs")
         check(p.legend_limit >= 1, f"{name}: no limit legend with a limit")
     check_summary(name, ir, summary, csv_path)
+    check_frontier(name, p, d, ir, summary, options, bench)
     print(f"{name}: {streams} stream(s), peak {peak}, original {opeak}, arena {arena}, "
           f"limit {limit}: {len(live)} ops compared")
 
@@ -204,11 +340,16 @@ def browser_check(page):
 
 def main():
     opt, model, outdir = sys.argv[1:4]
+    bench = sys.argv[4] if len(sys.argv) > 4 else None
+    MODEL[0] = model
     os.makedirs(outdir, exist_ok=True)
     run_mode(opt, model, outdir, "critical-path", "device=h100")
     run_mode(opt, model, outdir, "memory-limit", "device=h100 max-memory=1400KiB")
     run_mode(opt, model, outdir, "streams", "device=h100 streams=4 max-memory=2MiB")
+    run_mode(opt, model, outdir, "frontier", "device=h100 streams=4", bench)
+    run_mode(opt, model, outdir, "frontier-policy", "device=h100 streams=4 policy=min-memory", bench)
     browser_check(os.path.join(outdir, "streams.html"))
+    browser_check(os.path.join(outdir, "frontier.html"))
     for f in FAILS:
         print("FAIL:", f)
     if FAILS:

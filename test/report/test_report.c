@@ -326,6 +326,75 @@ static void check_fill_memory(int streams) {
   opsched_graph_destroy(g);
 }
 
+/* A frontier for the seed's block: the chosen point (2) is the schedule's
+ * (makespan 4, peak 20480); point 4 is dominated by 2, point 1 is the
+ * one-stream floor's budget, point 0 the unconstrained run. */
+static const int64_t fr_makespan[] = {4, 6, 4, 5, 7};
+static const int64_t fr_peak[] = {24576, 12288, 20480, 16384, 20480};
+static const int64_t fr_budget[] = {0, 12288, 20000, 16384, 20000};
+static const int32_t fr_policy[] = {0, 1, 0, 0, 1};
+static const int64_t fr_arena[] = {-1, -1, 20480, -1, -1};
+
+static opsched_report_frontier seed_frontier(void) {
+  opsched_report_frontier fr = {5, 2, 0, fr_makespan, fr_peak, fr_budget, fr_policy, fr_arena,
+                                12288, 0, 0.01, NULL};
+  return fr;
+}
+
+/* The frontier view: every point with its numbers, one chosen point
+ * (ringed, in the table too), Pareto classes, floor and band, the
+ * unconstrained figures in the summary, the JSON, the "no sweep" text and
+ * the argument checks. */
+static void check_frontier(const char *html, opsched_report_block *seed_b) {
+  CHECK(contains(html, "<div class=\"view frontier\" id=\"frontier-0\" data-points=\"5\" "
+                       "data-chosen=\"2\">"));
+  CHECK(contains(html, "id=\"frontier-pt-0-2\" class=\"pt pareto chosen\""));
+  CHECK(contains(html, "data-i=\"2\" data-makespan=\"4\" data-peak=\"20480\""));
+  CHECK(contains(html, "id=\"frontier-pt-0-0\" class=\"pt free\"")); /* dominated by 2 */
+  CHECK(contains(html, "id=\"frontier-pt-0-4\" class=\"pt\""));      /* dominated by 2 */
+  CHECK(contains(html, "id=\"frontier-pt-0-1\" class=\"pt pareto\""));
+  CHECK(contains(html, "id=\"frontier-pt-0-3\" class=\"pt pareto\""));
+  const char *ring = strstr(html, "<circle class=\"ring\"");
+  CHECK(ring && !strstr(ring + 1, "<circle class=\"ring\""));
+  CHECK(contains(html, ">chosen: 4 ns, 20.00 KiB</text>"));
+  CHECK(contains(html, ">unconstrained: 4 ns, 24.00 KiB</text>"));
+  CHECK(contains(html, "<tr class=\"chosen\" data-i=\"2\"><td>3</td><td data-value=\"20000\">"));
+  CHECK(contains(html, "class=\"floor\"") && contains(html, "data-value=\"12288\"/>"));
+  /* One arena whisker: only point 2 was packed (arena = its peak). */
+  const char *wh = strstr(html, "<path class=\"arena\" d=\"M");
+  CHECK(wh && contains(wh, "data-i=\"2\" data-arena=\"20480\"/>") &&
+        !strstr(wh + 1, "<path class=\"arena"));
+  /* best 4 ns, 1% of it floors to 0: the band is the best makespan alone. */
+  CHECK(contains(html, "data-best=\"4\" data-top=\"4\""));
+  CHECK(contains(html, "id=\"free-makespan-0\" data-value=\"4\""));
+  CHECK(contains(html, "id=\"free-peak-0\" data-value=\"24576\""));
+  CHECK(contains(html, "\"frontier\":{\"points\":[[4,24576,0,\"critical-path\",null],"
+                       "[6,12288,12288,\"min-memory\",null],[4,20480,20000,\"critical-path\","
+                       "20480],"));
+  CHECK(contains(html, "],\"chosen\":2,\"unconstrained\":0,\"floor_peak\":12288,\"limit\":0,"
+                       "\"tolerance\":0.01,\"not_run\":null}"));
+  CHECK(contains(html, "id=\"frontier-none-1\">No frontier to draw: test: one run. The schedule came from one run"));
+  /* Ill-formed frontiers are rejected, the module untouched. */
+  opsched_report_function fn = {"@f", seed_b, 1};
+  opsched_report_module m = {NULL, NULL, &fn, 1};
+  FILE *null_out = tmpfile();
+  const opsched_report_frontier *good = seed_b->frontier;
+  opsched_report_frontier bad = *good;
+  seed_b->frontier = &bad;
+  bad.chosen = 5;
+  CHECK(opsched_html_write(null_out, &m) == OPSCHED_ERR_INVALID);
+  bad.chosen = 2;
+  bad.num_points = 0;
+  CHECK(opsched_html_write(null_out, &m) == OPSCHED_ERR_INVALID);
+  bad.num_points = 5;
+  bad.unconstrained = 7;
+  CHECK(opsched_html_write(null_out, &m) == OPSCHED_ERR_INVALID);
+  bad.unconstrained = -1;
+  CHECK(opsched_html_write(null_out, &m) == OPSCHED_OK);
+  seed_b->frontier = good;
+  fclose(null_out);
+}
+
 int main(int argc, char **argv) {
   check_fill_memory(1);
   check_fill_memory(2);
@@ -361,7 +430,13 @@ int main(int argc, char **argv) {
   demo_init(&big, random_dag(5000, 42), 4, NULL, NULL);
 
   opsched_report_block seed_b = demo_block(&seed, "^bb0", 24576);
+  opsched_report_frontier seed_fr = seed_frontier();
+  seed_b.frontier = &seed_fr;
   opsched_report_block fj_b = demo_block(&fj, "^bb0", 0);
+  static const int64_t fj_mk[] = {4}, fj_pk[] = {0};
+  opsched_report_frontier fj_fr = {1, 0, -1, fj_mk, fj_pk, NULL, NULL, NULL, -1, 0, -1.0,
+                                   "test: one run"};
+  fj_b.frontier = &fj_fr;
   opsched_report_block weird_b = demo_block(&weird, "^bb0 <\"quoted\" & more>", 0);
   opsched_report_block big_b = demo_block(&big, "^bb0", 0);
   opsched_report_block fj_bare = {0};
@@ -416,6 +491,7 @@ int main(int argc, char **argv) {
   CHECK(contains(trace, "\"flow\":\"in\",\"producer\":"));
   CHECK(!contains(trace, "{\"ph\":\"s\""));
   CHECK(!contains(trace, "\"cat\":\"wait\""));
+  check_frontier(html, &seed_b);
   /* Escaping: nothing from a label reaches the page unescaped. */
   CHECK(!contains(html, "<script>alert(1)"));
   CHECK(!contains(html, "<b>bye</b>"));
