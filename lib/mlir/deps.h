@@ -2,15 +2,18 @@
  * lib/mlir). docs/Passes.md, "Dependency rules", states them; in short,
  * between two ops of one block, in program order, there is an edge when:
  * - SSA: the later one uses (at any depth) a value the earlier one defines;
- * - effects, per resource: read after write, write after read or write;
- *   an op with unknown effects orders against every effectful op; stack
+ * - effects, per resource and alias class (alias.h, effect_order.h): read
+ *   after write, write after read or write between classes that may
+ *   alias; an op with unknown effects orders against every effectful op;
+ *   stack
  *   allocations read the automatic allocation scope, which stack
  *   save/restore (unknown effects) write;
  * - aliases across bufferization: an op touching a tensor that may share
  *   memory with a memref (bufferization.to_tensor / to_buffer and what is
  *   derived from them) reads (or, writing it in place, writes) the memref;
  * - speculation: an op that may trap (not speculatable) and an op that may
- *   not return or is observable keep their order.
+ *   not return or is observable keep their order (a write to a buffer
+ *   value is neither: only a later read sees it).
  * The terminator (the block's last op, whatever it is) is not in the graph:
  * the caller keeps it last. */
 #ifndef OPSCHED_MLIR_DEPS_H

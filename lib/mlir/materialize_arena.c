@@ -71,6 +71,33 @@ static int use_escapes(MlirOperation user, intptr_t index) {
   return 0;
 }
 
+/* Removes a deallocation of the arena's buffer. A scheduled one keeps its
+ * place in the plan: its waits, and the waits on it, may be all that orders
+ * two streams (a later op of its stream relies on them), so an
+ * `arith.constant 0 : index` with its opsched attributes takes its place. */
+static void erase_dealloc(MlirOperation dealloc) {
+  if (!mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+          dealloc, mlirStringRefCreateFromCString(OPSCHED_ATTR_STREAM)))) {
+    MlirContext ctx = mlirOperationGetContext(dealloc);
+    MlirType index = mlirIndexTypeGet(ctx);
+    MlirNamedAttribute value = mlirNamedAttributeGet(
+        mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("value")),
+        mlirIntegerAttrGet(index, 0));
+    MlirOperationState st = mlirOperationStateGet(
+        mlirStringRefCreateFromCString("arith.constant"), mlirOperationGetLocation(dealloc));
+    mlirOperationStateAddResults(&st, 1, &index);
+    mlirOperationStateAddAttributes(&st, 1, &value);
+    MlirOperation stand_in = mlirOperationCreate(&st);
+    for (intptr_t i = 0, n = mlirOperationGetNumDiscardableAttributes(dealloc); i < n; i++) {
+      MlirNamedAttribute a = mlirOperationGetDiscardableAttribute(dealloc, i);
+      mlirOperationSetDiscardableAttributeByName(stand_in, mlirIdentifierStr(a.name),
+                                                 a.attribute);
+    }
+    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(dealloc), dealloc, stand_in);
+  }
+  mlirOperationDestroy(dealloc);
+}
+
 /* Walks the uses of `v` and of its aliases; returns 1 when one escapes.
  * With `erase_deallocs`, destroys the deallocations met on the way (the
  * walk then runs after the rewrite, on the view). */
@@ -88,7 +115,7 @@ static int buffer_escapes(MlirValue v, int erase_deallocs) {
     }
     if (opsched_op_is(user, "memref.dealloc")) {
       if (erase_deallocs)
-        mlirOperationDestroy(user);
+        erase_dealloc(user);
       continue;
     }
     if (use_escapes(user, index))

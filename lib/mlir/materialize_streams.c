@@ -505,6 +505,57 @@ static void job_free(stream_job *j) {
   free(j->split_after);
 }
 
+/* Gives `copy` (a copy of a cast, placed just before op `user`) the user's
+ * stream, a fresh id and the user's waits, which the user gives up: the
+ * two then open one segment together, with the user's dependencies. */
+static void take_place_of(stream_job *j, MlirOperation copy, int32_t user, int64_t id) {
+  MlirContext ctx = mlirOperationGetContext(copy);
+  MlirType i64 = mlirIntegerTypeGet(ctx, 64);
+  MlirStringRef waits = mlirStringRefCreateFromCString(OPSCHED_ATTR_WAITS);
+  mlirOperationSetDiscardableAttributeByName(
+      copy, mlirStringRefCreateFromCString(OPSCHED_ATTR_STREAM),
+      mlirIntegerAttrGet(i64, j->stream[user]));
+  mlirOperationSetDiscardableAttributeByName(copy, mlirStringRefCreateFromCString(OPSCHED_ATTR_ID),
+                                             mlirIntegerAttrGet(i64, id));
+  mlirOperationRemoveDiscardableAttributeByName(copy, waits);
+  MlirAttribute w = mlirOperationGetDiscardableAttributeByName(j->ops[user], waits);
+  if (!mlirAttributeIsNull(w)) {
+    mlirOperationSetDiscardableAttributeByName(copy, waits, w);
+    mlirOperationRemoveDiscardableAttributeByName(j->ops[user], waits);
+  }
+  mlirBlockInsertOwnedOperationBefore(j->body, j->ops[user], copy);
+}
+
+/* An unranked memref is a descriptor on the stack of whoever made it (the
+ * memref.cast's coroutine, once lowered): it must not travel to another
+ * region (segments of one stream are regions too). Each reader gets its own
+ * copy of the cast in its own segment and reads the ranked source instead
+ * (which crosses regions like any value). Runs once the schedule has been read without
+ * error; the copies compute what the cast computes. */
+static void localize_unranked_casts(stream_job *j) {
+  int64_t next_id = 0;
+  for (int32_t i = 0; i < j->n; i++)
+    next_id = j->id[i] >= next_id ? j->id[i] + 1 : next_id;
+  for (int32_t i = j->first_sched; i <= j->last_sched; i++) {
+    MlirOperation cast = j->ops[i];
+    if (!opsched_op_is(cast, "memref.cast") ||
+        !mlirTypeIsAUnrankedMemRef(mlirValueGetType(mlirOperationGetResult(cast, 0))))
+      continue;
+    MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(cast, 0));
+    while (!mlirOpOperandIsNull(u)) {
+      MlirOperation owner = mlirOpOperandGetOwner(u);
+      intptr_t pos = (intptr_t)mlirOpOperandGetOperandNumber(u);
+      u = mlirOpOperandGetNextUse(u); /* before the use list changes */
+      int32_t user = top_index(j, owner);
+      if (user < 0 || user > j->last_sched)
+        continue;
+      MlirOperation copy = mlirOperationClone(cast);
+      take_place_of(j, copy, user, next_id++);
+      mlirOperationSetOperand(owner, pos, mlirOperationGetResult(copy, 0));
+    }
+  }
+}
+
 MlirLogicalResult opsched_mlir_materialize_streams(MlirOperation func, int report_unannotated,
                                                 int *annotated) {
   *annotated = 0;
@@ -524,6 +575,14 @@ MlirLogicalResult opsched_mlir_materialize_streams(MlirOperation func, int repor
   if (!ok)
     opsched_emitf(func, OPSCHED_SEVERITY_ERROR, "opsched: out of memory");
   ok = ok && read_schedule(&j, report_unannotated);
+  if (ok && j.first_sched >= 0) {
+    localize_unranked_casts(&j);
+    job_free(&j); /* the body changed: read it again */
+    ok = job_init(&j, func, body);
+    if (!ok)
+      opsched_emitf(func, OPSCHED_SEVERITY_ERROR, "opsched: out of memory");
+    ok = ok && read_schedule(&j, report_unannotated);
+  }
   if (ok && j.first_sched >= 0) {
     *annotated = 1;
     ok = mark_splits(&j) && build_segments(&j) && link_segments(&j) && check_types(&j);

@@ -125,9 +125,10 @@ static bool forwardsBuffers(Operation *o) {
 int opsched_mlir_op_accesses_value(MlirOperation op, MlirValue v) {
   Operation *o = unwrap(op);
   Value value = unwrap(v);
-  // An op returning a buffer might return this one: not an accessor.
+  // An op returning a buffer or a tensor (to_tensor) might return this one,
+  // or a value backed by it: not an accessor.
   for (Value r : o->getResults())
-    if (isa<BaseMemRefType>(r.getType()))
+    if (isa<BaseMemRefType, TensorType>(r.getType()))
       return 0;
   if (forwardsBuffers(o))
     return 0;

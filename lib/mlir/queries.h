@@ -59,7 +59,7 @@ int opsched_mlir_value_is_allocation(MlirValue v);
 
 /* 1 when `op` is a mere accessor of `v`: its effects (nested ones
  * included) are known and one of them reads, writes or frees `v`, it
- * returns no buffer, and it passes no buffer into a region (a block
+ * returns no memref or tensor, and it passes no buffer into a region (a block
  * argument of memref type): it touches the buffer's contents and keeps no
  * reference to it. */
 int opsched_mlir_op_accesses_value(MlirOperation op, MlirValue v);

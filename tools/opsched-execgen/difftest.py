@@ -6,6 +6,8 @@
               [--opsched-opt BIN] [--llvm-bin DIR]
   difftest.py --program FILE [--config CFG]... (check one program, e.g. a
               reduced one kept as a lit test)
+  difftest.py --bufferize ... (the memref pipeline of scripts/run-model.sh:
+              see below)
 
 For each program (progen.py, seeds S .. S+N-1, or FILE) it builds the
 original natively and runs it (the reference), then for each option set
@@ -36,6 +38,21 @@ limits (their scheduled output is still checked; only the checker's
 "above opsched.memory_limit" error is expected there), and three with
 `stage=memref` (the program is bufferized first, then scheduled).
 --config replaces the list.
+
+--bufferize checks what a runtime executes after bufferization: each
+program is bufferized first (one-shot-bufferize with function boundaries and
+identity layouts, as scripts/run-model.sh does); the reference is that
+memref program built sequentially; each option set (all on 2 or 4 streams)
+runs op-schedule and op-schedule-verify on it, then op-materialize-arena
+and op-materialize-streams, and the result is lowered with the async
+runtime (coroutines through `opt -O0`, linked with libmlir_async_runtime)
+and run on its thread pool. Stdout and exit status must match. Without
+--only, the programs leave out the snippet kinds a materialized program
+cannot run on a thread pool whatever the schedule: `stack` and
+`alloca_scope` (a stack allocation or stacksave made in one async region is
+gone in the next: op-materialize-streams keeps them in the caller only
+before the first scheduled op) and `division` (its guards call exit(),
+which from a worker thread waits forever for the thread pool to stop).
 """
 import argparse
 import hashlib
@@ -66,6 +83,19 @@ LOWER = ["--one-shot-bufferize=bufferize-function-boundaries",
          "--lower-affine", "--finalize-memref-to-llvm", "--convert-math-to-llvm",
          "--convert-arith-to-llvm", "--convert-index-to-llvm", "--convert-func-to-llvm",
          "--convert-cf-to-llvm", "--reconcile-unrealized-casts"]
+BUFFERIZE = ["--one-shot-bufferize=bufferize-function-boundaries "
+             "function-boundary-type-conversion=identity-layout-map"]
+# --bufferize: every option set on several streams (the materialized
+# program runs its streams as async.execute regions).
+BUFFERIZE_CONFIGS = ["policy=%s streams=%d%s" % (p, s, c) for c in ("", " cost-model=unit")
+                     for s in (2, 4) for p in POLICIES] + [
+                         "priority=program-order streams=2", "effort=1 streams=4",
+                         "device=cpu streams=2 policy=min-memory"]
+MATERIALIZE = ["--op-materialize-arena", "--op-materialize-streams"]
+BUFFERIZE_KINDS = [k for k in progen.SNIPPETS if k not in ("stack", "alloca_scope", "division")]
+ASYNC_LOWER = ["--async-to-async-runtime", "--async-runtime-ref-counting",
+               "--async-runtime-ref-counting-opt"] + LOWER[1:3] + [
+                   "--expand-strided-metadata", "--lower-affine", "--convert-async-to-llvm"] + LOWER[5:]
 TIMEOUT = 20
 
 
@@ -103,14 +133,22 @@ class Runner:
         return p.stdout
 
     def build(self, text):
-        ll = self.pipe([self.tool("mlir-opt")] + LOWER + ["-"], text)
+        """Natively, unoptimised. A materialized module (async.execute) goes
+        through the async runtime lowering and `opt -O0` (the coroutine
+        passes run at every level); a memref module skips bufferization."""
+        is_async = b"async.execute" in text
+        lower = ASYNC_LOWER if is_async else LOWER[1:] if self.args.bufferize else LOWER
+        ll = self.pipe([self.tool("mlir-opt")] + lower + ["-"], text)
         ir = self.pipe([self.tool("mlir-translate"), "--mlir-to-llvmir", "-"], ll)
+        if is_async:
+            ir = self.pipe([self.tool("opt"), "-O0", "-S", "-"], ir)
         obj = os.path.join(self.workdir, "prog.o")
         exe = os.path.join(self.workdir, "prog")
         self.pipe([self.tool("llc"), "-O0", "-relocation-model=pic", "-filetype=obj",
                    "-o", obj, "-"], ir)
-        link = ["gcc", obj, "-o", exe, "-L" + self.libdir, "-lmlir_c_runner_utils",
-                "-lmlir_runner_utils", "-Wl,-rpath," + self.libdir]
+        runtime = ["-lmlir_async_runtime"] if is_async else []
+        link = ["gcc", obj, "-o", exe, "-L" + self.libdir] + runtime + [
+            "-lmlir_c_runner_utils", "-lmlir_runner_utils", "-Wl,-rpath," + self.libdir]
         # gold links these in 20 ms where bfd takes 0.6 s.
         try:
             self.pipe(link[:1] + ["-fuse-ld=gold"] + link[1:], b"")
@@ -155,8 +193,11 @@ class Runner:
         base = [self.args.opsched_opt, "--mlir-disable-threading",
                 "--mlir-print-debuginfo", "--mlir-print-local-scope"]
         if "max-memory" not in config:
-            return self.pipe(base + ["--op-schedule=%s" % config, "--op-schedule-verify", "-"],
-                             text)
+            out = self.pipe(base + ["--op-schedule=%s" % config, "--op-schedule-verify", "-"],
+                            text)
+            if self.args.bufferize:
+                out = self.pipe(base + MATERIALIZE + ["-"], out)
+            return out
         out = self.pipe(base + ["--op-schedule=%s" % config, "-"], text)
         p = subprocess.run([self.args.opsched_opt, "--op-schedule-verify", "-o", os.devnull, "-"],
                            input=out, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -381,6 +422,8 @@ def job(task):
     results = []
     try:
         try:
+            if args.bufferize:
+                text = runner.pipe([runner.tool("mlir-opt")] + BUFFERIZE + ["-"], text)
             ref = runner.execute(text, reference=True)
         except ToolError as e:
             return (["BROKEN %s: the original is unusable: %s" % (name, e)],
@@ -445,13 +488,16 @@ def main():
     ap.add_argument("--configs-per-program", type=int, default=8)
     ap.add_argument("--config", action="append")
     ap.add_argument("--program")
+    ap.add_argument("--bufferize", action="store_true",
+                    help="bufferize, schedule on several streams, materialize, run async")
     ap.add_argument("--opsched-opt", default=os.path.join(HERE, "..", "..", "build", "bin",
                                                           "opsched-opt"))
     ap.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     args = ap.parse_args()
     if args.program:
         text = open(args.program, "rb").read()
-        tasks = [(args, os.path.basename(args.program), text, args.config or CONFIGS, None)]
+        configs = args.config or (BUFFERIZE_CONFIGS if args.bufferize else CONFIGS)
+        tasks = [(args, os.path.basename(args.program), text, configs, None)]
     else:
         if args.keep_dir is None:
             args.keep_dir = tempfile.mkdtemp(prefix="difftest-keep-")
@@ -459,8 +505,11 @@ def main():
         per = args.configs_per_program
         for i in range(args.count):
             seed = args.seed + i
-            configs = args.config or [CONFIGS[(i * per + j) % len(CONFIGS)] for j in range(per)]
-            gen = progen.Gen(seed, args.size, args.only.split(",") if args.only else None)
+            pool_ = BUFFERIZE_CONFIGS if args.bufferize else CONFIGS
+            configs = args.config or [pool_[(i * per + j) % len(pool_)] for j in range(per)]
+            kinds = args.only.split(",") if args.only else (
+                BUFFERIZE_KINDS if args.bufferize else None)
+            gen = progen.Gen(seed, args.size, kinds)
             text = gen.program().encode()
             tasks.append((args, "seed=%d" % seed, text, configs, gen.expected))
     counts = {"ok": 0, "diff": 0, "rejected": 0, "broken": 0}
