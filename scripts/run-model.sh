@@ -103,8 +103,9 @@ fi
 step "run both (LD_PRELOAD malloc-count), $rounds round(s)"
 seqs="" scheds=""
 for r in $(seq 1 "$rounds"); do
-  LD_PRELOAD="$mc" "$out/seq" >"$out/seq.$r.out"
-  LD_PRELOAD="$mc" "$out/sched" >"$out/sched.$r.out"
+  # A hung program (an async deadlock) fails the run instead of blocking it.
+  LD_PRELOAD="$mc" timeout 600 "$out/seq" >"$out/seq.$r.out"
+  LD_PRELOAD="$mc" timeout 600 "$out/sched" >"$out/sched.$r.out"
   seqs="$seqs${seqs:+,}$out/seq.$r.out" scheds="$scheds${scheds:+,}$out/sched.$r.out"
 done
 echo "model:                      $(basename "$model") (streams=$streams max-memory=$maxmem policy=$policy device=$device)"
