@@ -3,6 +3,7 @@
 #
 #   scripts/run-model.sh MODEL.mlir [--streams N] [--max-memory SIZE] [--policy P]
 #                        [--device D] [--repeats R] [--seed S] [--out DIR] [--keep]
+#                        [--profile] [--build-only | --run-only [--rounds K]]
 #
 # MODEL is linalg on tensors with one public function (static f32 shapes).
 # Scheduled program (docs/materialize.md has the pipeline):
@@ -14,14 +15,20 @@
 #   the same lowering. Both get the same `main` (seeded random inputs and
 #   weights: the model's splat constants become arguments), run natively with
 #   tools/malloc-count, and the script prints predicted vs measured figures.
+# --profile also times every op of the scheduled function on one thread
+#   (arena only, IR order) and prints predicted vs measured time per op class.
+# --build-only builds both programs into --out DIR and stops; --run-only runs
+#   the programs built there (same options) without rebuilding: measure on a
+#   quiet machine what was built earlier. --rounds K runs the two programs K
+#   times alternately (each run makes R calls) and pools the timings.
 # Exit status: 0 when the outputs are bit-identical, 1 when they differ,
 # 2 on a usage or pipeline error.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${OPSCHED_BUILD_DIR:-$root/build}"
 llvm=/usr/lib/llvm-22
-streams=2 maxmem=0 policy=critical-path device=cpu repeats=5 seed=1 out="" keep=0
-usage() { sed -n '2,18p' "$0" >&2; exit 2; }
+streams=2 maxmem=0 policy=critical-path device=cpu repeats=5 seed=1 out="" keep=0 prof=0 phase=all rounds=1
+usage() { sed -n '2,25p' "$0" >&2; exit 2; }
 model="${1:-}"; [ -n "$model" ] && [ -f "$model" ] || usage; shift
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -33,12 +40,17 @@ while [ $# -gt 0 ]; do
     --seed) seed="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
+    --profile) prof=1; shift ;;
+    --build-only) phase=build; shift ;;
+    --run-only) phase=run; shift ;;
+    --rounds) rounds="$2"; shift 2 ;;
     *) usage ;;
   esac
 done
 opt="$build/bin/opsched-opt"
 mc="$build/lib/libopsched_malloc_count.so"
 [ -x "$opt" ] && [ -f "$mc" ] || { echo "run-model: build first (scripts/build.sh)" >&2; exit 2; }
+[ "$phase" = all ] || [ -n "$out" ] || { echo "run-model: --build-only/--run-only need --out DIR" >&2; exit 2; }
 if [ -z "$out" ]; then out="$(mktemp -d)"; [ "$keep" = 1 ] || trap 'rm -rf "$out"' EXIT; fi
 mkdir -p "$out"
 py="python3 $root/scripts/run_model_harness.py"
@@ -61,6 +73,7 @@ native() { # $1 = LLVM-dialect module, $2 = executable
     -Wl,-rpath,"$build/lib" -Wl,-rpath,"$llvm/lib"
 }
 
+if [ "$phase" != run ]; then
 step "prepare $(basename "$model"): splat weights become seeded random arguments"
 $py prep "$model" "$out/model.mlir" "$out/args.json"
 mlir-opt-22 --convert-elementwise-to-linalg "$out/model.mlir" -o "$out/model.linalg.mlir"
@@ -84,8 +97,28 @@ $py main "$out/seq.buf.mlir" "$out/args.json" "$out/seq.main.mlir" "$seed" "$rep
 mlir-opt-22 "${lower[@]}" "$out/seq.main.mlir" -o "$out/seq.ll.mlir"
 native "$out/seq.ll.mlir" "$out/seq"
 
-step "run both (LD_PRELOAD malloc-count)"
-LD_PRELOAD="$mc" "$out/seq" >"$out/seq.out"
-LD_PRELOAD="$mc" "$out/sched" >"$out/sched.out"
+fi
+[ "$phase" != build ] || exit 0
+[ -x "$out/seq" ] && [ -x "$out/sched" ] || { echo "run-model: nothing built in $out" >&2; exit 2; }
+step "run both (LD_PRELOAD malloc-count), $rounds round(s)"
+seqs="" scheds=""
+for r in $(seq 1 "$rounds"); do
+  # A hung program (an async deadlock) fails the run instead of blocking it.
+  LD_PRELOAD="$mc" timeout 600 "$out/seq" >"$out/seq.$r.out"
+  LD_PRELOAD="$mc" timeout 600 "$out/sched" >"$out/sched.$r.out"
+  seqs="$seqs${seqs:+,}$out/seq.$r.out" scheds="$scheds${scheds:+,}$out/sched.$r.out"
+done
 echo "model:                      $(basename "$model") (streams=$streams max-memory=$maxmem policy=$policy device=$device)"
-$py report "$out/sched.memref.mlir" "$out/seq.out" "$out/sched.out" "$out/sched.mat.mlir"
+status=0
+$py report "$out/sched.memref.mlir" "$seqs" "$scheds" "$out/sched.mat.mlir" || status=$?
+if [ "$prof" = 1 ] && [ "$phase" = all ]; then
+  step "profile: every op of the scheduled function timed on one thread"
+  "$opt" --op-materialize-arena "$out/sched.memref.mlir" -o "$out/prof.arena.mlir" 2>/dev/null
+  $py profile "$out/prof.arena.mlir" "$out/prof.mlir"
+  $py main "$out/prof.mlir" "$out/args.json" "$out/prof.main.mlir" "$seed" "$repeats"
+  mlir-opt-22 "${lower[@]}" "$out/prof.main.mlir" -o "$out/prof.ll.mlir"
+  native "$out/prof.ll.mlir" "$out/prof"
+  "$out/prof" >"$out/prof.out"
+  $py profile-report "$out/prof.arena.mlir" "$out/prof.out"
+fi
+exit "$status"

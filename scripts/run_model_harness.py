@@ -17,8 +17,20 @@ main BUFFERIZED ARGS_JSON OUT SEED REPEATS
     prints every result's bits as i32 so two programs compare bit for bit.
 
 report SCHEDULED SEQ_OUT SCHED_OUT [MATERIALIZED]
+    (SEQ_OUT, SCHED_OUT: a run's output, or several runs' comma-separated)
     Prints predicted (the scheduled function's opsched.* attributes) against
     measured figures and checks the outputs are bit-identical (exit 1 if not).
+profile SCHEDULED OUT
+    Times every top-level op of the scheduled entry function (one stream,
+    IR order = schedule order): an rtclock call goes before each op and
+    before the return, and each call of the entry prints "INDEX, SECONDS"
+    per op. `profile-report` reads those lines back.
+
+profile-report SCHEDULED RUN_OUT
+    Per op class: ops, predicted ns (the sum of opsched.end - opsched.start),
+    measured ns
+    (the sum of the per-op medians over calls 2..R), measured / predicted;
+    then the whole function.
 """
 import json
 import os
@@ -206,8 +218,15 @@ def main_fn(bufferized, args_json, out, seed, repeats):
     open(out, "w").write(text[:-1].rstrip() + "\n" + "\n".join(L) + "\n}\n")
 
 
-def parse_run(path):
-    lines = open(path).read().split("\n")
+def parse_run(paths):
+    """Heap bytes, call times and result bits of one run, or of several runs
+    of one program (comma-separated paths: times pooled over the runs, each
+    run's first call dropped, bits and heap of the first run)."""
+    if "," in paths:
+        runs = [parse_run(p) for p in paths.split(",")]
+        times = [runs[0][1][0]] + [t for r in runs for t in (r[1][1:] or r[1])]
+        return runs[0][0], times, runs[0][2]
+    lines = open(paths).read().split("\n")
     held = int(lines[0])
     times = [float(lines[1])]
     bits = []
@@ -275,12 +294,98 @@ def report(scheduled, seq_out, sched_out, materialized=None):
     return 0 if same else 1
 
 
+def body_ops(lines):
+    """(index of the entry's signature, [(start line, end line)] of every
+    top-level op of its body, the return included)."""
+    i = entry_line(lines)
+    ops, depth, start = [], 1, None
+    indent = len(lines[i + 1]) - len(lines[i + 1].lstrip())
+    for j in range(i + 1, len(lines)):
+        # An op starts at the body's indentation; deeper lines continue it.
+        if depth == 1 and len(lines[j]) - len(lines[j].lstrip()) <= indent:
+            if lines[j].strip() == "}":
+                break
+            if start is not None:
+                ops.append((start, j))
+            start = j
+        depth += lines[j].count("{") - lines[j].count("}")
+    if start is not None:
+        ops.append((start, j))
+    return i, ops
+
+
+OPNAME_RE = re.compile(r'^\s*(?:[%\w#:, ]+ = )?"?([a-z_]+\.[\w.]+|return)')
+
+
+def op_class(text):
+    m = OPNAME_RE.match(text)
+    name = m.group(1) if m else "?"
+    if name == "linalg.generic":
+        name += "(reduction)" if '"reduction"' in text else "(parallel)"
+    return name
+
+
+def profile(scheduled, out):
+    lines = open(scheduled).read().split("\n")
+    _, ops = body_ops(lines)
+    ret = ops[-1][0]
+    stamps = [s for s, _ in ops[:-1]] + [ret]
+    new = []
+    for j, line in enumerate(lines):
+        if j in stamps:
+            new.append("    %%opsched_t%d = func.call @rtclock() : () -> f64" % stamps.index(j))
+        if j == ret:
+            for k in range(len(stamps) - 1):
+                new.append("    %%opsched_d%d = arith.subf %%opsched_t%d, %%opsched_t%d : f64" % (k, k + 1, k))
+                new.append("    %%opsched_k%d = arith.constant %d : i64" % (k, k))
+                new.append("    func.call @printI64(%%opsched_k%d) : (i64) -> ()" % k)
+                new.append("    func.call @printComma() : () -> ()")
+                new.append("    func.call @printF64(%%opsched_d%d) : (f64) -> ()" % k)
+                new.append("    func.call @printNewline() : () -> ()")
+        new.append(line)
+    text = "\n".join(new).rstrip()
+    decl = "  func.func private @printComma()\n"
+    open(out, "w").write(text[:-1].rstrip() + "\n" + decl + "}\n")
+
+
+def profile_report(scheduled, run_out):
+    lines = open(scheduled).read().split("\n")
+    _, ops = body_ops(lines)
+    samples = {}
+    for line in open(run_out):
+        m = re.match(r"^(\d+), ([-0-9.e+]+)$", line.strip())
+        if m:
+            samples.setdefault(int(m.group(1)), []).append(float(m.group(2)))
+    classes = {}
+    for k, (s, e) in enumerate(ops[:-1]):
+        text = "\n".join(lines[s:e])
+        st = re.search(r"opsched\.start = (\d+)", text)
+        en = re.search(r"opsched\.end = (\d+)", text)
+        t = samples.get(k, [])
+        meas = statistics.median(t[1:] or t) * 1e9 if t else 0.0
+        row = classes.setdefault(op_class(text), [0, 0.0, 0.0])
+        row[0] += 1
+        row[1] += int(en.group(1)) - int(st.group(1)) if st and en else 0
+        row[2] += meas
+    print("%-34s %5s %14s %14s %9s" % ("op class", "ops", "predicted ns", "measured ns", "meas/pred"))
+    total = [0, 0.0, 0.0]
+    for name, (n, p, m) in sorted(classes.items(), key=lambda kv: -kv[1][2]):
+        print("%-34s %5d %14.0f %14.0f %9s" % (name, n, p, m, "%.3f" % (m / p) if p else "-"))
+        total = [total[0] + n, total[1] + p, total[2] + m]
+    print("%-34s %5d %14.0f %14.0f %9s" % ("all", total[0], total[1], total[2],
+                                           "%.3f" % (total[2] / total[1]) if total[1] else "-"))
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else ""
     if cmd == "prep" and len(sys.argv) == 5:
         prep(*sys.argv[2:5])
     elif cmd == "main" and len(sys.argv) == 7:
         main_fn(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6]))
+    elif cmd == "profile" and len(sys.argv) == 4:
+        profile(*sys.argv[2:4])
+    elif cmd == "profile-report" and len(sys.argv) == 4:
+        profile_report(*sys.argv[2:4])
     elif cmd == "report" and len(sys.argv) in (5, 6):
         sys.exit(report(*sys.argv[2:]))
     else:

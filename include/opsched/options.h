@@ -58,6 +58,12 @@ typedef enum opsched_summary_format {
 /* The device the cost model uses: a named one or the loaded profile. */
 const opsched_device *opsched_options_device(const opsched_options *options);
 
+/* The capacity the schedule respects: `resource-limit` when set, else the
+ * streams, but at most the device profile's `cores` with the roofline
+ * model (on a 2-core machine no more than two ops run at once, however
+ * many streams the plan has). */
+int32_t opsched_options_capacity(const opsched_options *options);
+
 /* Defaults: roofline on "generic", critical path, 1 stream, no limit. */
 void opsched_options_init(opsched_options *options);
 

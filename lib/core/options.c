@@ -11,6 +11,14 @@ const opsched_device *opsched_options_device(const opsched_options *o) {
   return o->device ? o->device : &o->device_profile;
 }
 
+int32_t opsched_options_capacity(const opsched_options *o) {
+  if (o->schedule.resource_limit > 0)
+    return o->schedule.resource_limit;
+  int32_t streams = o->schedule.streams > 0 ? o->schedule.streams : 1;
+  int32_t cores = o->cost_model == OPSCHED_COST_ROOFLINE ? opsched_options_device(o)->cores : 0;
+  return cores > 0 && cores < streams ? cores : streams;
+}
+
 void opsched_options_init(opsched_options *o) {
   memset(o, 0, sizeof *o);
   o->cost_model = OPSCHED_COST_ROOFLINE;

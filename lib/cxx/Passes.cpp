@@ -256,7 +256,8 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
                           llvm::cl::init(1)};
   Option<int64_t> resourceLimit{
       *this, "resource-limit",
-      llvm::cl::desc("Capacity: running ops' resource demands sum to at most this (0 = streams)"),
+      llvm::cl::desc("Capacity: running ops' resource demands sum to at most this (0 = streams, "
+                     "at most the device profile's cores)"),
       llvm::cl::init(0)};
   Option<int64_t> effort{*this, "effort",
                          llvm::cl::desc("Improvement budget after list scheduling (0 = none)"),

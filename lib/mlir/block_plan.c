@@ -48,7 +48,12 @@ static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed,
     return 1;
   opsched_op_work work;
   opsched_op_work_measure(op, &work, dynamic);
-  return opsched_cost_roofline(opsched_options_device(o), &work);
+  const opsched_device *d = opsched_options_device(o);
+  int64_t t = opsched_cost_roofline(d, &work);
+  /* On several streams each op may run in its own async.execute region. */
+  if (t > 0 && o->schedule.streams > 1 && d->region_ns > 0)
+    t = t > INT64_MAX - d->region_ns ? INT64_MAX : t + d->region_ns;
+  return t;
 }
 
 /* One remark per op with dynamic shapes, one warning per saturated size. */
@@ -234,6 +239,7 @@ static opsched_plan_frontier *copy_frontier(const opsched_frontier_result *r) {
 static opsched_status schedule_on_frontier(opsched_block_plan *p, const opsched_options *o,
                                            opsched_status *arena_st, int *packed) {
   opsched_schedule_options so = o->schedule;
+  so.resource_limit = opsched_options_capacity(o);
   so.buffers = p->bufs.buffers;
   so.max_memory = o->max_memory;
   so.memory_policy = o->memory_policy;
@@ -297,16 +303,21 @@ static int collect_ops(opsched_block_plan *p, MlirBlock block) {
 /* An op's resource demand against the capacity: 1 when it cannot fit. */
 static int demand_too_large(MlirOperation op, int64_t demand, const opsched_options *o) {
   char msg[200];
-  if (demand > o->schedule.resource_limit && o->schedule.resource_limit > 0)
+  int32_t cap = opsched_options_capacity(o);
+  if (demand <= cap)
+    return 0;
+  if (o->schedule.resource_limit > 0)
     snprintf(msg, sizeof msg, "op demands %lld resources but 'resource-limit' is %d",
-             (long long)demand, o->schedule.resource_limit);
-  else if (demand > o->schedule.streams && o->schedule.resource_limit == 0)
+             (long long)demand, cap);
+  else if (cap < o->schedule.streams)
+    snprintf(msg, sizeof msg,
+             "op demands %lld resources but the device profile's 'cores' is %d",
+             (long long)demand, cap);
+  else
     snprintf(msg, sizeof msg,
              "op demands %lld resources but the capacity ('resource-limit', "
              "default: 'streams') is %d",
-             (long long)demand, o->schedule.streams);
-  else
-    return 0;
+             (long long)demand, cap);
   emit(op, OPSCHED_SEVERITY_ERROR, msg);
   return 1;
 }

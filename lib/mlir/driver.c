@@ -284,9 +284,7 @@ static void write_function_attrs(MlirOperation func, const opsched_options *o,
   write_memory_attrs(func, o, f->peak, f->original_peak, f->resident);
   write_arena_attrs(func, o, f);
   if (o->schedule.streams > 1)
-    opsched_attr_set_i64(func, OPSCHED_ATTR_RESOURCE_LIMIT,
-                         o->schedule.resource_limit ? o->schedule.resource_limit
-                                                    : o->schedule.streams);
+    opsched_attr_set_i64(func, OPSCHED_ATTR_RESOURCE_LIMIT, opsched_options_capacity(o));
   else
     opsched_attr_remove(func, OPSCHED_ATTR_RESOURCE_LIMIT);
 }

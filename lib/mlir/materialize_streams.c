@@ -335,8 +335,34 @@ static MlirOperation make_op(const char *name, MlirLocation loc, intptr_t nres,
   return mlirOperationCreate(&st);
 }
 
+/* An empty `async.execute` awaited at once, before `before`. The async
+ * runtime resumes a region whose dependencies became ready on the thread
+ * that completed the last one, inline, one awaiter after another: without
+ * this hop, a segment waiting on another stream would run on that stream's
+ * thread, after it, and the two streams would serialize. The hop hands the
+ * rest of the segment back to the thread pool. */
+static void emit_hop(MlirContext ctx, MlirLocation loc, MlirType token, MlirBlock block,
+                     MlirOperation before) {
+  MlirBlock inner = mlirBlockCreate(0, NULL, NULL);
+  mlirBlockAppendOwnedOperation(inner, make_op("async.yield", loc, 0, NULL, 0, NULL));
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, inner);
+  int32_t sizes[2] = {0, 0};
+  MlirNamedAttribute seg = mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("operandSegmentSizes")),
+      mlirDenseI32ArrayGet(ctx, 2, sizes));
+  MlirOperationState st = mlirOperationStateGet(mlirStringRefCreateFromCString("async.execute"), loc);
+  mlirOperationStateAddResults(&st, 1, &token);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  mlirOperationStateAddAttributes(&st, 1, &seg);
+  MlirOperation hop = mlirOperationCreate(&st);
+  mlirBlockInsertOwnedOperationBefore(block, before, hop);
+  MlirValue tok = mlirOperationGetResult(hop, 0);
+  mlirBlockInsertOwnedOperationBefore(block, before, make_op("async.await", loc, 0, NULL, 1, &tok));
+}
+
 /* Builds segment `g`'s `async.execute` before its first op and moves its
- * ops inside. Returns 0 when out of memory or a type cannot be made. */
+ * ops inside (after a hop when it waits on anything). Returns 0 when out of memory or a type cannot be made. */
 static int emit_segment(stream_job *j, segment *g, MlirType token) {
   MlirContext ctx = mlirOperationGetContext(j->func);
   MlirLocation loc = mlirOperationGetLocation(j->ops[g->first]);
@@ -363,6 +389,8 @@ static int emit_segment(stream_job *j, segment *g, MlirType token) {
     MlirBlock block = mlirBlockCreate((intptr_t)nimp, argt, argl);
     MlirOperation yield = make_op("async.yield", loc, 0, NULL, (intptr_t)nyield, yv);
     mlirBlockAppendOwnedOperation(block, yield);
+    if (ndeps + nimp > 0)
+      emit_hop(ctx, loc, token, block, yield);
     MlirRegion region = mlirRegionCreate();
     mlirRegionAppendOwnedBlock(region, block);
     int32_t sizes[2] = {(int32_t)ndeps, (int32_t)nimp};

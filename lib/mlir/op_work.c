@@ -108,6 +108,56 @@ static double result_bytes(MlirOperation op, int *dynamic) {
   return bytes;
 }
 
+/* Whether some loop of `nloops` is not a plain dim of the output's map
+ * (the last one): a reduction loop, as linalg's iterator types say. */
+static int has_reduction_loop(MlirAffineMap out, intptr_t nloops) {
+  uint64_t used = 0;
+  for (intptr_t r = 0, nr = mlirAffineMapGetNumResults(out); r < nr; r++) {
+    MlirAffineExpr e = mlirAffineMapGetResult(out, r);
+    if (mlirAffineExprIsADim(e) && mlirAffineDimExprGetPosition(e) < 64)
+      used |= (uint64_t)1 << mlirAffineDimExprGetPosition(e);
+  }
+  for (intptr_t l = 0; l < nloops && l < 64; l++)
+    if (!(used & ((uint64_t)1 << l)))
+      return 1;
+  return 0;
+}
+
+/* The outermost result of map `m` the innermost loop indexes when it does
+ * not index the last (contiguous) one: the loop strides across the
+ * operand along that dimension. -1 otherwise. */
+static intptr_t strided_result(MlirAffineMap m, intptr_t inner) {
+  intptr_t nr = mlirAffineMapGetNumResults(m);
+  if (nr < 2 || mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(m, nr - 1), inner))
+    return -1;
+  for (intptr_t r = 0; r < nr - 1; r++)
+    if (mlirAffineExprIsFunctionOfDim(mlirAffineMapGetResult(m, r), inner))
+      return r;
+  return -1;
+}
+
+/* Iterations that stride across an operand, its bytes (the largest), and
+ * whether some such stride is a multiple of 4 KiB: then every access maps
+ * to the same cache sets and a new page. */
+static void measure_strides(MlirOperation op, MlirAttribute maps, intptr_t nloops, double domain,
+                            opsched_op_work *w, int *dynamic) {
+  for (intptr_t m = 0, nmaps = mlirArrayAttrGetNumElements(maps); m < nmaps && nloops > 0; m++) {
+    intptr_t r = strided_result(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, m)), nloops - 1);
+    MlirType t = mlirValueGetType(mlirOperationGetOperand(op, m));
+    if (r < 0 || !mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t) || r >= mlirShapedTypeGetRank(t))
+      continue;
+    int64_t stride = (opsched_element_bits(mlirShapedTypeGetElementType(t)) + 7) / 8;
+    for (intptr_t q = r + 1; q < mlirShapedTypeGetRank(t); q++)
+      stride = mlirShapedTypeIsDynamicDim(t, q) ? 0 : sat_mul(stride, mlirShapedTypeGetDimSize(t, q));
+    double bytes = (double)opsched_type_bytes(t, dynamic);
+    w->strided += domain;
+    if (bytes > w->strided_bytes)
+      w->strided_bytes = bytes;
+    if (stride > 0 && stride % 4096 == 0)
+      w->strided_aligned = 1;
+  }
+}
+
 /* Structured (linalg) op: iteration domain x arithmetic ops in the body.
  * Loop ranges come from operands whose indexing-map results are plain dims,
  * as LinalgOp::getStaticLoopRanges does. Returns 0 if `op` is not one. */
@@ -139,6 +189,8 @@ static int measure_linalg(MlirOperation op, opsched_op_work *w, int *dynamic) {
         range[l] = mlirShapedTypeGetDimSize(t, r);
     }
   }
+  w->reduction = has_reduction_loop(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, nmaps - 1)),
+                                    nloops);
   double domain = 1;
   for (intptr_t l = 0; l < nloops; l++) {
     if (range[l] < 0) {
@@ -162,6 +214,7 @@ static int measure_linalg(MlirOperation op, opsched_op_work *w, int *dynamic) {
   }
   w->flops = domain * body_ops;
   w->bytes = operand_bytes(op, dynamic);
+  measure_strides(op, maps, nloops, domain, w, dynamic);
   return 1;
 }
 

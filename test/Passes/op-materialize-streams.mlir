@@ -26,7 +26,13 @@
 // CHECK-NEXT:      linalg.mul {opsched.id = 5
 // CHECK-NEXT:      async.yield %[[B]] : memref<16xf32>
 // CHECK-NEXT:    }
+// A region that waits first hops back to the thread pool (the runtime
+// resumes it inline on the thread that completed its last dependency).
 // CHECK-NEXT:    %[[T2:.*]] = async.execute [%[[T0]], %[[T1]]] (%[[V0]] as %[[X:.*]]: !async.value<memref<16xf32>>, %[[V1]] as %[[Y:.*]]: !async.value<memref<16xf32>>) {
+// CHECK-NEXT:      %[[HOP:.*]] = async.execute {
+// CHECK-NEXT:        async.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      async.await %[[HOP]] : !async.token
 // CHECK-NEXT:      linalg.add {opsched.id = 6 : i64, opsched.stream = 0 : i64, opsched.waits = array<i64: 5>} ins(%[[X]], %[[Y]] : {{.*}}) outs(%arg1 : memref<16xf32>)
 // CHECK-NEXT:      async.yield
 // CHECK-NEXT:    }
@@ -58,6 +64,10 @@ func.func @grouped(%in: memref<16xf32>, %out: memref<16xf32>) {
 // CHECK:         %[[T1:.*]] = async.execute {
 // CHECK-NEXT:      memref.store
 // CHECK:         %[[T2:.*]] = async.execute [%[[T1]], %[[T0]]] (%[[V0]] as %[[M:.*]]: !async.value<index>) {
+// CHECK-NEXT:      %[[HOP2:.*]] = async.execute {
+// CHECK-NEXT:        async.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      async.await %[[HOP2]] : !async.token
 // CHECK-NEXT:      scf.for %[[I:.*]] = %arg0 to %[[M]]
 // CHECK-NEXT:        arith.subi %[[M]], %[[I]]
 // CHECK:         async.await %[[T0]]
@@ -79,14 +89,34 @@ func.func @nested(%n: index, %buf: memref<8xf32>) {
 // SEED:         %[[TA:.*]], %[[A:.*]] = async.execute -> !async.value<f32> {
 // SEED-NEXT:      arith.addf %arg0, %arg0
 // SEED:         %[[TB:.*]], %[[B:.*]] = async.execute [%[[TA]]] (%[[A]] as %{{.*}}: !async.value<f32>) -> !async.value<f32> {
+// SEED-NEXT:      async.execute {
+// SEED-NEXT:        async.yield
+// SEED-NEXT:      }
+// SEED-NEXT:      async.await
 // SEED-NEXT:      arith.mulf
 // SEED:         %[[TC:.*]], %[[C:.*]] = async.execute [%[[TA]]] (%[[A]] as %{{.*}}: !async.value<f32>) -> !async.value<f32> {
+// SEED-NEXT:      async.execute {
+// SEED-NEXT:        async.yield
+// SEED-NEXT:      }
+// SEED-NEXT:      async.await
 // SEED-NEXT:      arith.subf {{.*}}opsched.stream = 1
 // SEED:         %[[TD:.*]], %[[D:.*]] = async.execute [%[[TB]], %[[TC]]] (%[[B]] as %{{.*}}: !async.value<f32>, %[[C]] as %{{.*}}: !async.value<f32>) -> !async.value<f32> {
+// SEED-NEXT:      async.execute {
+// SEED-NEXT:        async.yield
+// SEED-NEXT:      }
+// SEED-NEXT:      async.await
 // SEED-NEXT:      arith.addf
 // SEED:         %[[TE:.*]], %[[E:.*]] = async.execute [%[[TD]]] (%[[D]] as %{{.*}}: !async.value<f32>) -> !async.value<f32> {
+// SEED-NEXT:      async.execute {
+// SEED-NEXT:        async.yield
+// SEED-NEXT:      }
+// SEED-NEXT:      async.await
 // SEED-NEXT:      arith.mulf
 // SEED:         %[[TF:.*]], %[[F:.*]] = async.execute [%[[TC]], %[[TD]]] (%[[D]] as %{{.*}}: !async.value<f32>) -> !async.value<f32> {
+// SEED-NEXT:      async.execute {
+// SEED-NEXT:        async.yield
+// SEED-NEXT:      }
+// SEED-NEXT:      async.await
 // SEED-NEXT:      arith.subf
 // SEED:         async.await %[[TE]] : !async.token
 // SEED-NEXT:    async.await %[[TF]] : !async.token

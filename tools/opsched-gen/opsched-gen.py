@@ -13,6 +13,13 @@ N ops, on small static tensors so the ops are real but the files stay lean.
                                   512-1023 independent ops, each reading 1-2
                                   random values of the previous layer (work
                                   for every stream, and many buffers live)
+  opsched-gen.py chains K L N [SEED]
+                                  K independent heavy chains joined at the
+                                  end (run-model.sh input, wide work for
+                                  streams): chain i is L_i in [1, L] steps
+                                  (L_i = L when SEED is 0) of an NxN matmul
+                                  with its own weight argument and a relu;
+                                  the chains' results are summed pairwise
   opsched-gen.py nested N [SEED]  deep nesting: about sqrt(N)/2 scf.if
                                   regions nested in one another, each block a
                                   random DAG of its share of the N ops
@@ -191,12 +198,55 @@ def blocks(out, n):
     out.write("  return %s : %s\n}\n" % (x, T))
 
 
+def chains(out, k, length, n, seed):
+    rnd = lcg(seed)
+    t = "tensor<%dx%dxf32>" % (n, n)
+    steps = [length if seed == 0 else 1 + next(rnd) % length for _ in range(k)]
+    weights = ["%%w%d_%d: %s" % (c, s, t) for c in range(k) for s in range(steps[c])]
+    out.write("#id = affine_map<(d0, d1) -> (d0, d1)>\n")
+    out.write("func.func @chains(%%x: %s, %s) -> %s {\n" % (t, ", ".join(weights), t))
+    out.write("  %zero = arith.constant 0.000000e+00 : f32\n")
+    # Every result gets its own tensor.empty, as exported models do: one
+    # shared empty lets bufferization reuse one chain's buffer in another.
+    ends = []
+    for c in range(k):
+        x = "%x"
+        for s in range(steps[c]):
+            v = "%%c%d_%d" % (c, s)
+            out.write("  %se = tensor.empty() : %s\n" % (v, t))
+            out.write("  %sz = linalg.fill ins(%%zero : f32) outs(%se : %s) -> %s\n" % (v, v, t, t))
+            out.write("  %sm = linalg.matmul ins(%s, %%w%d_%d : %s, %s) outs(%sz : %s) -> %s\n"
+                      % (v, x, c, s, t, t, v, t, t))
+            out.write("  %sr = tensor.empty() : %s\n" % (v, t))
+            out.write("  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = "
+                      "[\"parallel\", \"parallel\"]} ins(%sm : %s) outs(%sr : %s) {\n"
+                      "  ^bb0(%%in: f32, %%o: f32):\n    %%r = arith.maximumf %%in, %%zero : f32\n"
+                      "    linalg.yield %%r : f32\n  } -> %s\n" % (v, v, t, v, t, t))
+            x = v
+        ends.append(x)
+    j = 0
+    while len(ends) > 1:
+        nxt = []
+        for a in range(0, len(ends) - 1, 2):
+            out.write("  %%j%de = tensor.empty() : %s\n" % (j, t))
+            out.write("  %%j%d = linalg.add ins(%s, %s : %s, %s) outs(%%j%de : %s) -> %s\n"
+                      % (j, ends[a], ends[a + 1], t, t, j, t, t))
+            nxt.append("%%j%d" % j)
+            j += 1
+        if len(ends) % 2:
+            nxt.append(ends[-1])
+        ends = nxt
+    out.write("  return %s : %s\n}\n" % (ends[0], t))
+
 if __name__ == "__main__":
     out = sys.stdout
     if len(sys.argv) >= 3 and sys.argv[1] == "dag":
         dag(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     elif len(sys.argv) >= 3 and sys.argv[1] == "blocks":
         blocks(out, int(sys.argv[2]))
+    elif len(sys.argv) >= 5 and sys.argv[1] == "chains":
+        chains(out, int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]),
+               int(sys.argv[5]) if len(sys.argv) > 5 else 0)
     elif len(sys.argv) >= 3 and sys.argv[1] in ("wide", "nested"):
         {"wide": wide, "nested": nested}[sys.argv[1]](
             out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
