@@ -10,6 +10,7 @@
  * several streams a pair that stream order and waits leave unordered may
  * run at once, which no original order allowed. */
 #include "facts.h"
+#include "fxindex.h"
 #include "verify_internal.h"
 
 #include <stdio.h>
@@ -164,6 +165,103 @@ static void report(vblock *b, vconflict k, int32_t u, int32_t v) {
              (long long)ov->stream, (long long)ou->stream);
 }
 
+/* Classes of the index (fxindex.h): key (tag | w, resource, c), w = 1 for
+ * writes and frees, 0 for reads. A query names the classes whose members
+ * conflict with it, exactly as conflict() and may_alias() decide. */
+enum { K_ALL = 1 << 8, K_NULL = 2 << 8, K_ROOT = 3 << 8, K_ORIGIN = 4 << 8, K_FLAG = 5 << 8 };
+enum { F_SCOPE_OR_UNKNOWN, F_STACK_ALLOC, F_ACCESS_OR_UNKNOWN, F_UNKNOWN, F_MAY_NOT_RETURN,
+       F_PURE_UNSAFE };
+
+typedef struct vfxwalk {
+  vblock *b;
+  const vfxset *s;
+  vfxindex *ix;
+  int32_t y, best; /* best: the latest op found not ordered before y */
+} vfxwalk;
+
+/* Raises w->best to the latest op of the class not ordered before y. */
+static void walk(vfxwalk *w, uint64_t a, uint64_t r, uint64_t c) {
+  int32_t cls = vfx_class(w->ix, a, r, c, 0);
+  int32_t v = w->s->ops[w->y].pos;
+  for (int32_t e = vfx_first(w->ix, cls); e >= 0; e = w->ix->e[e].next) {
+    int32_t x = w->ix->e[e].last;
+    if (x > w->best && !vbefore(w->b, w->s->ops[x].pos, v))
+      w->best = x;
+  }
+}
+
+/* The latest op before y (in s->ops) that conflicts with y and that stream
+ * order and waits leave unordered with it; -1 when none. */
+static int32_t latest_conflict(vfxwalk *w) {
+  const vfxop *y = &w->s->ops[w->y];
+  for (int64_t i = y->first; i < y->first + y->count; i++) {
+    const opsched_vfx *e = &w->s->pool[i];
+    if (e->kind == OPSCHED_VFX_ALLOC)
+      continue;
+    /* A read conflicts with writes and frees only; anything else with all. */
+    for (uint64_t rw = e->kind == OPSCHED_VFX_READ; rw <= 1; rw++) {
+      if (!e->root || e->origin == OPSCHED_VFX_ANY) {
+        walk(w, K_ALL | rw, e->resource, 0);
+        continue;
+      }
+      walk(w, K_NULL | rw, e->resource, 0);
+      walk(w, K_ROOT | rw, e->resource, e->root);
+      walk(w, K_ORIGIN | rw, e->resource, OPSCHED_VFX_ANY);
+      if (e->origin == OPSCHED_VFX_ARGUMENT)
+        walk(w, K_ORIGIN | rw, e->resource, OPSCHED_VFX_ARGUMENT);
+    }
+  }
+  const opsched_vfacts *f = &y->f;
+  if (f->stack_alloc)
+    walk(w, K_FLAG, F_SCOPE_OR_UNKNOWN, 0);
+  if (f->stack_scope || f->unknown)
+    walk(w, K_FLAG, F_STACK_ALLOC, 0);
+  if (f->unknown)
+    walk(w, K_FLAG, F_ACCESS_OR_UNKNOWN, 0);
+  if (y->accesses)
+    walk(w, K_FLAG, F_UNKNOWN, 0);
+  if (y->pure_unsafe)
+    walk(w, K_FLAG, F_MAY_NOT_RETURN, 0);
+  if (f->may_not_return)
+    walk(w, K_FLAG, F_PURE_UNSAFE, 0);
+  return w->best;
+}
+
+static void note(vfxindex *ix, uint64_t a, uint64_t r, uint64_t c, int32_t stream, int32_t x) {
+  int32_t cls = vfx_class(ix, a, r, c, 1);
+  if (cls >= 0)
+    vfx_note(ix, cls, stream, x);
+}
+
+/* Files op x of s->ops under every class it belongs to. */
+static void file_op(vfxindex *ix, const vfxset *s, int32_t x, int32_t stream) {
+  const vfxop *o = &s->ops[x];
+  for (int64_t i = o->first; i < o->first + o->count; i++) {
+    const opsched_vfx *e = &s->pool[i];
+    if (e->kind == OPSCHED_VFX_ALLOC)
+      continue;
+    uint64_t rw = e->kind != OPSCHED_VFX_READ;
+    note(ix, K_ALL | rw, e->resource, 0, stream, x);
+    if (!e->root)
+      note(ix, K_NULL | rw, e->resource, 0, stream, x);
+    else {
+      note(ix, K_ROOT | rw, e->resource, e->root, stream, x);
+      if (e->origin != OPSCHED_VFX_ALLOCATION)
+        note(ix, K_ORIGIN | rw, e->resource, (uint64_t)e->origin, stream, x);
+    }
+  }
+  const opsched_vfacts *f = &o->f;
+  const int flags[] = {[F_SCOPE_OR_UNKNOWN] = f->stack_scope || f->unknown,
+                       [F_STACK_ALLOC] = f->stack_alloc,
+                       [F_ACCESS_OR_UNKNOWN] = o->accesses || f->unknown,
+                       [F_UNKNOWN] = f->unknown,
+                       [F_MAY_NOT_RETURN] = f->may_not_return,
+                       [F_PURE_UNSAFE] = o->pure_unsafe};
+  for (uint64_t k = 0; k < sizeof flags / sizeof *flags; k++)
+    if (flags[k])
+      note(ix, K_FLAG, k, 0, stream, x);
+}
+
 void vcheck_effects(vblock *b) {
   if (!b->multi)
     return; /* one stream: IR order orders every pair */
@@ -174,21 +272,24 @@ void vcheck_effects(vblock *b) {
   for (int32_t i = 0; ok && i < b->n; i++)
     if (!b->ops[i].exempt)
       ok = add_op(&s, &b->ops[i], i);
+  /* One error per op, at the nearest unordered conflict before it (a broken
+   * schedule is reported in O(n) diagnostics, not one per pair). Ops are
+   * filed per class and stream as they pass, so each op asks only the
+   * latest op of each class on each stream: O(ops x streams) instead of
+   * O(ops^2). */
+  vfxindex ix = {0};
+  for (int32_t y = 0; ok && y < s.n; y++) {
+    vfxwalk w = {b, &s, &ix, y, -1};
+    int32_t x = latest_conflict(&w);
+    vconflict k = x >= 0 ? conflict(&s, &s.ops[x], &s.ops[y]) : V_NONE;
+    if (k != V_NONE) /* always, when x >= 0: the classes are the rules */
+      report(b, k, s.ops[x].pos, s.ops[y].pos);
+    file_op(&ix, &s, y, b->h.sidx[s.ops[y].pos]);
+    ok = !ix.oom;
+  }
   if (!ok)
     b->c->oom = 1;
-  /* One error per op (the nearest unordered conflict before it): a broken
-   * schedule is reported in O(n) diagnostics, not one per pair. */
-  for (int32_t y = 0; ok && y < s.n; y++)
-    for (int32_t x = y - 1; x >= 0; x--) {
-      int32_t u = s.ops[x].pos, v = s.ops[y].pos;
-      if (vbefore(b, u, v))
-        continue;
-      vconflict k = conflict(&s, &s.ops[x], &s.ops[y]);
-      if (k != V_NONE) {
-        report(b, k, u, v);
-        break;
-      }
-    }
+  vfx_index_free(&ix);
   free(s.ops);
   free(s.pool);
 }

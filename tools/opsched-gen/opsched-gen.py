@@ -24,6 +24,19 @@ N ops, on small static tensors so the ops are real but the files stay lean.
                                   regions nested in one another, each block a
                                   random DAG of its share of the N ops
 
+  opsched-gen.py effects N [SEED] [STREAMS] [WAITS]
+                                  an annotated schedule for
+                                  op-schedule-verify: N memref ops (loads,
+                                  stores, fills, copies, calls, deallocs,
+                                  divisions)
+                                  over 2 arguments and 8 allocations, on
+                                  STREAMS (default 4) streams with random
+                                  waits and consistent times; WAITS percent
+                                  of the ops (default 25) wait on a recent op
+                                  and as many on a random one; most pairs
+                                  stay unordered, so it reports many effect
+                                  conflicts (the checker's worst case)
+
 Deterministic; writes to stdout.
 """
 import sys
@@ -238,6 +251,59 @@ def chains(out, k, length, n, seed):
         ends = nxt
     out.write("  return %s : %s\n}\n" % (ends[0], t))
 
+
+def effects(out, n, seed, streams, rate):
+    rnd = lcg(seed)
+    M = "memref<16xf32>"
+    out.write("func.func private @ext(%s)\n" % M)
+    out.write("func.func @effects(%%a: %s, %%b: %s, %%i: index, %%x: f32, %%k: i32) -> i32 "
+              "attributes {opsched.streams = %d : i64} {\n" % (M, M, streams))
+    bufs, end, last, ids = ["%a", "%b"], [0] * streams, [None] * streams, 0
+    ends = []
+
+    def attrs(stream, waits):
+        nonlocal ids
+        t = max([end[stream]] + [ends[w] for w in waits])
+        end[stream] = t + 1
+        ends.append(t + 1)
+        last[stream] = ids
+        w = ", opsched.waits = array<i64: %s>" % ", ".join(map(str, waits)) if waits else ""
+        ids += 1
+        return "{opsched.start = %d, opsched.end = %d, opsched.stream = %d, opsched.id = %d%s}" % (
+            t, t + 1, stream, ids - 1, w)
+    for k in range(8):  # allocations on stream 0; every stream's first op waits on the last
+        out.write("  %%m%d = memref.alloc() %s : %s\n" % (k, attrs(0, []), M))
+        bufs.append("%%m%d" % k)
+    first = set([0])
+    for v in range(n):
+        s = next(rnd) % streams
+        waits = []
+        if s not in first:
+            first.add(s)
+            waits.append(7)
+        elif ids > 8:
+            for w in (ids - 1 - next(rnd) % min(16, ids - 8), 8 + next(rnd) % (ids - 8)):
+                if next(rnd) % 100 < rate and w != last[s]:
+                    waits.append(w)
+        m, kind = bufs[next(rnd) % len(bufs)], next(rnd) % 32
+        a = attrs(s, sorted(set(waits)))
+        if kind < 12:
+            out.write("  %%l%d = memref.load %s[%%i] %s : %s\n" % (v, m, a, M))
+        elif kind < 22:
+            out.write("  memref.store %%x, %s[%%i] %s : %s\n" % (m, a, M))
+        elif kind < 26:
+            out.write("  linalg.fill ins(%%x : f32) outs(%s : %s) %s\n" % (m, M, a))
+        elif kind < 28:
+            out.write("  memref.copy %s, %s %s : %s to %s\n" % (m, bufs[next(rnd) % len(bufs)], a, M, M))
+        elif kind < 30:
+            out.write("  func.call @ext(%s) %s : (%s) -> ()\n" % (m, a, M))
+        elif kind < 31 and m[1] == "m":  # frees an allocation (later uses stay valid IR)
+            out.write("  memref.dealloc %s %s : %s\n" % (m, a, M))
+        else:
+            out.write("  %%d%d = arith.divsi %%k, %%k %s : i32\n" % (v, a))
+    out.write("  return %k : i32\n}\n")
+
+
 if __name__ == "__main__":
     out = sys.stdout
     if len(sys.argv) >= 3 and sys.argv[1] == "dag":
@@ -250,5 +316,8 @@ if __name__ == "__main__":
     elif len(sys.argv) >= 3 and sys.argv[1] in ("wide", "nested"):
         {"wide": wide, "nested": nested}[sys.argv[1]](
             out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "effects":
+        effects(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1,
+                int(sys.argv[4]) if len(sys.argv) > 4 else 4, int(sys.argv[5]) if len(sys.argv) > 5 else 25)
     else:
         sys.exit(__doc__)
