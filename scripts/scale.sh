@@ -1,66 +1,102 @@
 #!/usr/bin/env bash
-# Scale benchmark (docs/benchmarks-scale.md): for every generator family of
-# tools/opsched-gen/opsched-gen.py (dag, blocks, wide, nested) at 10k, 100k
-# and 1M ops and each stream count, stock mlir-opt parse+print vs
-# opsched-opt --op-schedule='streams=S $SCALE_OPTIONS', wall time and peak
-# RSS from /usr/bin/time -v. Not part of the test command except --smoke
-# (10k ops, one run each, checks that the pass succeeds and the output parses).
+# Scale benchmark (docs/benchmarks-scale.md): for every generator family
+# (tools/opsched-gen/opsched-gen.py dag, blocks, wide, nested; and `random` =
+# opsched-bench random-mlir --functions 1 --ops N) at each size and stream
+# count, stock mlir-opt parse+print vs opsched-opt --op-schedule='streams=S
+# $SCALE_OPTIONS': wall time and peak RSS (/usr/bin/time -v), the pass alone
+# (--mlir-timing, same run), and stock mlir-opt parse+print of opsched's output
+# (what MLIR pays to hold the attributes). Ends with the growth exponent of
+# the pass time from the smallest to the largest size. Not part of the test
+# command except --smoke (10k ops, one run, checks the output parses).
 # Usage: scripts/scale.sh [--smoke] [SIZES...]   (default sizes 10000 100000 1000000)
 # Env: OPSCHED_BUILD_DIR (default build/), SCALE_OPTIONS (more pass options,
 # default none: the default options), SCALE_STREAMS (default "1 4 16"),
-# SCALE_KINDS (default "dag blocks wide nested").
+# SCALE_KINDS (default "dag blocks wide nested random"), SCALE_RAW (a file
+# that keeps the raw rows, appended), SCALE_OUTPUT=0 (skip the parse+print of
+# the output: half the time at 1M; its columns are then 0).
+# scripts/scale.sh --table RAW... prints the tables again from raw rows.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${OPSCHED_BUILD_DIR:-$root/build}"
 opt=/usr/lib/llvm-22/bin/mlir-opt
 sched="$build/bin/opsched-opt"
 extra="${SCALE_OPTIONS:-}"
-options="streams=4 max-memory=64MiB"  # --smoke only
 gen="$root/tools/opsched-gen/opsched-gen.py"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+raw="${SCALE_RAW:-$work/raw}"
 
-measure() { # label cmd... -> prints "seconds kbytes"
-  /usr/bin/time -v "$@" -o /dev/null 2>"$work/time" >/dev/null || { cat "$work/time"; exit 1; }
-  local s m
+measure() { # cmd... -> prints "seconds kbytes cpu-seconds"; stderr kept in $work/err
+  /usr/bin/time -v -o "$work/time" "$@" 2>"$work/err" >/dev/null || { cat "$work/err" >&2; exit 1; }
+  local s m c
   s=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); t=0; for(i=1;i<=n;i++) t=t*60+a[i]; print t}' "$work/time")
   m=$(awk -F': ' '/Maximum resident/ {print $2}' "$work/time")
-  echo "$s $m"
+  c=$(awk -F': ' '/(User|System) time/ {t += $2} END {print t}' "$work/time")
+  echo "$s $m $c"
 }
 
+# Raw rows: kind streams size ops pp_s pp_kb sched_s sched_kb pass_s out_s out_kb pp_cpu sched_cpu
+table() {
+  # The machine may be shared: wall times then stretch with the load, CPU
+  # times (user + system) much less. "pass cpu s" scales the pass's wall
+  # time (--mlir-timing) by the process's CPU / wall ratio.
+  printf '| input | streams | size | ops | parse+print s | cpu s | MB | opsched-opt s | cpu s | MB | pass s | pass cpu s | pass cpu / parse+print cpu | mlir-opt on output s | MB | bytes/op over output |\n'
+  printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+  awk '{ pc = $13 > 0 ? $9 * $13 / $7 : 0; os = "-"; om = "-"; ob = "-"
+         if ($11 > 0) { os = sprintf("%.2f", $10); om = sprintf("%.0f", $11 / 1024); ob = sprintf("%.0f", ($8 - $11) * 1024 / $4) }
+         printf "| %s | %d | %d | %d | %.2f | %.2f | %.0f | %.2f | %.2f | %.0f | %.2f | %.2f | %.2fx | %s | %s | %s |\n",
+           $1, $2, $3, $4, $5, $12, $6 / 1024, $7, $13, $8 / 1024, $9, pc, ($12 > 0 ? pc / $12 : 0), os, om, ob }' "$@"
+  # Growth of the pass's CPU time (and parse+print's) from the smallest to
+  # the largest size of each family and stream count, as an exponent of the
+  # op count (target <= 1.15).
+  printf '\n| input | streams | ops | pass cpu s | growth exponent | parse+print cpu growth |\n|---|---|---|---|---|---|\n'
+  awk '{ c = $1" "$2; p = $13 > 0 ? $9 * $13 / $7 : $9; b = $12 > 0 ? $12 : $5
+         if (!(c in o0) || $4 < o0[c]) { o0[c] = $4; p0[c] = p; b0[c] = b }
+         if (!(c in o1)) key[++k] = c; if (!(c in o1) || $4 > o1[c]) { o1[c] = $4; p1[c] = p; b1[c] = b } }
+    END { for (i = 1; i <= k; i++) { c = key[i]; if (o1[c] == o0[c]) continue; split(c, f, " ")
+      printf "| %s | %s | %d -> %d | %.2f -> %.2f | %.2f | %.2f |\n", f[1], f[2], o0[c], o1[c], p0[c], p1[c],
+        log(p1[c] / p0[c]) / log(o1[c] / o0[c]), log(b1[c] / b0[c]) / log(o1[c] / o0[c]) } }' "$@"
+}
+
+generate() { # kind n -> $work/in.mlir
+  if [ "$1" = random ]; then
+    "$build/bin/opsched-bench" random-mlir --functions 1 --ops "$2" -o "$work/in.mlir"
+  else
+    python3 "$gen" "$1" "$2" > "$work/in.mlir"
+  fi
+}
+
+if [ "${1:-}" = "--table" ]; then
+  shift
+  table "$@"
+  exit 0
+fi
 if [ "${1:-}" = "--smoke" ]; then
   python3 "$gen" dag 10000 > "$work/in.mlir"
-  "$sched" --op-schedule="$options" "$work/in.mlir" -o "$work/out.mlir"
+  "$sched" --op-schedule="streams=4 max-memory=64MiB" "$work/in.mlir" -o "$work/out.mlir"
   "$opt" "$work/out.mlir" -o /dev/null
   echo "scale smoke: 10k ops scheduled"
   exit 0
 fi
 sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(10000 100000 1000000)
-# Columns: stock mlir-opt parse+print of the input; opsched-opt with the pass;
-# their difference (the issue's "added" figures); the pass alone from
-# --mlir-timing (opsched's own work, attribute creation included); and stock
-# mlir-opt parse+print of opsched's *output*, i.e. what MLIR itself pays to
-# carry the ~11 attributes per op (time and memory), so that the last column
-# is the scheduler's own peak memory per op beyond holding its annotations.
-printf '| input | streams | ops | mlir-opt parse+print s | MB | opsched-opt s | MB | added s | added / parse+print | extra bytes/op | pass s | pass / parse+print | mlir-opt on output s | MB | bytes/op over output |\n'
-printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
-for kind in ${SCALE_KINDS:-dag blocks wide nested}; do
+for kind in ${SCALE_KINDS:-dag blocks wide nested random}; do
   for n in "${sizes[@]}"; do
-   python3 "$gen" "$kind" "$n" > "$work/in.mlir"
-   read -r bs bm < <(measure "$opt" "$work/in.mlir")
+   generate "$kind" "$n"
+   # Ops: every line that starts with an op name (after an optional result).
+   ops=$(grep -cE '^ *(%[^ ]+ = )?"?[a-z_]+\.[a-z_.]+' "$work/in.mlir" || true)
+   read -r bs bm bc < <(measure "$opt" "$work/in.mlir" -o /dev/null)
    for streams in ${SCALE_STREAMS:-1 4 16}; do
-    options="streams=$streams $extra"
-    read -r ss sm < <(measure "$sched" --op-schedule="$options" "$work/in.mlir")
-    "$sched" --op-schedule="$options" "$work/in.mlir" -o "$work/out.mlir" --mlir-timing 2>"$work/timing"
-    ps=$(awk '/OpSchedulePass/ {print $1; exit}' "$work/timing")
-    read -r os om < <(measure "$opt" "$work/out.mlir")
+    # One run gives wall, peak and CPU (time -v) and the pass (--mlir-timing).
+    read -r ss sm sc < <(measure "$sched" --op-schedule="streams=$streams $extra" "$work/in.mlir" \
+                          -o "$work/out.mlir" --mlir-timing)
+    ps=$(awk '/OpSchedulePass/ {print $1; exit}' "$work/err")
+    os=0 om=0
+    [ "${SCALE_OUTPUT:-1}" = 0 ] || read -r os om _ < <(measure "$opt" "$work/out.mlir" -o /dev/null)
     rm -f "$work/out.mlir"
-    awk -v k="$kind" -v st="$streams" -v n="$n" -v bs="$bs" -v bm="$bm" -v ss="$ss" -v sm="$sm" -v ps="$ps" \
-        -v os="$os" -v om="$om" 'BEGIN {
-      printf "| %s | %d | %d | %.2f | %.0f | %.2f | %.0f | %.2f | %.2fx | %.0f | %.2f | %.2fx | %.2f | %.0f | %.0f |\n",
-        k, st, n, bs, bm/1024, ss, sm/1024, ss-bs, (ss-bs)/bs, (sm-bm)*1024/n, ps, ps/bs,
-        os, om/1024, (sm-om)*1024/n }'
+    echo "$kind $streams $n $ops $bs $bm $ss $sm $ps $os $om $bc $sc" >> "$raw"
+    echo "$kind $streams $n $ops $bs $bm $ss $sm $ps $os $om $bc $sc" >&2
    done
   done
 done
+table "$raw"
