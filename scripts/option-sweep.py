@@ -5,7 +5,7 @@ op-schedule option value on every generator family, the pass's own time
 Target: no input of <= 100k ops over 5 s in the pass with any option value
 except policy=exact with an explicit large budget.
 
-  scripts/option-sweep.py [--sizes 10000 ...] [--kinds dag ...] [--only SUBSTR]
+  scripts/option-sweep.py [--sizes 10000 ...] [--kinds dag ...] [--only REGEX]
                           [--timeout S] [--build DIR] [--csv FILE]
 
 The last column (`verify s`) is op-schedule-verify on the output (the
@@ -91,7 +91,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", nargs="+", type=int, default=[10000])
     ap.add_argument("--kinds", nargs="+", default=["dag", "blocks", "wide", "nested", "random"])
-    ap.add_argument("--only", default="", help="run only the option sets containing this text")
+    ap.add_argument("--only", default="", help="run only the option sets this regular expression finds")
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--build", default=os.environ.get("OPSCHED_BUILD_DIR", os.path.join(ROOT, "build")))
     ap.add_argument("--csv", help="also write kind,size,options,pass_s,cpu_s,wall_s,exit rows here")
@@ -105,7 +105,7 @@ def main():
             for n in a.sizes:
                 src, out = os.path.join(tmp, "in.mlir"), os.path.join(tmp, "out.mlir")
                 generate(kind, n, src, a.build)
-                for opts in [o % {"tmp": tmp} for o in OPTIONS if a.only in o]:
+                for opts in [o % {"tmp": tmp} for o in OPTIONS if re.search(a.only, o)]:
                     secs, wall, cpu, rc = timed([sched, "--op-schedule=" + opts, src, "-o", out, "--mlir-timing"],
                                            a.timeout)
                     ver = ""
