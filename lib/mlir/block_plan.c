@@ -189,6 +189,13 @@ static opsched_status schedule_from_ir(opsched_block_plan *p) {
 
 /* Out of memory while planning: an error at the block's parent op (or its
  * first op), never a silent failure. */
+/* "opsched: cannot WHAT: STATUS" as an error at the block's first op. */
+static void emit_failure(const opsched_block_plan *p, const char *what, opsched_status st) {
+  char msg[200];
+  snprintf(msg, sizeof msg, "opsched: cannot %s: %s", what, opsched_status_str(st));
+  emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
+}
+
 static void emit_oom(MlirBlock block) {
   MlirOperation at = mlirBlockGetParentOperation(block);
   if (mlirOperationIsNull(at))
@@ -380,10 +387,7 @@ static opsched_plan_result finish_graph(opsched_block_plan *p, MlirBlock block,
     return OPSCHED_PLAN_UNTOUCHED;
   }
   if (st != OPSCHED_OK) {
-    char msg[120];
-    snprintf(msg, sizeof msg, "opsched: cannot finish this block's graph: %s",
-             opsched_status_str(st));
-    emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
+    emit_failure(p, "finish this block's graph", st);
     return OPSCHED_PLAN_FAILED;
   }
   return OPSCHED_PLAN_OK;
@@ -416,10 +420,7 @@ static int schedule_block(opsched_block_plan *p, const opsched_options *o,
     st = schedule_on_frontier(p, o, arena_st, packed);
   }
   if (st != OPSCHED_OK) {
-    char msg[200];
-    snprintf(msg, sizeof msg, "opsched: cannot schedule this block: %s",
-             opsched_status_str(st));
-    emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
+    emit_failure(p, "schedule this block", st);
     return 1;
   }
   return 0;
@@ -456,10 +457,7 @@ static int assign_arena(opsched_block_plan *p, const opsched_options *o,
     st = OPSCHED_OK;
   }
   if (st != OPSCHED_OK) {
-    char msg[200];
-    snprintf(msg, sizeof msg, "opsched: cannot assign buffer slots in this block: %s",
-             opsched_status_str(st));
-    emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
+    emit_failure(p, "assign buffer slots in this block", st);
     return 1;
   }
   return 0;
