@@ -428,10 +428,9 @@ static opsched_status phase_clocks(arena_work *W) {
   return OPSCHED_OK;
 }
 
-/* Per buffer: owner, flags, aligned size, and the initial thresholds. */
+/* Per buffer: owner, flags, aligned size, first last events. */
 static opsched_status buffer_sizes(arena_work *W) {
   opsched_arena *A = W->A;
-  int32_t S = W->S;
   int64_t total = 0; /* aligned bytes of arena buffers */
   for (int32_t i = 0; i < W->nb; i++) {
     int32_t o = opsched_buffers_allocating_node(W->b, i);
@@ -444,9 +443,6 @@ static opsched_status buffer_sizes(arena_work *W) {
       continue;
     W->lastseq[i] = W->h.seq[o];
     W->lastend[i] = W->ends[o];
-    for (int32_t k = 0; k < S; k++)
-      A->thr[(size_t)i * (size_t)S + (size_t)k] =
-          A->forever[i] ? NEVER : opsched_hb_first_after(&W->hv, o, k);
     if (sz > 0) {
       if (sz > INT64_MAX - (W->alignment - 1))
         return OPSCHED_ERR_INFEASIBLE;
@@ -460,11 +456,62 @@ static opsched_status buffer_sizes(arena_work *W) {
   return OPSCHED_OK;
 }
 
+/* Streams per block of the threshold tables: n x this many ints. */
+#define THR_BLOCK 32
+
+/* Thresholds: thr[k] of a buffer is the latest first_after(e, k) over its
+ * events e (allocating op and uses), NEVER for buffers live until the end.
+ * The first_after tables of a block of streams at a time, O(n x S) in all
+ * (a binary search per event and stream was O(uses x S x log n)). */
+static opsched_status phase_thresholds(arena_work *W) {
+  opsched_arena *A = W->A;
+  int32_t n = W->n, S = W->S, B = S < THR_BLOCK ? S : THR_BLOCK;
+  int32_t *F = opsched_alloc_array((size_t)n * (size_t)B, sizeof *F);
+  int32_t *cov = opsched_alloc_array((size_t)S, sizeof *cov);
+  if (!F || !cov) {
+    opsched_free(F);
+    opsched_free(cov);
+    return OPSCHED_ERR_NOMEM;
+  }
+  const int64_t *so_off = W->hv.so_off;
+  int64_t nuses = opsched_buffers_num_uses(W->b);
+  for (int32_t k0 = 0; k0 < S; k0 += B) {
+    int32_t nk = S - k0 < B ? S - k0 : B;
+    for (int32_t d = 0; d < nk; d++)
+      opsched_hb_first_after_all(&W->hv, k0 + d, F + (size_t)d * (size_t)n, cov);
+    for (int32_t i = 0; i < W->nb; i++) {
+      int32_t o = A->owner[i];
+      if (o < 0)
+        continue;
+      int32_t *t = A->thr + (size_t)i * (size_t)S + (size_t)k0;
+      int64_t at = so_off[A->stream[o]] + A->spos[o] - 1;
+      for (int32_t d = 0; d < nk; d++)
+        t[d] = A->forever[i] ? NEVER : F[(size_t)d * (size_t)n + (size_t)at];
+    }
+    for (int64_t e = 0; e < nuses; e++) {
+      int32_t i, u;
+      opsched_buffers_use(W->b, e, &i, &u);
+      int32_t o = A->owner[i];
+      if (o < 0 || u == o || A->forever[i])
+        continue;
+      int32_t *t = A->thr + (size_t)i * (size_t)S + (size_t)k0;
+      int64_t at = so_off[A->stream[u]] + A->spos[u] - 1;
+      for (int32_t d = 0; d < nk; d++) {
+        int32_t f = F[(size_t)d * (size_t)n + (size_t)at];
+        if (f > t[d])
+          t[d] = f;
+      }
+    }
+  }
+  opsched_free(F);
+  opsched_free(cov);
+  return OPSCHED_OK;
+}
+
 /* Buffer intervals: sizes, last events and thresholds from every use
  * (OPSCHED_ERR_INVALID when a use does not happen after the allocation). */
 static opsched_status phase_buffer_intervals(arena_work *W) {
   opsched_arena *A = W->A;
-  int32_t S = W->S;
   W->lastseq = opsched_alloc_array((size_t)W->nb, sizeof *W->lastseq);
   W->lastend = opsched_alloc_array((size_t)W->nb, sizeof *W->lastend);
   if (!W->lastseq || !W->lastend)
@@ -485,17 +532,8 @@ static opsched_status phase_buffer_intervals(arena_work *W) {
       W->lastseq[i] = W->h.seq[u];
     if (W->ends[u] > W->lastend[i])
       W->lastend[i] = W->ends[u];
-    if (!A->forever[i])
-      for (int32_t k = 0; k < S; k++) {
-        int32_t *t = &A->thr[(size_t)i * (size_t)S + (size_t)k];
-        if (*t != NEVER) {
-          int32_t f = opsched_hb_first_after(&W->hv, u, k);
-          if (f > *t)
-            *t = f;
-        }
-      }
   }
-  return OPSCHED_OK;
+  return phase_thresholds(W);
 }
 
 /* Timeline reuse: a threshold may also be the first place on stream k
