@@ -653,134 +653,169 @@ static opsched_status phase_lower_bounds(arena_work *W) {
   return OPSCHED_OK;
 }
 
-/* Retirement buckets: (stream k, place t) -> local buffers whose thr[k] ==
- * t, CSR over the n (stream, place) keys. */
-static opsched_status retirement_buckets(arena_work *W, int64_t **bk_off_out,
-                                         int32_t **bk_out) {
+/* Retirement buckets of streams k0 .. k0 + nk - 1: (stream k, place t) ->
+ * the local buffers whose thr[k] == t, ascending, CSR over the places of
+ * those streams (key so_off[k] - so_off[k0] + t - 1; bk holds m x nk). */
+static void retirement_buckets(const arena_work *W, int32_t k0, int32_t nk, int64_t *bk_off,
+                               int32_t *bk, int64_t *fill) {
   const opsched_arena *A = W->A;
-  int32_t n = W->n, m = W->m, S = W->S;
-  int64_t *bk_off = *bk_off_out = opsched_alloc_array((size_t)n + 1, sizeof *bk_off);
-  int64_t *fill = opsched_alloc_array((size_t)n, sizeof *fill);
-  if (!bk_off || !fill) {
-    opsched_free(fill);
-    return OPSCHED_ERR_NOMEM;
-  }
+  const int64_t *so_off = W->h.so_off;
+  int64_t keys = so_off[k0 + nk] - so_off[k0];
+  for (int64_t q = 0; q <= keys; q++)
+    bk_off[q] = 0;
   for (int pass = 0; pass < 2; pass++) {
-    if (pass == 1) {
-      for (int32_t p = 0; p < n; p++)
-        bk_off[p + 1] += bk_off[p];
-      if (!(*bk_out = opsched_alloc_array((size_t)bk_off[n], sizeof **bk_out))) {
-        opsched_free(fill);
-        return OPSCHED_ERR_NOMEM;
+    if (pass == 1)
+      for (int64_t q = 0; q < keys; q++) {
+        bk_off[q + 1] += bk_off[q];
+        fill[q] = bk_off[q];
       }
-    }
-    for (int32_t x = 0; x < m; x++) {
+    for (int32_t x = 0; x < W->m; x++) {
       if (W->fev[x])
         continue;
-      const int32_t *thr = A->thr + (size_t)W->ab[x] * (size_t)S;
-      for (int32_t k = 0; k < S; k++) {
-        if (thr[k] == NEVER)
+      const int32_t *thr = A->thr + (size_t)W->ab[x] * (size_t)W->S + (size_t)k0;
+      for (int32_t d = 0; d < nk; d++) {
+        if (thr[d] == NEVER)
           continue;
-        int64_t key = W->h.so_off[k] + thr[k] - 1;
+        int64_t key = so_off[k0 + d] - so_off[k0] + thr[d] - 1;
         if (pass == 0)
           bk_off[key + 1]++;
         else
-          (*bk_out)[bk_off[key] + fill[key]++] = x;
+          bk[fill[key]++] = x;
       }
     }
   }
-  opsched_free(fill);
+}
+
+/* The conflict sweep's state for one stream at a time. */
+typedef struct sweep_state {
+  int64_t *bk_off, *fill;
+  int32_t *bk;
+  int32_t *set, *where; /* the active set, and each member's index in it */
+  int64_t *cnt;         /* per local buffer: its earlier conflicts */
+  int64_t *eoff;        /* CSR of those lists (m + 1) */
+  int32_t *E;
+} sweep_state;
+
+/* One stream k over the allocation order (see the outline): the buffers
+ * allocated so far whose thr[k] is not reached yet. A buffer allocated on
+ * stream k conflicts exactly with that set: pass 0 counts it into cnt,
+ * pass 1 copies it to E. bk_off/bk: the block's buckets from stream k's. */
+static void sweep_stream(const arena_work *W, sweep_state *ss, int32_t k, const int64_t *bk_off,
+                         int pass) {
+  const opsched_arena *A = W->A;
+  const int32_t *ops = W->h.so_ops + W->h.so_off[k];
+  int64_t len = W->h.so_off[k + 1] - W->h.so_off[k], q = 0;
+  int32_t *set = ss->set, *where = ss->where, n = 0;
+  for (int32_t x = 0; x < W->m; x++) {
+    int32_t o = A->owner[W->ab[x]], p = W->h.seq[o];
+    /* Ops of stream k up to x's allocating op retire their buckets first. */
+    for (; q < len && W->h.seq[ops[q]] <= p; q++)
+      for (int64_t e = bk_off[q]; e < bk_off[q + 1]; e++) {
+        int32_t y = ss->bk[e], at = where[y], last = set[--n];
+        set[at] = last;
+        where[last] = at;
+      }
+    if (A->stream[o] == k) {
+      if (pass == 0)
+        ss->cnt[x] = n;
+      else
+        memcpy(ss->E + ss->eoff[x], set, sizeof *set * (size_t)n);
+    }
+    if (!W->fev[x]) {
+      where[x] = n;
+      set[n++] = x;
+    }
+  }
+}
+
+/* Every stream, a block of THR_BLOCK streams' buckets at a time. */
+static void sweep_all(const arena_work *W, sweep_state *ss, int pass) {
+  int32_t S = W->S, B = S < THR_BLOCK ? S : THR_BLOCK;
+  for (int32_t k0 = 0; k0 < S; k0 += B) {
+    int32_t nk = S - k0 < B ? S - k0 : B;
+    retirement_buckets(W, k0, nk, ss->bk_off, ss->bk, ss->fill);
+    for (int32_t d = 0; d < nk; d++)
+      sweep_stream(W, ss, k0 + d, ss->bk_off + (W->h.so_off[k0 + d] - W->h.so_off[k0]), pass);
+  }
+}
+
+/* The symmetric lists from the earlier ones, in the order a single sweep
+ * over the sequential order fills them: x's earlier conflicts (set order),
+ * then the later buffers that conflict with x, ascending. */
+static opsched_status adjacency(arena_work *W, const sweep_state *ss) {
+  int32_t m = W->m;
+  int64_t *adj_off = W->adj_off, *fill = ss->fill;
+  for (int32_t x = 0; x < m; x++)
+    adj_off[x + 1] = ss->cnt[x];
+  for (int64_t e = 0; e < ss->eoff[m]; e++)
+    adj_off[ss->E[e] + 1]++;
+  for (int32_t x = 0; x < m; x++)
+    adj_off[x + 1] += adj_off[x];
+  W->adj = opsched_alloc_array((size_t)adj_off[m], sizeof *W->adj);
+  if (!W->adj)
+    return OPSCHED_ERR_NOMEM;
+  for (int32_t y = 0; y < m; y++) {
+    fill[y] = adj_off[y];
+    for (int64_t e = ss->eoff[y]; e < ss->eoff[y + 1]; e++) {
+      int32_t x = ss->E[e];
+      W->adj[fill[y]++] = x;
+      W->adj[fill[x]++] = y;
+    }
+  }
   return OPSCHED_OK;
 }
 
-/* The per-stream active sets of the conflict sweep. */
-typedef struct active_sets {
-  int32_t *act;   /* S * m: set of stream k at act + k * m */
-  int32_t *actn;  /* S sizes */
-  int32_t *where; /* m * S: index of x in set k */
-} active_sets;
-
-/* One sweep over the sequential order (see the outline). Pass 0 counts
- * degrees into adj_off (stopping when over `cap`), pass 1 fills adj. */
-static int sweep_conflicts(arena_work *W, const active_sets *as, const int64_t *bk_off,
-                           const int32_t *bk, int pass, int64_t cap, int64_t *fill) {
-  const opsched_arena *A = W->A;
-  int32_t n = W->n, m = W->m, S = W->S;
-  const int32_t *order = opsched_schedule_order(W->s);
-  int32_t *act = as->act, *actn = as->actn, *where = as->where;
-  for (int32_t k = 0; k < S; k++)
-    actn[k] = 0;
-  for (int32_t p = 0; p < n; p++) {
-    int32_t v = order[p], k = A->stream[v];
-    int64_t key = W->h.so_off[k] + A->spos[v] - 1;
-    int32_t *set = act + (size_t)k * (size_t)m;
-    for (int64_t e = bk_off[key]; e < bk_off[key + 1]; e++) {
-      int32_t x = bk[e], q = where[(size_t)x * (size_t)S + (size_t)k];
-      int32_t y = set[--actn[k]];
-      set[q] = y;
-      where[(size_t)y * (size_t)S + (size_t)k] = q;
-    }
-    for (int32_t x = W->alloc_off[p]; x < W->alloc_off[p + 1]; x++) {
-      if (pass == 0) {
-        if (W->pairs + actn[k] > cap)
-          return 1; /* over the cap: stop counting */
-        W->adj_off[x + 1] += actn[k];
-        for (int32_t a = 0; a < actn[k]; a++)
-          W->adj_off[set[a] + 1]++;
-        W->pairs += actn[k];
-      } else {
-        for (int32_t a = 0; a < actn[k]; a++) {
-          int32_t y = set[a];
-          W->adj[fill[x]++] = y;
-          W->adj[fill[y]++] = x;
-        }
-      }
-      if (!W->fev[x])
-        for (int32_t j = 0; j < S; j++) {
-          int32_t *sj = act + (size_t)j * (size_t)m;
-          where[(size_t)x * (size_t)S + (size_t)j] = actn[j];
-          sj[actn[j]++] = x;
-        }
-    }
-  }
-  return 0;
-}
-
-/* Conflict lists by the sweep, in two passes (count, then fill), unless
- * they would exceed the cap or only the sweep packer runs: W->capped. */
+/* Conflict lists by the sweep, one stream at a time: count, then (unless
+ * the pairs exceed the cap, counted in allocation order, or only the sweep
+ * packer runs: W->capped) fill. O(m x streams + pairs) time, O(n + m x
+ * THR_BLOCK + pairs) memory. */
 static opsched_status phase_conflict_sweep(arena_work *W) {
-  int32_t m = W->m, S = W->S;
-  int64_t *bk_off = NULL, *fill = NULL;
-  int32_t *bk = NULL;
-  active_sets as = {0};
-  opsched_status st = retirement_buckets(W, &bk_off, &bk);
+  int32_t m = W->m, B = W->S < THR_BLOCK ? W->S : THR_BLOCK;
+  int64_t n = W->n;
+  sweep_state ss = {0};
+  W->capped = (W->packers & OPSCHED_ARENA_SWEEP) != 0;
+  if (W->capped)
+    return OPSCHED_OK;
   W->adj_off = opsched_alloc_array((size_t)m + 1, sizeof *W->adj_off);
-  fill = opsched_alloc_array((size_t)m, sizeof *fill);
-  as.act = opsched_alloc_array((size_t)m * (size_t)S, sizeof *as.act);
-  as.actn = opsched_alloc_array((size_t)S, sizeof *as.actn);
-  as.where = opsched_alloc_array((size_t)m * (size_t)S, sizeof *as.where);
-  if (st == OPSCHED_OK && (!W->adj_off || !fill || !as.act || !as.actn || !as.where))
-    st = OPSCHED_ERR_NOMEM;
+  ss.bk_off = opsched_alloc_array((size_t)n + 1, sizeof *ss.bk_off);
+  ss.fill = opsched_alloc_array((size_t)(n > m ? n : m), sizeof *ss.fill);
+  ss.bk = opsched_alloc_array((size_t)m * (size_t)B + 1, sizeof *ss.bk);
+  ss.set = opsched_alloc_array((size_t)m + 1, sizeof *ss.set);
+  ss.where = opsched_alloc_array((size_t)m + 1, sizeof *ss.where);
+  ss.cnt = opsched_alloc_array((size_t)m + 1, sizeof *ss.cnt);
+  ss.eoff = opsched_alloc_array((size_t)m + 1, sizeof *ss.eoff);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!W->adj_off || !ss.bk_off || !ss.fill || !ss.bk || !ss.set || !ss.where || !ss.cnt ||
+      !ss.eoff)
+    goto done;
+  st = OPSCHED_OK;
+  sweep_all(W, &ss, 0);
   int64_t cap = (int64_t)m * 32 > ((int64_t)1 << 23) ? (int64_t)m * 32 : ((int64_t)1 << 23);
-  W->capped = (W->packers & OPSCHED_ARENA_SWEEP) != 0 ||
-              (st == OPSCHED_OK && sweep_conflicts(W, &as, bk_off, bk, 0, cap, NULL));
-  if (st == OPSCHED_OK && !W->capped) {
-    for (int32_t x = 0; x < m; x++)
-      W->adj_off[x + 1] += W->adj_off[x];
-    W->adj = opsched_alloc_array((size_t)W->adj_off[m], sizeof *W->adj);
-    if (!W->adj)
-      st = OPSCHED_ERR_NOMEM;
-    for (int32_t x = 0; x < m && W->adj; x++)
-      fill[x] = W->adj_off[x];
-    if (W->adj)
-      sweep_conflicts(W, &as, bk_off, bk, 1, cap, fill);
+  for (int32_t x = 0; x < m && !W->capped; x++) {
+    if (W->pairs + ss.cnt[x] > cap)
+      W->capped = 1; /* over the cap: the count stops here */
+    else
+      W->pairs += ss.cnt[x];
+    ss.eoff[x + 1] = ss.eoff[x] + ss.cnt[x];
   }
-  opsched_free(bk_off);
-  opsched_free(bk);
-  opsched_free(fill);
-  opsched_free(as.act);
-  opsched_free(as.actn);
-  opsched_free(as.where);
+  if (W->capped)
+    goto done;
+  ss.E = opsched_alloc_array((size_t)W->pairs + 1, sizeof *ss.E);
+  if (!ss.E) {
+    st = OPSCHED_ERR_NOMEM;
+    goto done;
+  }
+  sweep_all(W, &ss, 1);
+  st = adjacency(W, &ss);
+done:
+  opsched_free(ss.bk_off);
+  opsched_free(ss.fill);
+  opsched_free(ss.bk);
+  opsched_free(ss.set);
+  opsched_free(ss.where);
+  opsched_free(ss.cnt);
+  opsched_free(ss.eoff);
+  opsched_free(ss.E);
   return st;
 }
 
