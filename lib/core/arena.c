@@ -478,7 +478,7 @@ static opsched_status phase_thresholds(arena_work *W) {
   for (int32_t k0 = 0; k0 < S; k0 += B) {
     int32_t nk = S - k0 < B ? S - k0 : B;
     for (int32_t d = 0; d < nk; d++)
-      opsched_hb_first_after_all(&W->hv, k0 + d, F + (size_t)d * (size_t)n, cov);
+      opsched_hb_first_after_all(&W->hv, k0 + d, F + d, B, cov);
     for (int32_t i = 0; i < W->nb; i++) {
       int32_t o = A->owner[i];
       if (o < 0)
@@ -486,7 +486,7 @@ static opsched_status phase_thresholds(arena_work *W) {
       int32_t *t = A->thr + (size_t)i * (size_t)S + (size_t)k0;
       int64_t at = so_off[A->stream[o]] + A->spos[o] - 1;
       for (int32_t d = 0; d < nk; d++)
-        t[d] = A->forever[i] ? NEVER : F[(size_t)d * (size_t)n + (size_t)at];
+        t[d] = A->forever[i] ? NEVER : F[(size_t)at * (size_t)B + (size_t)d];
     }
     for (int64_t e = 0; e < nuses; e++) {
       int32_t i, u;
@@ -497,7 +497,7 @@ static opsched_status phase_thresholds(arena_work *W) {
       int32_t *t = A->thr + (size_t)i * (size_t)S + (size_t)k0;
       int64_t at = so_off[A->stream[u]] + A->spos[u] - 1;
       for (int32_t d = 0; d < nk; d++) {
-        int32_t f = F[(size_t)d * (size_t)n + (size_t)at];
+        int32_t f = F[(size_t)at * (size_t)B + (size_t)d];
         if (f > t[d])
           t[d] = f;
       }
@@ -658,6 +658,7 @@ static opsched_status phase_lower_bounds(arena_work *W) {
  * those streams (key so_off[k] - so_off[k0] + t - 1; bk holds m x nk). */
 static void retirement_buckets(const arena_work *W, int32_t k0, int32_t nk, int64_t *bk_off,
                                int32_t *bk, int64_t *fill) {
+  /* bk == NULL: counts only, bk_off[key] = buffers of smaller keys. */
   const opsched_arena *A = W->A;
   const int64_t *so_off = W->h.so_off;
   int64_t keys = so_off[k0 + nk] - so_off[k0];
@@ -669,6 +670,8 @@ static void retirement_buckets(const arena_work *W, int32_t k0, int32_t nk, int6
         bk_off[q + 1] += bk_off[q];
         fill[q] = bk_off[q];
       }
+    if (pass == 1 && !bk)
+      return;
     for (int32_t x = 0; x < W->m; x++) {
       if (W->fev[x])
         continue;
@@ -698,10 +701,9 @@ typedef struct sweep_state {
 
 /* One stream k over the allocation order (see the outline): the buffers
  * allocated so far whose thr[k] is not reached yet. A buffer allocated on
- * stream k conflicts exactly with that set: pass 0 counts it into cnt,
- * pass 1 copies it to E. bk_off/bk: the block's buckets from stream k's. */
-static void sweep_stream(const arena_work *W, sweep_state *ss, int32_t k, const int64_t *bk_off,
-                         int pass) {
+ * stream k conflicts exactly with that set, copied to E (its size is
+ * cnt, from sweep_all's pass 0). bk_off/bk: the buckets from stream k's. */
+static void sweep_stream(const arena_work *W, sweep_state *ss, int32_t k, const int64_t *bk_off) {
   const opsched_arena *A = W->A;
   const int32_t *ops = W->h.so_ops + W->h.so_off[k];
   int64_t len = W->h.so_off[k + 1] - W->h.so_off[k], q = 0;
@@ -715,12 +717,8 @@ static void sweep_stream(const arena_work *W, sweep_state *ss, int32_t k, const 
         set[at] = last;
         where[last] = at;
       }
-    if (A->stream[o] == k) {
-      if (pass == 0)
-        ss->cnt[x] = n;
-      else
-        memcpy(ss->E + ss->eoff[x], set, sizeof *set * (size_t)n);
-    }
+    if (A->stream[o] == k)
+      memcpy(ss->E + ss->eoff[x], set, sizeof *set * (size_t)n);
     if (!W->fev[x]) {
       where[x] = n;
       set[n++] = x;
@@ -728,14 +726,32 @@ static void sweep_stream(const arena_work *W, sweep_state *ss, int32_t k, const 
   }
 }
 
-/* Every stream, a block of THR_BLOCK streams' buckets at a time. */
+/* Every stream, a block of THR_BLOCK streams' buckets at a time. Pass 0
+ * needs no set: the set on stream k when x is allocated there holds the
+ * earlier buffers not live until the end (all inserted before x), less
+ * those whose thr[k] is at most the place of x's allocating op (each of
+ * them allocated before x). */
 static void sweep_all(const arena_work *W, sweep_state *ss, int pass) {
+  const opsched_arena *A = W->A;
+  const int64_t *so_off = W->h.so_off;
   int32_t S = W->S, B = S < THR_BLOCK ? S : THR_BLOCK;
   for (int32_t k0 = 0; k0 < S; k0 += B) {
     int32_t nk = S - k0 < B ? S - k0 : B;
-    retirement_buckets(W, k0, nk, ss->bk_off, ss->bk, ss->fill);
-    for (int32_t d = 0; d < nk; d++)
-      sweep_stream(W, ss, k0 + d, ss->bk_off + (W->h.so_off[k0 + d] - W->h.so_off[k0]), pass);
+    retirement_buckets(W, k0, nk, ss->bk_off, pass == 0 ? NULL : ss->bk, ss->fill);
+    if (pass == 1) {
+      for (int32_t d = 0; d < nk; d++)
+        sweep_stream(W, ss, k0 + d, ss->bk_off + (so_off[k0 + d] - so_off[k0]));
+      continue;
+    }
+    int64_t inserted = 0;
+    for (int32_t x = 0; x < W->m; x++) {
+      int32_t o = A->owner[W->ab[x]], k = A->stream[o];
+      if (k >= k0 && k < k0 + nk) {
+        const int64_t *base = ss->bk_off + (so_off[k] - so_off[k0]);
+        ss->cnt[x] = inserted - (base[A->spos[o]] - base[0]);
+      }
+      inserted += !W->fev[x];
+    }
   }
 }
 

@@ -22,7 +22,8 @@ int32_t opsched_hb_first_after(const hb_ctx *h, int32_t e, int32_t k) {
   return lo < len ? (int32_t)(lo + 1) : OPSCHED_HB_NEVER;
 }
 
-void opsched_hb_first_after_all(const hb_ctx *h, int32_t k, int32_t *out, int32_t *cov) {
+void opsched_hb_first_after_all(const hb_ctx *h, int32_t k, int32_t *out, int32_t stride,
+                                int32_t *cov) {
   int32_t S = h->S;
   int64_t lenk = h->so_off[k + 1] - h->so_off[k];
   for (int32_t j = 0; j < S; j++)
@@ -33,13 +34,13 @@ void opsched_hb_first_after_all(const hb_ctx *h, int32_t k, int32_t *out, int32_
     const int32_t *row = h->comp + (size_t)h->so_ops[h->so_off[k] + q - 1] * (size_t)S;
     for (int32_t j = 0; j < S; j++)
       if (j != k)
-        for (int32_t *out_j = out + h->so_off[j]; cov[j] < row[j]; cov[j]++)
-          out_j[cov[j]] = (int32_t)q;
+        for (int32_t *out_j = out + h->so_off[j] * stride; cov[j] < row[j]; cov[j]++)
+          out_j[(size_t)cov[j] * (size_t)stride] = (int32_t)q;
   }
   for (int32_t j = 0; j < S; j++) {
     int64_t lenj = h->so_off[j + 1] - h->so_off[j];
     for (int64_t p = j == k ? 1 : (int64_t)cov[j] + 1; p <= lenj; p++)
-      out[h->so_off[j] + p - 1] = j == k && p + 1 <= lenj ? (int32_t)(p + 1) : OPSCHED_HB_NEVER;
+      out[(h->so_off[j] + p - 1) * stride] = j == k && p + 1 <= lenj ? (int32_t)(p + 1) : OPSCHED_HB_NEVER;
   }
 }
 

@@ -38,10 +38,11 @@ static inline int opsched_hb_before(const hb_ctx *h, int32_t a, int32_t b) {
  * OPSCHED_HB_NEVER. */
 int32_t opsched_hb_first_after(const hb_ctx *h, int32_t e, int32_t k);
 /* opsched_hb_first_after(h, e, k) for every op e at once, by one walk along
- * stream k: out[so_off[j] + p - 1] for the op at place p of stream j (n
- * entries); cov is S ints of scratch. O(n + ops of k x S), where e at a
- * time costs a binary search on stream k. */
-void opsched_hb_first_after_all(const hb_ctx *h, int32_t k, int32_t *out, int32_t *cov);
+ * stream k: out[(so_off[j] + p - 1) * stride] for the op at place p of
+ * stream j (n entries); cov is S ints of scratch. O(n + ops of k x S),
+ * where e at a time costs a binary search on stream k. */
+void opsched_hb_first_after_all(const hb_ctx *h, int32_t k, int32_t *out, int32_t stride,
+                                int32_t *cov);
 /* Fills h (n, S and stream set by the caller) from s's order and waits;
  * OPSCHED_ERR_INVALID when the waits do not imply every dependency of g. */
 opsched_status opsched_hb_build(const opsched_graph *g, const opsched_schedule *s,
