@@ -7,15 +7,19 @@
  *    (stream predecessor joined with the waited producers).
  * 2. Per buffer and stream k a threshold thr[k]: the 1-based place on
  *    stream k of the first op that launches after the allocating op and
- *    every user of the buffer completed (binary search: clocks along a
- *    stream only grow). A is ordered before B iff B's allocating op, on
- *    stream k, sits at a place >= A.thr[k].
- * 3. Conflicts by a sweep over the sequential order keeping, per stream k,
+ *    every user of the buffer completed. Clocks along a stream only grow,
+ *    so one walk along stream k answers that for every op at once (a table
+ *    per block of THR_BLOCK streams): O(n x S) in all. A is ordered before
+ *    B iff B's allocating op, on stream k, sits at a place >= A.thr[k].
+ * 3. Conflicts by a sweep over the allocation order keeping, for stream k,
  *    the buffers allocated so far whose thr[k] is not reached yet: a buffer
  *    allocated on stream k conflicts exactly with that set (an earlier
- *    buffer can never be ordered after a later one). Buffers live until the
- *    end never retire; they are kept out of the sets and handled by
- *    stacking them first, in allocation order, at the bottom.
+ *    buffer can never be ordered after a later one). The streams are swept
+ *    one at a time (O(m) memory, not m x S); the set sizes alone come from
+ *    histograms of thr[k], so the lists are only walked when they are
+ *    built (at most the cap). Buffers live until the end never retire;
+ *    they are kept out of the sets and handled by stacking them first, in
+ *    allocation order, at the bottom.
  * 4. Packers over the conflict lists; the smallest arena wins; compaction.
  */
 #include "opsched/arena.h"
