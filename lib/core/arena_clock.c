@@ -5,23 +5,6 @@
 
 #include <string.h>
 
-int32_t opsched_hb_first_after(const hb_ctx *h, int32_t e, int32_t k) {
-  int32_t se = h->stream[e], pe = h->spos[e];
-  int64_t len = h->so_off[k + 1] - h->so_off[k];
-  if (k == se)
-    return pe + 1 <= len ? pe + 1 : OPSCHED_HB_NEVER;
-  const int32_t *ops = h->so_ops + h->so_off[k];
-  int64_t lo = 0, hi = len; /* first index with clock >= pe */
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (h->comp[(size_t)ops[mid] * (size_t)h->S + (size_t)se] >= pe)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return lo < len ? (int32_t)(lo + 1) : OPSCHED_HB_NEVER;
-}
-
 void opsched_hb_first_after_all(const hb_ctx *h, int32_t k, int32_t *out, int32_t stride,
                                 int32_t *cov) {
   int32_t S = h->S;

@@ -34,13 +34,11 @@ static inline int opsched_hb_before(const hb_ctx *h, int32_t a, int32_t b) {
   return a != b && opsched_hb_start_clock(h, b, h->stream[a]) >= h->spos[a];
 }
 
-/* Place on stream k of the first op launching after e completed, or
- * OPSCHED_HB_NEVER. */
-int32_t opsched_hb_first_after(const hb_ctx *h, int32_t e, int32_t k);
-/* opsched_hb_first_after(h, e, k) for every op e at once, by one walk along
- * stream k: out[(so_off[j] + p - 1) * stride] for the op at place p of
- * stream j (n entries); cov is S ints of scratch. O(n + ops of k x S),
- * where e at a time costs a binary search on stream k. */
+/* For every op e at once, the place on stream k of the first op launching
+ * after e completed (OPSCHED_HB_NEVER if none), by one walk along stream k:
+ * out[(so_off[j] + p - 1) * stride] for the op at place p of stream j (n
+ * entries); cov is S ints of scratch. O(n + ops of k x S), where one op at
+ * a time would cost a binary search on stream k. */
 void opsched_hb_first_after_all(const hb_ctx *h, int32_t k, int32_t *out, int32_t stride,
                                 int32_t *cov);
 /* Fills h (n, S and stream set by the caller) from s's order and waits;
