@@ -275,7 +275,7 @@ static opsched_status schedule_on_frontier(opsched_block_plan *p, const opsched_
 opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock block,
                                              const opsched_options *o,
                                              opsched_plan_source source) {
-  return opsched_block_plan_build_timed(p, block, o, source, NULL);
+  return opsched_block_plan_build_timed(p, block, o, source, NULL, NULL);
 }
 
 /* The block's ops but its last one (which stays last); 0 with fewer than
@@ -366,8 +366,8 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
 /* The dependency edges and the finished graph: OK, UNTOUCHED (a cycle: the
  * block keeps its order) or FAILED. */
 static opsched_plan_result finish_graph(opsched_block_plan *p, MlirBlock block,
-                                        const opsched_ptrmap *index) {
-  int err = opsched_deps_add_edges(p->graph, p->ops, p->n, index);
+                                        const opsched_ptrmap *index, opsched_op_facts *facts) {
+  int err = opsched_deps_add_edges(p->graph, p->ops, p->n, index, facts);
   /* The order the buffer model's in-place writes rely on (forward in the
    * block like every other edge, so no cycle can come from them). */
   for (int32_t k = 0; !err && k < p->bufs.num_order_edges; k++)
@@ -479,7 +479,8 @@ static void drop_plan(opsched_block_plan *p) {
 opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBlock block,
                                                    const opsched_options *o,
                                                    opsched_plan_source source,
-                                                   const opsched_plan_hooks *hooks) {
+                                                   const opsched_plan_hooks *hooks,
+                                                   opsched_op_facts *facts) {
   memset(p, 0, sizeof *p);
   p->block = block;
   p->unconstrained_makespan = p->unconstrained_peak = -1;
@@ -506,7 +507,7 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   }
   if (add_nodes(p, block, o))
     goto done;
-  result = finish_graph(p, block, &index);
+  result = finish_graph(p, block, &index, facts);
   if (result != OPSCHED_PLAN_OK)
     goto done;
   result = OPSCHED_PLAN_FAILED;
