@@ -331,7 +331,8 @@ static int demand_too_large(MlirOperation op, int64_t demand, const opsched_opti
 
 /* One node per op (cost, demand), then the buffer model. Non-zero on a
  * diagnosed failure. */
-static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_options *o) {
+static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_options *o,
+                     opsched_op_facts *facts) {
   int failed = 0;
   uint8_t *cost_dynamic = calloc((size_t)p->n, 1);
   if (!cost_dynamic) {
@@ -354,7 +355,7 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
     }
   }
   if (failed || opsched_block_buffers_build(&p->bufs, block, p->ops, p->n, p->terminator,
-                                           o->inplace_program_order)) {
+                                           o->inplace_program_order, facts)) {
     free(cost_dynamic);
     return 1;
   }
@@ -505,7 +506,7 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
     emit_oom(block);
     goto done;
   }
-  if (add_nodes(p, block, o))
+  if (add_nodes(p, block, o, facts))
     goto done;
   result = finish_graph(p, block, &index, facts);
   if (result != OPSCHED_PLAN_OK)
