@@ -252,6 +252,8 @@ static int raw_effects(opsched_op_facts *f, MlirOperation k, int *unknown) {
       return 0;
     }
     summary cs = *c;
+    if (cs.fx_count == 0)
+      return 0;
     if (reserve((void **)&f->raw, &f->capraw, f->nraw + cs.fx_count, sizeof *f->raw))
       return 1;
     memcpy(f->raw + f->nraw, f->fx + cs.fx_first, sizeof *f->raw * (size_t)cs.fx_count);
