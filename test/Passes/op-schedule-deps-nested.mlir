@@ -162,3 +162,35 @@ func.func @deep_use_orders_definition(%a: i32, %b: i32, %c: i1) -> i32 {
   %t = arith.addi %r, %s {opsched.cost = 1} : i32
   return %t : i32
 }
+
+// An element read at an index not known in bounds three levels down may
+// trap (after bufferization a load an earlier check may guard), though MLIR
+// calls every op of the nest speculatable: the if stays after the call.
+// CHECK-LABEL: func.func @deep_extract_stays
+// CHECK: call @maybe_exit
+// CHECK: scf.if
+// CHECK: scf.if
+// CHECK: scf.if
+// CHECK-NEXT: tensor.extract
+// CHECK: return
+func.func @deep_extract_stays(%t: tensor<4xi32>, %i: index, %a: i32, %b: i32,
+                              %c: i1) -> i32 {
+  func.call @maybe_exit(%b) {opsched.cost = 1} : (i32) -> ()
+  %r = scf.if %c -> i32 {
+    %r1 = scf.if %c -> i32 {
+      %r2 = scf.if %c -> i32 {
+        %e = tensor.extract %t[%i] : tensor<4xi32>
+        scf.yield %e : i32
+      } else {
+        scf.yield %a : i32
+      }
+      scf.yield %r2 : i32
+    } else {
+      scf.yield %a : i32
+    }
+    scf.yield %r1 : i32
+  } else {
+    scf.yield %a : i32
+  } {opsched.cost = 50}
+  return %r : i32
+}
