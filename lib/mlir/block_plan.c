@@ -275,7 +275,7 @@ static opsched_status schedule_on_frontier(opsched_block_plan *p, const opsched_
 opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock block,
                                              const opsched_options *o,
                                              opsched_plan_source source) {
-  return opsched_block_plan_build_timed(p, block, o, source, NULL);
+  return opsched_block_plan_build_timed(p, block, o, source, NULL, NULL);
 }
 
 /* The block's ops but its last one (which stays last); 0 with fewer than
@@ -331,7 +331,8 @@ static int demand_too_large(MlirOperation op, int64_t demand, const opsched_opti
 
 /* One node per op (cost, demand), then the buffer model. Non-zero on a
  * diagnosed failure. */
-static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_options *o) {
+static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_options *o,
+                     opsched_op_facts *facts) {
   int failed = 0;
   uint8_t *cost_dynamic = calloc((size_t)p->n, 1);
   if (!cost_dynamic) {
@@ -354,7 +355,7 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
     }
   }
   if (failed || opsched_block_buffers_build(&p->bufs, block, p->ops, p->n, p->terminator,
-                                           o->inplace_program_order)) {
+                                           o->inplace_program_order, facts)) {
     free(cost_dynamic);
     return 1;
   }
@@ -366,8 +367,8 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
 /* The dependency edges and the finished graph: OK, UNTOUCHED (a cycle: the
  * block keeps its order) or FAILED. */
 static opsched_plan_result finish_graph(opsched_block_plan *p, MlirBlock block,
-                                        const opsched_ptrmap *index) {
-  int err = opsched_deps_add_edges(p->graph, p->ops, p->n, index);
+                                        const opsched_ptrmap *index, opsched_op_facts *facts) {
+  int err = opsched_deps_add_edges(p->graph, p->ops, p->n, index, facts);
   /* The order the buffer model's in-place writes rely on (forward in the
    * block like every other edge, so no cycle can come from them). */
   for (int32_t k = 0; !err && k < p->bufs.num_order_edges; k++)
@@ -479,7 +480,8 @@ static void drop_plan(opsched_block_plan *p) {
 opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBlock block,
                                                    const opsched_options *o,
                                                    opsched_plan_source source,
-                                                   const opsched_plan_hooks *hooks) {
+                                                   const opsched_plan_hooks *hooks,
+                                                   opsched_op_facts *facts) {
   memset(p, 0, sizeof *p);
   p->block = block;
   p->unconstrained_makespan = p->unconstrained_peak = -1;
@@ -504,9 +506,9 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
     emit_oom(block);
     goto done;
   }
-  if (add_nodes(p, block, o))
+  if (add_nodes(p, block, o, facts))
     goto done;
-  result = finish_graph(p, block, &index);
+  result = finish_graph(p, block, &index, facts);
   if (result != OPSCHED_PLAN_OK)
     goto done;
   result = OPSCHED_PLAN_FAILED;

@@ -9,6 +9,7 @@
 
 #include "buffers.h"
 #include "mlir-c/IR.h"
+#include "op_facts.h"
 #include "opsched/arena.h"
 #include "opsched/graph.h"
 #include "opsched/options.h"
@@ -71,11 +72,15 @@ typedef struct opsched_plan_hooks {
   void *user;
 } opsched_plan_hooks;
 
-/* opsched_block_plan_build, calling `hooks` (nullable) around each phase. */
+/* opsched_block_plan_build, calling `hooks` (nullable) around each phase,
+ * with the summaries of the function's region ops in `facts` (nullable;
+ * one cache for every block of a function saves walking nested regions
+ * again at each level: op_facts.h). */
 opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *plan, MlirBlock block,
                                                    const opsched_options *options,
                                                    opsched_plan_source source,
-                                                   const opsched_plan_hooks *hooks);
+                                                   const opsched_plan_hooks *hooks,
+                                                   opsched_op_facts *facts);
 
 void opsched_block_plan_release(opsched_block_plan *plan);
 

@@ -349,20 +349,42 @@ static int32_t buffer_of(const builder *b, MlirValue v) {
 }
 
 
+static void add_use(builder *b, int32_t user, MlirValue v) {
+  int32_t buf = buffer_of(b, v);
+  if (buf >= 0 && opsched_buffers_add_use(b->bb->buffers, buf, user) != OPSCHED_OK)
+    b->failed = 1;
+}
+
 typedef struct use_ctx {
   builder *b;
   int32_t user;
 } use_ctx;
 
-static MlirWalkResult add_uses(MlirOperation op, void *data) {
+static MlirWalkResult add_uses_walk(MlirOperation op, void *data) {
   use_ctx *c = data;
-  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
-    int32_t buf = buffer_of(c->b, mlirOperationGetOperand(op, i));
-    if (buf >= 0 &&
-        opsched_buffers_add_use(c->b->bb->buffers, buf, c->user) != OPSCHED_OK)
-      c->b->failed = 1;
-  }
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++)
+    add_use(c->b, c->user, mlirOperationGetOperand(op, i));
   return MlirWalkResultAdvance;
+}
+
+/* The uses of op `user`: its operands and the values its nested ops use from
+ * outside it (each once: a use is a fact, not a count). */
+static void add_uses(builder *b, MlirOperation *ops, int32_t user, opsched_op_facts *facts) {
+  MlirOperation op = ops[user];
+  if (!facts) {
+    use_ctx c = {b, user};
+    mlirOperationWalk(op, add_uses_walk, &c, MlirWalkPreOrder);
+    return;
+  }
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++)
+    add_use(b, user, mlirOperationGetOperand(op, i));
+  int64_t count;
+  int bufferization;
+  const MlirValue *captured = opsched_op_facts_captured(facts, op, &count, &bufferization);
+  if (count < 0)
+    b->failed = 1;
+  for (int64_t i = 0; i < count; i++)
+    add_use(b, user, captured[i]);
 }
 
 /* A tensor.empty read as an input (not written through a tied init), like
@@ -516,7 +538,7 @@ static void builder_free(builder *b) {
 
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
                                 MlirOperation *ops, int32_t n, MlirOperation terminator,
-                                int program_order) {
+                                int program_order, opsched_op_facts *facts) {
   memset(bb, 0, sizeof *bb);
   builder b = {.bb = bb, .program_order = program_order};
   int32_t nargs = (int32_t)mlirBlockGetNumArguments(block);
@@ -574,10 +596,8 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
       if (opsched_buffers_add(bb->buffers, bb->buffer_bytes[k], bb->buffer_node[k],
                               b.buffer_live[k]) != k)
         b.failed = 1;
-    for (int32_t i = 0; !b.failed && i < n; i++) {
-      use_ctx c = {&b, i};
-      mlirOperationWalk(ops[i], add_uses, &c, MlirWalkPreOrder);
-    }
+    for (int32_t i = 0; !b.failed && i < n; i++)
+      add_uses(&b, ops, i, facts);
   }
   bb->num_buffers = b.num_buffers;
   bb->num_order_edges = b.num_edges;

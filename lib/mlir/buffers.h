@@ -25,6 +25,7 @@
 #define OPSCHED_MLIR_BUFFERS_H
 
 #include "mlir-c/IR.h"
+#include "op_facts.h"
 #include "opsched/memory.h"
 
 #include <stdint.h>
@@ -54,10 +55,11 @@ typedef struct opsched_block_buffers {
  * (a reader of an overwritten value only has to come first in the block)
  * and list the order edges that keep them valid; otherwise only where SSA
  * forces it in every order. Returns non-zero when out of memory. Never
- * emits diagnostics: the caller reports op_dynamic and op_overflow. */
+ * emits diagnostics: the caller reports op_dynamic and op_overflow.
+ * `facts` (nullable) has the values region ops capture (op_facts.h). */
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
                                 MlirOperation *ops, int32_t n, MlirOperation terminator,
-                                int program_order);
+                                int program_order, opsched_op_facts *facts);
 
 void opsched_block_buffers_release(opsched_block_buffers *bb);
 

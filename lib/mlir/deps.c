@@ -124,6 +124,10 @@ static MlirWalkResult find_trap(MlirOperation op, void *data) {
   return MlirWalkResultAdvance;
 }
 
+int opsched_deps_op_may_trap_itself(MlirOperation op) {
+  return division_may_trap(op) || element_access_may_trap(op);
+}
+
 int opsched_deps_may_trap(MlirOperation op) {
   if (!opsched_mlir_op_is_speculatable(op))
     return 1;
@@ -144,33 +148,41 @@ typedef struct ssa_ctx {
   MlirOperation top;  /* the user */
 } ssa_ctx;
 
-static int is_outside(MlirOperation top, MlirValue v);
-
 /* A tensor from outside the block: an argument of the block or a value of
- * an enclosing block (neither an op of the block nor nested in `top`). */
-static int outside_tensor(const opsched_ptrmap *index, MlirOperation top, MlirValue v) {
-  if (!mlirTypeIsATensor(mlirValueGetType(v)) || !is_outside(top, v))
+ * an enclosing block (neither an op of the block nor nested in `top`), for
+ * `v` an operand of `top` or a value captured by it
+ * (opsched_op_facts_captured): defined outside `top` unless `top` defines it
+ * (only a graph region lets an op use its own result). */
+static int used_outside_tensor(const opsched_ptrmap *index, MlirOperation top, MlirValue v) {
+  if (!mlirTypeIsATensor(mlirValueGetType(v)))
     return 0;
-  return !mlirValueIsAOpResult(v) || opsched_ptrmap_get(index, mlirOpResultGetOwner(v).ptr) < 0;
+  if (!mlirValueIsAOpResult(v))
+    return 1;
+  MlirOperation def = mlirOpResultGetOwner(v);
+  return !mlirOperationEqual(def, top) && opsched_ptrmap_get(index, def.ptr) < 0;
+}
+
+static void add_operand_edge(ssa_ctx *c, MlirValue v) {
+  c->outside_tensor |= used_outside_tensor(c->index, c->top, v);
+  if (!mlirValueIsAOpResult(v))
+    return;
+  int32_t def = opsched_ptrmap_get(c->index, mlirOpResultGetOwner(v).ptr);
+  if (def >= 0 && def != c->user && opsched_graph_add_edge(c->graph, def, c->user) != OPSCHED_OK)
+    c->failed = 1;
 }
 
 /* Adds def -> user for every operand, at any depth inside the user, whose
  * defining op is in this block: nested regions capture outer values. */
-static MlirWalkResult add_operand_edges(MlirOperation op, void *data) {
-  ssa_ctx *c = data;
-  if (name_is(op, "bufferization.to_tensor") || name_is(op, "bufferization.to_buffer"))
-    c->bufferization = 1;
-  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
-    MlirValue v = mlirOperationGetOperand(op, i);
-    c->outside_tensor |= outside_tensor(c->index, c->top, v);
-    if (!mlirValueIsAOpResult(v))
-      continue;
-    int32_t def = opsched_ptrmap_get(c->index, mlirOpResultGetOwner(v).ptr);
-    if (def >= 0 && def != c->user &&
-        opsched_graph_add_edge(c->graph, def, c->user) != OPSCHED_OK)
-      c->failed = 1;
-  }
-  return MlirWalkResultAdvance;
+static void add_operand_edges(ssa_ctx *c, opsched_op_facts *facts) {
+  MlirOperation op = c->top;
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++)
+    add_operand_edge(c, mlirOperationGetOperand(op, i));
+  int64_t count;
+  const MlirValue *captured = opsched_op_facts_captured(facts, op, &count, &c->bufferization);
+  if (count < 0)
+    c->failed = 1;
+  for (int64_t i = 0; i < count; i++)
+    add_operand_edge(c, captured[i]);
 }
 
 /* ---- Aliases across bufferization --------------------------------------- */
@@ -221,16 +233,6 @@ typedef struct alias_walk {
   int query;
 } alias_walk;
 
-static int is_outside(MlirOperation top, MlirValue v) {
-  MlirOperation owner = mlirValueIsAOpResult(v) ? mlirOpResultGetOwner(v)
-                                                : mlirBlockGetParentOperation(
-                                                      mlirBlockArgumentGetOwner(v));
-  for (MlirOperation p = owner; !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
-    if (mlirOperationEqual(p, top))
-      return 0;
-  return 1;
-}
-
 static void alias_visit(alias_walk *w, MlirValue v) {
   int32_t id = value_id(w->sets, v);
   if (id < 0)
@@ -251,20 +253,23 @@ static void alias_visit(alias_walk *w, MlirValue v) {
   }
 }
 
-static MlirWalkResult alias_operands(MlirOperation op, void *data) {
-  alias_walk *w = data;
-  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
-    MlirValue v = mlirOperationGetOperand(op, i);
-    if (mlirOperationEqual(op, w->top) || is_outside(w->top, v))
-      alias_visit(w, v);
-  }
-  return MlirWalkResultAdvance;
+/* Visits what op uses at any depth from outside itself: its operands and
+ * the values its nested ops capture. Returns non-zero when out of memory. */
+static int alias_operands(alias_walk *w, opsched_op_facts *facts) {
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(w->top); i < n; i++)
+    alias_visit(w, mlirOperationGetOperand(w->top, i));
+  int64_t count;
+  int bufferization;
+  const MlirValue *captured = opsched_op_facts_captured(facts, w->top, &count, &bufferization);
+  for (int64_t i = 0; i < count; i++)
+    alias_visit(w, captured[i]);
+  return count < 0;
 }
 
 /* Joins (or, in query mode, looks up) the tensors op uses and defines. */
-static int alias_op(alias_sets *s, MlirOperation op, int query) {
+static int alias_op(alias_sets *s, MlirOperation op, int query, opsched_op_facts *facts) {
   alias_walk w = {s, op, -1, 0, query};
-  mlirOperationWalk(op, alias_operands, &w, MlirWalkPreOrder);
+  s->failed |= alias_operands(&w, facts);
   for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
     alias_visit(&w, mlirOperationGetResult(op, i));
   return w.touched;
@@ -276,26 +281,26 @@ static void mark_backed(alias_sets *s, MlirValue v) {
     s->backed[find_root(s, id)] = 1;
 }
 
-typedef struct outside_walk {
-  alias_sets *sets;
-  const opsched_ptrmap *index;
-  MlirOperation top;
-} outside_walk;
-
 /* Marks the tensors from outside the block that op uses, at any depth. */
-static MlirWalkResult seed_outside(MlirOperation op, void *data) {
-  outside_walk *w = data;
-  for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++) {
-    MlirValue v = mlirOperationGetOperand(op, i);
-    if (outside_tensor(w->index, w->top, v))
-      mark_backed(w->sets, v);
+static void seed_outside(alias_sets *s, const opsched_ptrmap *index, MlirOperation top,
+                         opsched_op_facts *facts) {
+  for (intptr_t i = 0, n = mlirOperationGetNumOperands(top); i < n; i++) {
+    MlirValue v = mlirOperationGetOperand(top, i);
+    if (used_outside_tensor(index, top, v))
+      mark_backed(s, v);
   }
-  return MlirWalkResultAdvance;
+  int64_t count;
+  int bufferization;
+  const MlirValue *captured = opsched_op_facts_captured(facts, top, &count, &bufferization);
+  s->failed |= count < 0;
+  for (int64_t i = 0; i < count; i++)
+    if (used_outside_tensor(index, top, captured[i]))
+      mark_backed(s, captured[i]);
 }
 
 /* Seeds: to_tensor results and to_buffer operands; an op with one nested
  * (whose values we do not follow) seeds everything it uses and defines. */
-static void alias_seed(alias_sets *s, MlirOperation op, int nested) {
+static void alias_seed(alias_sets *s, MlirOperation op, int nested, opsched_op_facts *facts) {
   if (name_is(op, "bufferization.to_tensor"))
     for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
       mark_backed(s, mlirOperationGetResult(op, i));
@@ -304,7 +309,7 @@ static void alias_seed(alias_sets *s, MlirOperation op, int nested) {
       mark_backed(s, mlirOperationGetOperand(op, i));
   else if (nested) {
     alias_walk w = {s, op, -1, 0, 0};
-    mlirOperationWalk(op, alias_operands, &w, MlirWalkPreOrder);
+    s->failed |= alias_operands(&w, facts);
     for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
       alias_visit(&w, mlirOperationGetResult(op, i));
     if (w.first >= 0)
@@ -312,15 +317,13 @@ static void alias_seed(alias_sets *s, MlirOperation op, int nested) {
   }
 }
 
-static intptr_t count_operands(MlirOperation op) {
-  intptr_t n = mlirOperationGetNumResults(op);
-  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)
-    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-         !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b))
-      for (MlirOperation o = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(o);
-           o = mlirOperationGetNextInBlock(o))
-        n += count_operands(o);
-  return n + mlirOperationGetNumOperands(op);
+/* A bound on the tensor values alias_op visits for op. */
+static intptr_t count_operands(MlirOperation op, opsched_op_facts *facts) {
+  int64_t count;
+  int bufferization;
+  opsched_op_facts_captured(facts, op, &count, &bufferization);
+  return mlirOperationGetNumResults(op) + mlirOperationGetNumOperands(op) +
+         (count > 0 ? (intptr_t)count : 0);
 }
 
 /* Writes in place: a tied init (destination-passing), the dest of an
@@ -343,11 +346,12 @@ static int writes_in_place(alias_sets *s, MlirOperation op) {
 /* Per op: 0 untouched, 1 reads, 2 writes memory-backed tensors. Returns
  * non-zero when out of memory. */
 static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
-                        const opsched_ptrmap *index, int outside, uint8_t *access) {
+                        const opsched_ptrmap *index, int outside, uint8_t *access,
+                        opsched_op_facts *facts) {
   alias_sets s = {0};
   intptr_t cap = 0;
   for (int32_t i = 0; i < n; i++)
-    cap += count_operands(ops[i]);
+    cap += count_operands(ops[i], facts);
   s.cap = (int32_t)cap;
   s.parent = malloc(sizeof *s.parent * (size_t)(cap + 1));
   s.backed = malloc((size_t)cap + 1);
@@ -357,16 +361,14 @@ static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
     return 1;
   }
   for (int32_t i = 0; i < n; i++)
-    alias_op(&s, ops[i], 0);
+    alias_op(&s, ops[i], 0, facts);
   for (int32_t i = 0; i < n; i++) {
-    alias_seed(&s, ops[i], nested[i]);
-    if (outside) {
-      outside_walk w = {&s, index, ops[i]};
-      mlirOperationWalk(ops[i], seed_outside, &w, MlirWalkPreOrder);
-    }
+    alias_seed(&s, ops[i], nested[i], facts);
+    if (outside)
+      seed_outside(&s, index, ops[i], facts);
   }
   for (int32_t i = 0; i < n; i++) {
-    access[i] = (uint8_t)alias_op(&s, ops[i], 1);
+    access[i] = (uint8_t)alias_op(&s, ops[i], 1, facts);
     if (access[i] && writes_in_place(&s, ops[i]))
       access[i] = 2;
   }
@@ -389,7 +391,7 @@ static MlirWalkResult find_memory_source(MlirOperation op, void *data) {
 /* Whether tensors reaching `block` from outside may share memory with a
  * memref: its function takes a memref (a caller may pass a tensor made from
  * it), or makes tensors from memrefs, or reads a global. */
-static int outside_may_alias(MlirBlock block) {
+static int outside_may_alias(MlirBlock block, opsched_op_facts *facts) {
   MlirOperation f = mlirBlockGetParentOperation(block);
   if (mlirOperationIsNull(f))
     return 1;
@@ -397,6 +399,9 @@ static int outside_may_alias(MlirBlock block) {
        !mlirOperationIsNull(p) && !name_is(p, "builtin.module");
        p = mlirOperationGetParentOperation(p))
     f = p;
+  int found = 0;
+  if (opsched_op_facts_function_flag(facts, f, &found))
+    return found; /* asked for another block of the function */
   if (mlirOperationGetNumRegions(f) > 0) {
     MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
     for (intptr_t i = 0, n = mlirBlockIsNull(entry) ? 0 : mlirBlockGetNumArguments(entry);
@@ -404,8 +409,8 @@ static int outside_may_alias(MlirBlock block) {
       if (mlirTypeIsAMemRef(mlirValueGetType(mlirBlockGetArgument(entry, i))))
         return 1;
   }
-  int found = 0;
   mlirOperationWalk(f, find_memory_source, &found, MlirWalkPreOrder);
+  opsched_op_facts_set_function_flag(facts, f, found);
   return found;
 }
 
@@ -440,14 +445,17 @@ static int pool_grow(effect_pool *p, int64_t need) {
 
 /* Op i's effects, plus its access to memory-backed tensors (a read or
  * write of the whole default resource: which memref is not tracked). */
-static int collect_op(effect_pool *p, MlirOperation op, int32_t i, uint8_t alias) {
+static int collect_op(effect_pool *p, MlirOperation op, int32_t i, uint8_t alias,
+                      opsched_op_facts *facts) {
   p->first[i] = p->n;
-  int64_t k = opsched_mlir_op_value_effects(op, p->raw + p->n, p->cap - p->n);
+  int64_t k = opsched_op_facts_value_effects(facts, op, p->raw + p->n, p->cap - p->n);
   if (k >= 0 && p->n + k + 1 > p->cap) {
     if (pool_grow(p, p->n + k + 1))
       return 1;
-    k = opsched_mlir_op_value_effects(op, p->raw + p->n, p->cap - p->n);
+    k = opsched_op_facts_value_effects(facts, op, p->raw + p->n, p->cap - p->n);
   }
+  if (k == -2)
+    return 1;
   if (k < 0) {
     p->unknown[i] = 1;
     return pool_grow(p, p->n + 1);
@@ -488,13 +496,13 @@ static void pool_free(effect_pool *p) {
 
 /* Collects and classifies the effects of the block's ops. */
 static int pool_build(effect_pool *p, opsched_alias *a, MlirOperation *ops, int32_t n,
-                      const uint8_t *alias) {
+                      const uint8_t *alias, opsched_op_facts *facts) {
   p->first = calloc((size_t)n + 1, sizeof *p->first);
   p->count = calloc((size_t)n + 1, sizeof *p->count);
   p->unknown = calloc((size_t)n + 1, 1);
   int err = !p->first || !p->count || !p->unknown || pool_grow(p, 64);
   for (int32_t i = 0; i < n && !err; i++)
-    err = collect_op(p, ops[i], i, alias[i]);
+    err = collect_op(p, ops[i], i, alias[i], facts);
   if (err)
     return 1;
   p->first[n] = p->n;
@@ -509,9 +517,9 @@ static int pool_build(effect_pool *p, opsched_alias *a, MlirOperation *ops, int3
 /* Whether an op of the block touches memory (the default resource) or has
  * unknown effects: only then can aliases of outside tensors order anything. */
 static int block_touches_memory(MlirOperation *ops, int32_t n, opsched_effect *effects,
-                                int64_t cap) {
+                                int64_t cap, opsched_op_facts *facts) {
   for (int32_t i = 0; i < n; i++) {
-    int64_t neff = opsched_mlir_op_effects(ops[i], effects, cap);
+    int64_t neff = opsched_op_facts_effects(facts, ops[i], effects, cap);
     if (neff < 0 || neff > cap)
       return 1;
     for (int64_t e = 0; e < neff; e++)
@@ -549,20 +557,20 @@ static int add_speculation_edges(spec_state *s, opsched_graph *g, int32_t v, int
 
 /* Effect and speculation edges, in program order. */
 static int add_order_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
-                           const uint8_t *alias) {
+                           const uint8_t *alias, opsched_op_facts *facts) {
   effect_pool pool = {0};
   opsched_alias classes;
   memset(&classes, 0, sizeof classes);
   opsched_effect_order *order = NULL;
   spec_state spec = {.last_barrier = -1};
   spec.traps = malloc(sizeof *spec.traps * (size_t)n);
-  int err = !spec.traps || pool_build(&pool, &classes, ops, n, alias);
+  int err = !spec.traps || pool_build(&pool, &classes, ops, n, alias, facts);
   if (!err)
     err = !(order = opsched_effect_order_new(&classes, n));
   for (int32_t i = 0; i < n && !err; i++) {
     err |= opsched_effect_order_add(order, g, i, pool.fx + pool.first[i], pool.count[i]);
-    err |= add_speculation_edges(&spec, g, i, opsched_deps_may_trap(ops[i]),
-                                 opsched_mlir_op_may_not_return(ops[i]));
+    err |= add_speculation_edges(&spec, g, i, opsched_op_facts_may_trap(facts, ops[i]),
+                                 opsched_op_facts_may_not_return(facts, ops[i]));
   }
   opsched_effect_order_free(order);
   opsched_alias_free(&classes);
@@ -571,8 +579,8 @@ static int add_order_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
   return err;
 }
 
-int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
-                           const opsched_ptrmap *index) {
+static int add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
+                     const opsched_ptrmap *index, opsched_op_facts *facts) {
   enum { EFFECT_CAP = 16 };
   opsched_effect effects[EFFECT_CAP];
   uint8_t *nested = calloc((size_t)n, 1), *alias = calloc((size_t)n, 1);
@@ -580,7 +588,7 @@ int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
   int any_bufferization = 0, any_outside = 0;
   for (int32_t i = 0; i < n && !err; i++) {
     ssa_ctx c = {index, g, i, 0, 0, 0, ops[i]};
-    mlirOperationWalk(ops[i], add_operand_edges, &c, MlirWalkPreOrder);
+    add_operand_edges(&c, facts);
     err |= c.failed;
     nested[i] = (uint8_t)c.bufferization;
     any_bufferization |= c.bufferization;
@@ -588,13 +596,24 @@ int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
   }
   /* Cheapest test first: most blocks read no outside tensor or touch no
    * memory, and the function walk is the costly one. */
-  int outside = !err && any_outside && block_touches_memory(ops, n, effects, EFFECT_CAP) &&
-                outside_may_alias(mlirOperationGetBlock(ops[0]));
+  int outside = !err && any_outside &&
+                block_touches_memory(ops, n, effects, EFFECT_CAP, facts) &&
+                outside_may_alias(mlirOperationGetBlock(ops[0]), facts);
   if (!err && (any_bufferization || outside))
-    err = alias_access(ops, n, nested, index, outside, alias);
+    err = alias_access(ops, n, nested, index, outside, alias, facts);
   if (!err)
-    err = add_order_edges(g, ops, n, alias);
+    err = add_order_edges(g, ops, n, alias, facts);
   free(nested);
   free(alias);
+  return err;
+}
+
+int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
+                           const opsched_ptrmap *index, opsched_op_facts *facts) {
+  if (facts)
+    return add_edges(g, ops, n, index, facts);
+  opsched_op_facts *own = opsched_op_facts_new();
+  int err = !own || add_edges(g, ops, n, index, own);
+  opsched_op_facts_free(own);
   return err;
 }

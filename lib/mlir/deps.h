@@ -21,20 +21,27 @@
 
 #include "mlir-c/IR.h"
 #include "opsched/graph.h"
+#include "op_facts.h"
 #include "ptrmap.h"
 
 #include <stdint.h>
 
 /* Adds every edge among the `n` ops of a block (`ops` in program order,
- * `index` maps each op to its position). Returns non-zero when out of
- * memory. */
+ * `index` maps each op to its position). `facts` (nullable: then made for
+ * this call) holds the summaries of the function's region ops. Returns
+ * non-zero when out of memory. */
 int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
-                           const opsched_ptrmap *index);
+                           const opsched_ptrmap *index, opsched_op_facts *facts);
 
 /* 1 when `op` (or an op nested in it) may trap if run earlier: MLIR's
  * speculatability, plus integer division or remainder by a divisor that is
  * not a constant known safe, and tensor element access at an index not
  * known in bounds. */
 int opsched_deps_may_trap(MlirOperation op);
+
+/* 1 when `op` itself (not counting nested ops nor MLIR's speculatability)
+ * may trap: integer division by a divisor not known safe, tensor element
+ * access not known in bounds. */
+int opsched_deps_op_may_trap_itself(MlirOperation op);
 
 #endif

@@ -48,7 +48,7 @@ static void plan_phase_to_run(void *user, opsched_plan_phase phase, int begin) {
 
 static void collect_region(plan_list *l, MlirRegion region, const opsched_options *o,
                            int top, opsched_plan_source source,
-                           const opsched_plan_hooks *hooks) {
+                           const opsched_plan_hooks *hooks, opsched_op_facts *facts) {
   for (MlirBlock b = mlirRegionGetFirstBlock(region); !mlirBlockIsNull(b);
        b = mlirBlockGetNextInRegion(b)) {
     opsched_block_plan *p = plan_push(l, top);
@@ -59,13 +59,13 @@ static void collect_region(plan_list *l, MlirRegion region, const opsched_option
       l->failed = 1;
       return;
     }
-    if (opsched_block_plan_build_timed(p, b, o, source, hooks) == OPSCHED_PLAN_FAILED)
+    if (opsched_block_plan_build_timed(p, b, o, source, hooks, facts) == OPSCHED_PLAN_FAILED)
       l->failed = 1;
     for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
       for (MlirRegion r = mlirOperationGetFirstRegion(op); !mlirRegionIsNull(r);
            r = mlirRegionGetNextInOperation(r))
-        collect_region(l, r, o, 0, source, hooks);
+        collect_region(l, r, o, 0, source, hooks, facts);
   }
 }
 
@@ -478,11 +478,14 @@ MlirLogicalResult opsched_mlir_run_on_function(MlirOperation func, const opsched
   plan_list l = {0};
   opsched_plan_hooks hooks = {plan_phase_to_run, (void *)out};
   phase(out, OPSCHED_PHASE_PLAN, 1);
+  /* NULL when out of memory: each block then makes its own. */
+  opsched_op_facts *facts = opsched_op_facts_new();
   for (MlirRegion r = mlirOperationGetFirstRegion(func); !mlirRegionIsNull(r);
        r = mlirRegionGetNextInOperation(r))
     collect_region(&l, r, o, 1,
                    out->slots_only ? OPSCHED_PLAN_PLACEMENT : OPSCHED_PLAN_SCHEDULE,
-                   out->phase ? &hooks : NULL);
+                   out->phase ? &hooks : NULL, facts);
+  opsched_op_facts_free(facts);
   phase(out, OPSCHED_PHASE_PLAN, 0);
 
   function_figures f;

@@ -85,6 +85,50 @@ int64_t opsched_mlir_op_value_effects(MlirOperation op, opsched_value_effect *ou
   return i;
 }
 
+int opsched_mlir_op_traits(MlirOperation op) {
+  Operation *o = unwrap(op);
+  int t = 0;
+  if (o->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    t |= OPSCHED_OP_RECURSIVE_EFFECTS;
+  if (auto cond = dyn_cast<ConditionallySpeculatable>(o)) {
+    Speculation::Speculatability s = cond.getSpeculatability();
+    if (s == Speculation::Speculatable)
+      t |= OPSCHED_OP_SPECULATABLE;
+    else if (s == Speculation::RecursivelySpeculatable)
+      t |= OPSCHED_OP_RECURSIVELY_SPECULATABLE;
+  }
+  if (isa<DestinationStyleOpInterface>(o))
+    t |= OPSCHED_OP_DESTINATION_STYLE;
+  return t;
+}
+
+int64_t opsched_mlir_op_own_effects(MlirOperation op, opsched_value_effect *out, int64_t cap) {
+  Operation *o = unwrap(op);
+  auto iface = dyn_cast<MemoryEffectOpInterface>(o);
+  if (!iface)
+    return -1;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  int64_t i = 0;
+  for (const MemoryEffects::EffectInstance &e : effects) {
+    uintptr_t key = resourceKey(e.getResource());
+    opsched_value_effect fx;
+    if (isa<MemoryEffects::Allocate>(e.getEffect())) {
+      // As opsched_mlir_op_value_effects: a stack allocation reads the scope.
+      if (key != OPSCHED_RESOURCE_AUTOMATIC_SCOPE)
+        continue;
+      fx = opsched_value_effect{key, MlirValue{nullptr}, 0};
+    } else {
+      void *value = e.getValue() ? e.getValue().getAsOpaquePointer() : nullptr;
+      fx = opsched_value_effect{key, MlirValue{value}, isa<MemoryEffects::Read>(e.getEffect()) ? 0 : 1};
+    }
+    if (i < cap)
+      out[i] = fx;
+    i++;
+  }
+  return i;
+}
+
 intptr_t opsched_mlir_view_source(MlirOperation op) {
   Operation *o = unwrap(op);
   Value source;

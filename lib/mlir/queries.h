@@ -49,6 +49,24 @@ typedef struct opsched_value_effect {
  * effects are unknown. */
 int64_t opsched_mlir_op_value_effects(MlirOperation op, opsched_value_effect *out, int64_t cap);
 
+/* What an op says of itself, for the per-op summaries (op_facts.h). */
+enum {
+  OPSCHED_OP_RECURSIVE_EFFECTS = 1, /* HasRecursiveMemoryEffects */
+  OPSCHED_OP_SPECULATABLE = 2,      /* ConditionallySpeculatable: Speculatable */
+  OPSCHED_OP_RECURSIVELY_SPECULATABLE = 4, /* ... RecursivelySpeculatable */
+  OPSCHED_OP_DESTINATION_STYLE = 8  /* DestinationStyleOpInterface */
+};
+
+/* The OPSCHED_OP_* bits of `op`. */
+int opsched_mlir_op_traits(MlirOperation op);
+
+/* `op`'s own memory effects (not its nested ops'), as
+ * opsched_mlir_op_value_effects filters them but neither merged nor
+ * deduplicated, in MemoryEffectOpInterface order. Returns the number of
+ * effects (may exceed `cap`; only `cap` are written), or -1 when `op` lacks
+ * the interface. */
+int64_t opsched_mlir_op_own_effects(MlirOperation op, opsched_value_effect *out, int64_t cap);
+
 /* For a view-like op (mlir::ViewLikeOpInterface, plus memref.transpose,
  * which lacks it), the operand index of the buffer it views; -1 otherwise. */
 intptr_t opsched_mlir_view_source(MlirOperation op);
