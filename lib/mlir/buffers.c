@@ -15,7 +15,7 @@
 static int name_is(MlirOperation op, const char *const *names) {
   MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
   for (; *names; names++)
-    if (s.length == strlen(*names) && memcmp(s.data, *names, s.length) == 0)
+    if (strncmp(s.data, *names, s.length) == 0 && (*names)[s.length] == '\0')
       return 1;
   return 0;
 }

@@ -11,15 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* `s` equals the C string `name`: strncmp stops at the first differing byte,
+ * so most misses cost a byte or two and no strlen. */
+static int ref_is(MlirStringRef s, const char *name) {
+  return strncmp(s.data, name, s.length) == 0 && name[s.length] == '\0';
+}
+
 static int name_is(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  size_t n = strlen(name);
-  return s.length == n && memcmp(s.data, name, n) == 0;
+  return ref_is(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
 
 static int name_in(MlirOperation op, const char *const *names) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
   for (; *names; names++)
-    if (name_is(op, *names))
+    if (ref_is(s, *names))
       return 1;
   return 0;
 }
@@ -127,6 +132,8 @@ static MlirWalkResult find_trap(MlirOperation op, void *data) {
 int opsched_deps_may_trap(MlirOperation op) {
   if (!opsched_mlir_op_is_speculatable(op))
     return 1;
+  if (mlirOperationGetNumRegions(op) == 0) /* the walk would visit op alone */
+    return division_may_trap(op) || element_access_may_trap(op);
   trap_walk w = {op, 0};
   mlirOperationWalk(op, find_trap, &w, MlirWalkPreOrder);
   return w.trap;
