@@ -11,10 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* `s` equals the C string `name`: strncmp stops at the first differing byte,
- * so most misses cost a byte or two and no strlen. */
+/* `s` equals the C string `name`, compared inline byte by byte: most misses
+ * stop at the first byte or at the dialect's name, with no strlen. */
 static int ref_is(MlirStringRef s, const char *name) {
-  return strncmp(s.data, name, s.length) == 0 && name[s.length] == '\0';
+  size_t i = 0;
+  for (; i < s.length; i++)
+    if (name[i] != s.data[i] || name[i] == '\0')
+      return 0;
+  return name[i] == '\0';
 }
 
 static int name_is(MlirOperation op, const char *name) {

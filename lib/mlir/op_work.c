@@ -8,8 +8,12 @@
 
 #include <string.h>
 
-static int str_eq(MlirStringRef s, const char *lit) { /* no strlen: most misses stop at once */
-  return strncmp(s.data, lit, s.length) == 0 && lit[s.length] == '\0';
+static int str_eq(MlirStringRef s, const char *lit) { /* inline, no strlen: most misses stop at once */
+  size_t i = 0;
+  for (; i < s.length; i++)
+    if (lit[i] != s.data[i] || lit[i] == '\0')
+      return 0;
+  return lit[i] == '\0';
 }
 
 static int str_prefix(MlirStringRef s, const char *lit) {
