@@ -36,16 +36,18 @@ measure() { # cmd... -> prints "seconds kbytes cpu-seconds"; stderr kept in $wor
 }
 
 # Raw rows: kind streams size ops pp_s pp_kb sched_s sched_kb pass_s out_s out_kb pp_cpu sched_cpu
+# [own_s] (own_s: the pass's phase timers without MLIR's verifier; older rows lack it)
 table() {
   # The machine may be shared: wall times then stretch with the load, CPU
   # times (user + system) much less. "pass cpu s" scales the pass's wall
   # time (--mlir-timing) by the process's CPU / wall ratio.
-  printf '| input | streams | size | ops | parse+print s | cpu s | MB | opsched-opt s | cpu s | MB | pass s | pass cpu s | pass cpu / parse+print cpu | mlir-opt on output s | MB | bytes/op over output |\n'
-  printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
-  awk '{ pc = $13 > 0 ? $9 * $13 / $7 : 0; os = "-"; om = "-"; ob = "-"
+  printf '| input | streams | size | ops | parse+print s | cpu s | MB | opsched-opt s | cpu s | MB | pass s | pass cpu s | pass cpu / parse+print cpu | own cpu s | own / parse+print cpu | mlir-opt on output s | MB | bytes/op over output |\n'
+  printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+  awk '{ pc = $13 > 0 ? $9 * $13 / $7 : 0; os = "-"; om = "-"; ob = "-"; oc = "-"; orat = "-"
          if ($11 > 0) { os = sprintf("%.2f", $10); om = sprintf("%.0f", $11 / 1024); ob = sprintf("%.0f", ($8 - $11) * 1024 / $4) }
-         printf "| %s | %d | %d | %d | %.2f | %.2f | %.0f | %.2f | %.2f | %.0f | %.2f | %.2f | %.2fx | %s | %s | %s |\n",
-           $1, $2, $3, $4, $5, $12, $6 / 1024, $7, $13, $8 / 1024, $9, pc, ($12 > 0 ? pc / $12 : 0), os, om, ob }' "$@"
+         if (NF >= 14 && $13 > 0) { v = $14 * $13 / $7; oc = sprintf("%.2f", v); if ($12 > 0) orat = sprintf("%.2fx", v / $12) }
+         printf "| %s | %d | %d | %d | %.2f | %.2f | %.0f | %.2f | %.2f | %.0f | %.2f | %.2f | %.2fx | %s | %s | %s | %s | %s |\n",
+           $1, $2, $3, $4, $5, $12, $6 / 1024, $7, $13, $8 / 1024, $9, pc, ($12 > 0 ? pc / $12 : 0), oc, orat, os, om, ob }' "$@"
   # Growth of the pass's CPU time (and parse+print's) from the smallest to
   # the largest size of each family and stream count, as an exponent of the
   # op count (target <= 1.15).
@@ -91,11 +93,15 @@ for kind in ${SCALE_KINDS:-dag blocks wide nested random}; do
     read -r ss sm sc < <(measure "$sched" --op-schedule="streams=$streams $extra" "$work/in.mlir" \
                           -o "$work/out.mlir" --mlir-timing)
     ps=$(awk '/OpSchedulePass/ {print $1; exit}' "$work/err")
+    # The pass's own work: its top-level phase timers. OpSchedulePass also
+    # counts MLIR's verifier, which the pass manager runs on the module after
+    # the pass and before the pass's timer stops (--verify-each, default on).
+    po=$(awk '/\(A\) opsched: (plan|attributes|reports)$/ {t += $1} END {printf "%.4f", t}' "$work/err")
     os=0 om=0
     [ "${SCALE_OUTPUT:-1}" = 0 ] || read -r os om _ < <(measure "$opt" "$work/out.mlir" -o /dev/null)
     rm -f "$work/out.mlir"
-    echo "$kind $streams $n $ops $bs $bm $ss $sm $ps $os $om $bc $sc" >> "$raw"
-    echo "$kind $streams $n $ops $bs $bm $ss $sm $ps $os $om $bc $sc" >&2
+    echo "$kind $streams $n $ops $bs $bm $ss $sm $ps $os $om $bc $sc $po" >> "$raw"
+    echo "$kind $streams $n $ops $bs $bm $ss $sm $ps $os $om $bc $sc $po" >&2
    done
   done
 done

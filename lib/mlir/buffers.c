@@ -12,10 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* `s` equals the C string `name` (inline; most misses stop at once). */
+static int ref_is(MlirStringRef s, const char *name) {
+  size_t i = 0;
+  for (; i < s.length; i++)
+    if (name[i] != s.data[i] || name[i] == '\0')
+      return 0;
+  return name[i] == '\0';
+}
+
 static int name_is(MlirOperation op, const char *const *names) {
   MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
   for (; *names; names++)
-    if (s.length == strlen(*names) && memcmp(s.data, *names, s.length) == 0)
+    if (ref_is(s, *names))
       return 1;
   return 0;
 }

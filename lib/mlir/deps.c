@@ -11,15 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* `s` equals the C string `name`, compared inline byte by byte: most misses
+ * stop at the first byte or at the dialect's name, with no strlen. */
+static int ref_is(MlirStringRef s, const char *name) {
+  size_t i = 0;
+  for (; i < s.length; i++)
+    if (name[i] != s.data[i] || name[i] == '\0')
+      return 0;
+  return name[i] == '\0';
+}
+
 static int name_is(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  size_t n = strlen(name);
-  return s.length == n && memcmp(s.data, name, n) == 0;
+  return ref_is(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
 
 static int name_in(MlirOperation op, const char *const *names) {
+  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
   for (; *names; names++)
-    if (name_is(op, *names))
+    if (ref_is(s, *names))
       return 1;
   return 0;
 }
@@ -131,6 +140,8 @@ int opsched_deps_op_may_trap_itself(MlirOperation op) {
 int opsched_deps_may_trap(MlirOperation op) {
   if (!opsched_mlir_op_is_speculatable(op))
     return 1;
+  if (mlirOperationGetNumRegions(op) == 0) /* the walk would visit op alone */
+    return division_may_trap(op) || element_access_may_trap(op);
   trap_walk w = {op, 0};
   mlirOperationWalk(op, find_trap, &w, MlirWalkPreOrder);
   return w.trap;

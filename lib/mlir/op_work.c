@@ -8,9 +8,12 @@
 
 #include <string.h>
 
-static int str_eq(MlirStringRef s, const char *lit) {
-  size_t n = strlen(lit);
-  return s.length == n && memcmp(s.data, lit, n) == 0;
+static int str_eq(MlirStringRef s, const char *lit) { /* inline, no strlen: most misses stop at once */
+  size_t i = 0;
+  for (; i < s.length; i++)
+    if (lit[i] != s.data[i] || lit[i] == '\0')
+      return 0;
+  return lit[i] == '\0';
 }
 
 static int str_prefix(MlirStringRef s, const char *lit) {

@@ -14,34 +14,27 @@ int opsched_ptrmap_init(opsched_ptrmap *m, size_t count) {
   size_t cap = 16;
   while (cap < 2 * count)
     cap *= 2;
-  m->keys = calloc(cap, sizeof *m->keys);
-  m->values = calloc(cap, sizeof *m->values);
+  m->entries = calloc(cap, sizeof *m->entries);
   m->mask = cap - 1;
-  if (!m->keys || !m->values) {
-    opsched_ptrmap_free(m);
-    return 1;
-  }
-  return 0;
+  return m->entries == NULL;
 }
 
 void opsched_ptrmap_free(opsched_ptrmap *m) {
-  free((void *)m->keys);
-  free(m->values);
-  m->keys = NULL;
-  m->values = NULL;
+  free(m->entries);
+  m->entries = NULL;
 }
 
 void opsched_ptrmap_put(opsched_ptrmap *m, const void *key, int32_t value) {
   size_t i = slot(m, key);
-  while (m->keys[i])
+  while (m->entries[i].key)
     i = (i + 1) & m->mask;
-  m->keys[i] = key;
-  m->values[i] = value;
+  m->entries[i].key = key;
+  m->entries[i].value = value;
 }
 
 int32_t opsched_ptrmap_get(const opsched_ptrmap *m, const void *key) {
-  for (size_t i = slot(m, key); m->keys[i]; i = (i + 1) & m->mask)
-    if (m->keys[i] == key)
-      return m->values[i];
+  for (size_t i = slot(m, key); m->entries[i].key; i = (i + 1) & m->mask)
+    if (m->entries[i].key == key)
+      return m->entries[i].value;
   return -1;
 }

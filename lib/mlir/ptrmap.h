@@ -6,9 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A key and its value side by side: a lookup touches one cache line. */
+typedef struct opsched_ptrmap_entry {
+  const void *key;
+  int32_t value;
+} opsched_ptrmap_entry;
+
 typedef struct opsched_ptrmap {
-  const void **keys;
-  int32_t *values;
+  opsched_ptrmap_entry *entries;
   size_t mask;
 } opsched_ptrmap;
 
