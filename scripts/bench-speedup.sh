@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The predicted-vs-measured speedup table of docs/benchmarks.md §6: the
-# Inception block, the corpus models that run in bounded time and generated
+# Inception block, every corpus model and generated
 # wide blocks (opsched-gen chains), each through scripts/run-model.sh on 1, 2
 # and 4 streams with a calibrated device profile.
 #
