@@ -227,7 +227,22 @@ static int build_segments(stream_job *j) {
   return ok;
 }
 
-/* Adds the waits' and the values' dependencies between segments. */
+static int cmp_i32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Adds the waits' and the values' dependencies between segments.
+ *
+ * Every region awaits its dependencies in one global order: tokens by
+ * segment (creation order), then values by producing op (the imports are
+ * collected in that order). The async runtime resumes an awaiter inline
+ * while holding the mutex of the token that became ready, and the awaiter
+ * then locks its next dependency's mutex; two regions that listed the same
+ * two tokens in opposite orders (each stream's predecessor first, then the
+ * other stream's) deadlocked when both tokens completed at once, one
+ * thread holding each mutex and waiting for the other's. Sorted lists make
+ * the lock order acyclic. */
 static int link_segments(stream_job *j) {
   int ok = 1;
   for (int32_t i = j->first_sched; i <= j->last_sched && ok; i++) {
@@ -252,6 +267,9 @@ static int link_segments(stream_job *j) {
           ok &= pair_push_unique(&j->tail_imports, i, (int32_t)r);
       }
   }
+  for (int32_t g = 0; ok && g < j->nsegs; g++)
+    if (j->segs[g].deps.n > 1)
+      qsort(j->segs[g].deps.v, j->segs[g].deps.n, sizeof(int32_t), cmp_i32);
   return ok;
 }
 

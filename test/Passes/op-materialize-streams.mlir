@@ -57,13 +57,15 @@ func.func @grouped(%in: memref<16xf32>, %out: memref<16xf32>) {
 
 // A value used inside a nested region of another stream's op travels as an
 // !async.value too; a stream's later region depends on its earlier one.
+// Dependencies are listed in region order (T0 before T1), not own stream
+// first: see @crossing.
 // CHECK-LABEL: func.func @nested
 // CHECK:         %[[T0:.*]], %[[V0:.*]] = async.execute -> !async.value<index> {
 // CHECK-NEXT:      %[[N:.*]] = arith.addi
 // CHECK-NEXT:      async.yield %[[N]] : index
 // CHECK:         %[[T1:.*]] = async.execute {
 // CHECK-NEXT:      memref.store
-// CHECK:         %[[T2:.*]] = async.execute [%[[T1]], %[[T0]]] (%[[V0]] as %[[M:.*]]: !async.value<index>) {
+// CHECK:         %[[T2:.*]] = async.execute [%[[T0]], %[[T1]]] (%[[V0]] as %[[M:.*]]: !async.value<index>) {
 // CHECK-NEXT:      %[[HOP2:.*]] = async.execute {
 // CHECK-NEXT:        async.yield
 // CHECK-NEXT:      }
@@ -123,3 +125,27 @@ func.func @nested(%n: index, %buf: memref<8xf32>) {
 // SEED-NEXT:    %[[RE:.*]] = async.await %[[E]] : !async.value<f32>
 // SEED-NEXT:    %[[RF:.*]] = async.await %[[F]] : !async.value<f32>
 // SEED-NEXT:    return %[[RE]], %[[RF]] : f32, f32
+
+// Each stream's second op waits on the other stream's first: both regions
+// depend on the same two tokens and must list them in the same (region)
+// order. The runtime resumes a region inline while holding the mutex of the
+// token that became ready, and the region then locks its next dependency's
+// mutex: in opposite orders ([A, B] and [B, A]) two workers finishing A and
+// B at once each held one mutex and waited for the other (a deadlock;
+// test/Materialize/streams-crossing-exec.mlir runs it).
+// CHECK-LABEL: func.func @crossing
+// CHECK:         %[[A:.*]] = async.execute {
+// CHECK:         %[[B:.*]] = async.execute {
+// CHECK:         async.execute [%[[A]], %[[B]]] {
+// CHECK:         async.execute [%[[A]], %[[B]]] {
+// CHECK-NOT:     async.execute [%[[B]], %[[A]]]
+// CHECK:         return
+func.func @crossing(%x: memref<4xf32>, %y: memref<4xf32>) {
+  %f = arith.constant 1.0 : f32
+  %g = arith.constant 2.0 : f32
+  linalg.fill {opsched.id = 0 : i64, opsched.stream = 0 : i64} ins(%f : f32) outs(%x : memref<4xf32>)
+  linalg.fill {opsched.id = 1 : i64, opsched.stream = 1 : i64} ins(%g : f32) outs(%y : memref<4xf32>)
+  linalg.add {opsched.id = 2 : i64, opsched.stream = 0 : i64, opsched.waits = array<i64: 1>} ins(%x, %y : memref<4xf32>, memref<4xf32>) outs(%x : memref<4xf32>)
+  linalg.add {opsched.id = 3 : i64, opsched.stream = 1 : i64, opsched.waits = array<i64: 0>} ins(%x, %y : memref<4xf32>, memref<4xf32>) outs(%y : memref<4xf32>)
+  return
+}
