@@ -105,8 +105,9 @@ static void pack(search *s, candidate *c) {
     return;
   c->packed = 1;
   c->arena_status =
-      opsched_arena_assign_with(s->graph, c->schedule, s->options.buffers,
-                                s->frontier->alignment, s->frontier->packers, &c->arena);
+      opsched_arena_assign_within(s->graph, c->schedule, s->options.buffers,
+                                  s->frontier->alignment, s->frontier->packers,
+                                  s->options.max_memory, &c->arena);
   c->arena_size = c->arena_status == OPSCHED_OK ? opsched_arena_size(c->arena) : -1;
 }
 
