@@ -2,6 +2,7 @@
  * of opsched_schedule_run() calls with different budgets and policies, see
  * include/opsched/frontier.h and docs/streams.md. */
 #include "opsched/frontier.h"
+#include "opsched/options.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ typedef struct search {
 
 void opsched_frontier_options_init(opsched_frontier_options *o) {
   memset(o, 0, sizeof *o);
-  o->makespan_tolerance = 0.01;
+  o->makespan_tolerance = OPSCHED_DEFAULT_MAKESPAN_TOLERANCE;
   o->max_runs = 8;
   o->max_nodes = 5000;
   o->alignment = OPSCHED_ARENA_DEFAULT_ALIGNMENT;
