@@ -125,6 +125,16 @@ opsched_status opsched_arena_assign_with(const opsched_graph *graph,
                                          int64_t alignment, unsigned packers,
                                          opsched_arena **out);
 
+/* As opsched_arena_assign_with(); with OPSCHED_ARENA_SYNC_REUSE and a
+ * strict layout above `limit` (> 0; 0: none), the timeline layout is kept
+ * whenever it is smaller, not only when it saves 1% (a memory limit is
+ * worth the waits). */
+opsched_status opsched_arena_assign_within(const opsched_graph *graph,
+                                           const opsched_schedule *schedule,
+                                           const opsched_buffers *buffers,
+                                           int64_t alignment, unsigned packers,
+                                           int64_t limit, opsched_arena **out);
+
 /* The syncs the layout needs (OPSCHED_ARENA_SYNC_REUSE): pairs
  * from[i] -> (*to)[i] of node ids, sorted by (to, from), for
  * opsched_schedule_add_syncs(). *count is 0 when the strict layout was

@@ -34,7 +34,8 @@ extern "C" {
 
 typedef struct opsched_frontier_options {
   /* Fraction of the best makespan a memory-saving schedule may lose
-   * (0.01 = 1%, the default). */
+   * (0.02 = 2%, the default:
+   * OPSCHED_DEFAULT_MAKESPAN_TOLERANCE). */
   double makespan_tolerance;
   /* Schedule runs beyond the first (default 8). */
   int32_t max_runs;

@@ -7,6 +7,10 @@
 #ifndef OPSCHED_OPTIONS_H
 #define OPSCHED_OPTIONS_H
 
+/* The default makespan tolerance (2%: docs/benchmarks.md section 7 compares
+ * 1% and 2% on every network). */
+#define OPSCHED_DEFAULT_MAKESPAN_TOLERANCE 0.02
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,7 +47,7 @@ typedef struct opsched_options {
   opsched_device device_profile;
   /* Several streams without max-memory: the fraction of the best makespan a
    * lower-peak schedule may lose (include/opsched/frontier.h). */
-  double makespan_tolerance;
+  double makespan_tolerance; /* OPSCHED_DEFAULT_MAKESPAN_TOLERANCE */
 } opsched_options;
 
 /* Formats of the `summary` output (docs/Passes.md): a line per function,

@@ -1291,6 +1291,14 @@ opsched_status opsched_arena_assign_with(const opsched_graph *g,
                                          const opsched_buffers *b,
                                          int64_t alignment, unsigned packers,
                                          opsched_arena **out) {
+  return opsched_arena_assign_within(g, s, b, alignment, packers, 0, out);
+}
+
+opsched_status opsched_arena_assign_within(const opsched_graph *g,
+                                           const opsched_schedule *s,
+                                           const opsched_buffers *b,
+                                           int64_t alignment, unsigned packers,
+                                           int64_t limit, opsched_arena **out) {
   if (!g || !s || !b || !out || !opsched_graph_is_finalized(g))
     return OPSCHED_ERR_INVALID;
   if (alignment == 0)
@@ -1307,14 +1315,16 @@ opsched_status opsched_arena_assign_with(const opsched_graph *g,
   opsched_status st = arena_run(g, s, b, alignment, packers, 0, timeline, &A);
   /* Waits cost synchronisation: try the timeline only when the strict
    * layout is more than 1% above the lower bound, and keep it only when it
-   * is at least 1% smaller. */
+   * is at least 1% smaller; over `limit` (> 0), whenever it is smaller. */
+  int over = limit > 0 && st == OPSCHED_OK && A->size > limit;
   if (st != OPSCHED_OK || !timeline || !A->adj ||
-      A->size - A->size / 100 <= A->aligned_lower_bound) {
+      (!over && A->size - A->size / 100 <= A->aligned_lower_bound)) {
     *out = A;
     return st;
   }
   st = arena_run(g, s, b, alignment, packers, 1, 0, &T);
-  int better = st == OPSCHED_OK && T->size <= A->size - A->size / 100;
+  int better = st == OPSCHED_OK && (T->size <= A->size - A->size / 100 ||
+                                    (over && T->size < A->size));
   if (better)
     st = derive_syncs(A, T, b);
   if (st != OPSCHED_OK || !better) {

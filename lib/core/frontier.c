@@ -2,6 +2,7 @@
  * of opsched_schedule_run() calls with different budgets and policies, see
  * include/opsched/frontier.h and docs/streams.md. */
 #include "opsched/frontier.h"
+#include "opsched/options.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@ typedef struct search {
 
 void opsched_frontier_options_init(opsched_frontier_options *o) {
   memset(o, 0, sizeof *o);
-  o->makespan_tolerance = 0.01;
+  o->makespan_tolerance = OPSCHED_DEFAULT_MAKESPAN_TOLERANCE;
   o->max_runs = 8;
   o->max_nodes = 5000;
   o->alignment = OPSCHED_ARENA_DEFAULT_ALIGNMENT;
@@ -105,8 +106,9 @@ static void pack(search *s, candidate *c) {
     return;
   c->packed = 1;
   c->arena_status =
-      opsched_arena_assign_with(s->graph, c->schedule, s->options.buffers,
-                                s->frontier->alignment, s->frontier->packers, &c->arena);
+      opsched_arena_assign_within(s->graph, c->schedule, s->options.buffers,
+                                  s->frontier->alignment, s->frontier->packers,
+                                  s->options.max_memory, &c->arena);
   c->arena_size = c->arena_status == OPSCHED_OK ? opsched_arena_size(c->arena) : -1;
 }
 

@@ -28,7 +28,7 @@ void opsched_options_init(opsched_options *o) {
   o->buffer_slots = 1;
   o->alignment = 64;
   o->sync_reuse = 1;
-  o->makespan_tolerance = 0.01;
+  o->makespan_tolerance = OPSCHED_DEFAULT_MAKESPAN_TOLERANCE;
 }
 
 

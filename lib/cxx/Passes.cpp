@@ -304,7 +304,7 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
       *this, "makespan-tolerance",
       llvm::cl::desc("Several streams without max-memory: the lowest-peak schedule within this "
                      "percentage of the best makespan found is kept (0 to 100)"),
-      llvm::cl::init(1.0)};
+      llvm::cl::init(2.0)}; /* OPSCHED_DEFAULT_MAKESPAN_TOLERANCE in percent */
   Option<std::string> trace{
       *this, "trace",
       llvm::cl::desc("Write a Chrome trace (Perfetto, chrome://tracing) of the schedules to this file"),

@@ -360,7 +360,7 @@ static void warn_no_effect(MlirOperation func, const opsched_options *o,
     no_effect(func, OPSCHED_SEVERITY_WARNING,
               "'effort' has no effect on one stream: the makespan is the total work "
               "whatever the order");
-  if (o->makespan_tolerance != 0.01 &&
+  if (o->makespan_tolerance != OPSCHED_DEFAULT_MAKESPAN_TOLERANCE &&
       (!streams || o->max_memory > 0 || o->memory_policy != OPSCHED_MEMORY_CRITICAL_PATH ||
        f->peak < 0))
     no_effect(func, OPSCHED_SEVERITY_WARNING,

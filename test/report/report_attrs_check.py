@@ -224,7 +224,7 @@ def check_frontier(name, p, d, ir, summary_path, options, bench):
     if "max-memory" not in options and "policy" not in options:
         best = min(q[0] for q in pts)
         top = best + int(best * fr["tolerance"])
-        check(fr["tolerance"] == 0.01 and p.band == [(best, top)], f"{name}: band {p.band}, want {(best, top)}")
+        check(fr["tolerance"] == 0.02 and p.band == [(best, top)], f"{name}: band {p.band}, want {(best, top)}")
         within = [q for q in pts if q[0] <= top]
         check(pts[ch][1] == min(q[1] for q in within), f"{name}: chosen is not the lowest peak in the band")
     else:
