@@ -124,12 +124,23 @@ static void sort_by_lo(int64_t *a, int64_t *tmp, int64_t cnt) {
   uint64_t all = 0;
   for (int64_t i = 0; i < cnt; i++)
     all |= (uint64_t)a[2 * i];
+  /* Offsets are multiples of the alignment: the digits start at the lowest
+   * bit set in any lo (the bits below are zero in all of them), so a
+   * 64-aligned arena under 16 KiB sorts in one pass. */
+  int shift = 0;
+  while (shift < 63 && all != 0 && !((all >> shift) & 1))
+    shift++;
   int64_t *src = a, *dst = tmp;
-  for (int shift = 0; shift < 64 && (all >> shift) != 0; shift += 8) {
-    int64_t count[257] = {0};
+  for (; shift < 64 && (all >> shift) != 0; shift += 8) {
+    /* Only the digits that occur: the count array is cleared up to the
+     * largest digit of this pass. */
+    uint64_t top = all >> shift;
+    int nd = top > 255 ? 256 : (int)top + 1;
+    int64_t count[257];
+    memset(count, 0, sizeof *count * (size_t)(nd + 1));
     for (int64_t i = 0; i < cnt; i++)
       count[(((uint64_t)src[2 * i] >> shift) & 255) + 1]++;
-    for (int d = 0; d < 256; d++)
+    for (int d = 0; d < nd; d++)
       count[d + 1] += count[d];
     for (int64_t i = 0; i < cnt; i++) {
       int64_t at = count[((uint64_t)src[2 * i] >> shift) & 255]++;
