@@ -124,12 +124,23 @@ static void sort_by_lo(int64_t *a, int64_t *tmp, int64_t cnt) {
   uint64_t all = 0;
   for (int64_t i = 0; i < cnt; i++)
     all |= (uint64_t)a[2 * i];
+  /* Offsets are multiples of the alignment: the digits start at the lowest
+   * bit set in any lo (the bits below are zero in all of them), so a
+   * 64-aligned arena under 16 KiB sorts in one pass. */
+  int shift = 0;
+  while (shift < 63 && all != 0 && !((all >> shift) & 1))
+    shift++;
   int64_t *src = a, *dst = tmp;
-  for (int shift = 0; shift < 64 && (all >> shift) != 0; shift += 8) {
-    int64_t count[257] = {0};
+  for (; shift < 64 && (all >> shift) != 0; shift += 8) {
+    /* Only the digits that occur: the count array is cleared up to the
+     * largest digit of this pass. */
+    uint64_t top = all >> shift;
+    int nd = top > 255 ? 256 : (int)top + 1;
+    int64_t count[257];
+    memset(count, 0, sizeof *count * (size_t)(nd + 1));
     for (int64_t i = 0; i < cnt; i++)
       count[(((uint64_t)src[2 * i] >> shift) & 255) + 1]++;
-    for (int d = 0; d < 256; d++)
+    for (int d = 0; d < nd; d++)
       count[d + 1] += count[d];
     for (int64_t i = 0; i < cnt; i++) {
       int64_t at = count[((uint64_t)src[2 * i] >> shift) & 255]++;
@@ -144,6 +155,79 @@ static void sort_by_lo(int64_t *a, int64_t *tmp, int64_t cnt) {
     memcpy(a, src, sizeof *a * 2 * (size_t)cnt);
 }
 
+/* First bit at or after `from` (below `nbits`) equal to `want`; nbits
+ * when none. */
+static int64_t next_bit(const uint64_t *bm, int64_t nbits, int64_t from, int want) {
+  while (from < nbits) {
+    uint64_t w = want ? bm[from >> 6] : ~bm[from >> 6];
+    w &= ~(uint64_t)0 << (from & 63);
+    if (w)
+      return (from & ~(int64_t)63) + __builtin_ctzll(w);
+    from = (from & ~(int64_t)63) + 64;
+  }
+  return nbits;
+}
+
+/* place() over a bitmap of occupied units (a unit: the largest power of
+ * two dividing every bound), without sorting, when the bitmap fits in the
+ * radix space (at most 2 cnt + 2 words). The free runs above the floor
+ * are exactly the gaps of the sorted scan (no interval is empty and size
+ * > 0, so the same overlap test): lowest run of >= size units (first
+ * fit), else the smallest bounded one (earliest on ties), else the top.
+ * Returns 0 when it does not apply. */
+static int place_bitmap(const pk *P, int64_t cnt, int64_t floor_, int64_t size,
+                        int first_fit, int64_t *out) {
+  const int64_t *iv = P->scratch;
+  uint64_t all = (uint64_t)floor_ | (uint64_t)size;
+  int64_t maxhi = floor_;
+  for (int64_t i = 0; i < cnt; i++) {
+    if (iv[2 * i + 1] <= iv[2 * i])
+      return 0;
+    all |= (uint64_t)iv[2 * i] | (uint64_t)iv[2 * i + 1];
+    if (iv[2 * i + 1] > maxhi)
+      maxhi = iv[2 * i + 1];
+  }
+  if (size <= 0 || floor_ < 0)
+    return 0;
+  int u = __builtin_ctzll(all);
+  int64_t nunits = maxhi >> u, words = (nunits + 63) / 64;
+  if (words > 2 * cnt + 2)
+    return 0;
+  uint64_t *bm = (uint64_t *)(P->scratch + 2 * cnt + 2);
+  memset(bm, 0, sizeof *bm * (size_t)words);
+  for (int64_t i = 0; i < cnt; i++) {
+    int64_t a = iv[2 * i] >> u, b = iv[2 * i + 1] >> u; /* [a, b), b > a */
+    for (int64_t w = a >> 6; w <= (b - 1) >> 6; w++) {
+      uint64_t m = ~(uint64_t)0;
+      if (w == a >> 6)
+        m &= ~(uint64_t)0 << (a & 63);
+      if (w == (b - 1) >> 6)
+        m &= ~(uint64_t)0 >> (63 - ((b - 1) & 63));
+      bm[w] |= m;
+    }
+  }
+  int64_t nbits = words * 64, su = size >> u, best = -1, best_gap = 0;
+  int64_t at = next_bit(bm, nbits, floor_ >> u, 0);
+  while (at < nbits) {
+    int64_t end = next_bit(bm, nbits, at, 1);
+    if (end >= nbits)
+      break; /* the unbounded run from the top */
+    if (end - at >= su) {
+      if (first_fit) {
+        *out = at << u;
+        return 1;
+      }
+      if (best < 0 || end - at < best_gap) {
+        best = at;
+        best_gap = end - at;
+      }
+    }
+    at = next_bit(bm, nbits, end, 0);
+  }
+  *out = best >= 0 ? best << u : (maxhi > floor_ ? maxhi : floor_);
+  return 1;
+}
+
 /* Lowest (first_fit) or best-fitting gap for x among its placed
  * neighbours, at or above its floor. */
 static int64_t place(const pk *P, int32_t x, int first_fit) {
@@ -156,6 +240,9 @@ static int64_t place(const pk *P, int32_t x, int first_fit) {
       cnt++;
     }
   }
+  int64_t quick;
+  if (cnt >= 32 && place_bitmap(P, cnt, P->floor[x], size, first_fit, &quick))
+    return quick;
   sort_by_lo(P->scratch, P->scratch + 2 * cnt + 2, cnt);
   int64_t cur = P->floor[x], best = -1, best_gap = 0;
   for (int64_t i = 0; i < cnt; i++) {
