@@ -27,9 +27,17 @@ typedef enum opsched_priority {
   OPSCHED_PRIORITY_PROGRAM_ORDER = 1
 } opsched_priority;
 
+/* The most streams a schedule opens: opsched_schedule_run schedules a
+ * larger `streams` on this many (the capacity, resource_limit 0, stays the
+ * requested value). No device has more hardware queues (CUDA exposes at most
+ * 32 hardware connections), and the happens-before clocks and per-(buffer,
+ * stream) thresholds cost ops x streams in use; docs/streams.md. */
+#define OPSCHED_STREAMS_MAX 256
+
 typedef struct opsched_schedule_options {
   opsched_priority priority;
-  int32_t streams;        /* parallel streams, >= 1 (0 means 1) */
+  int32_t streams;        /* parallel streams, >= 1 (0 means 1); at most
+                           * OPSCHED_STREAMS_MAX are used */
   int32_t resource_limit; /* capacity: sum of running demands; 0 = streams */
   /* Improvement budget after list scheduling; 0 = none. Each unit allows
    * about 2^16 op placements of local search (65536 / n list decodes, at

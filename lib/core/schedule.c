@@ -657,6 +657,9 @@ opsched_status opsched_schedule_run(const opsched_graph *g0,
       (o->priority != OPSCHED_PRIORITY_CRITICAL_PATH &&
        o->priority != OPSCHED_PRIORITY_PROGRAM_ORDER))
     return OPSCHED_ERR_INVALID;
+  /* The cap, after the capacity (resource_limit 0 = the requested streams). */
+  if (streams > OPSCHED_STREAMS_MAX)
+    streams = OPSCHED_STREAMS_MAX;
   int32_t n = opsched_graph_num_nodes(g0);
   if (o->buffers &&
       (opsched_buffers_num_nodes(o->buffers) != n || o->max_memory < 0 ||

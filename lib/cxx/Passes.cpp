@@ -252,7 +252,7 @@ struct OpSchedulePass : public OpSchedPassBase<OpSchedulePass> {
       *this, "priority",
       llvm::cl::desc("Ready-queue priority: critical-path (upward rank) or program-order (FIFO)"),
       llvm::cl::init("critical-path")};
-  Option<int64_t> streams{*this, "streams", llvm::cl::desc("Parallel streams (>= 1)"),
+  Option<int64_t> streams{*this, "streams", llvm::cl::desc("Parallel streams (>= 1; a schedule opens at most 256, with a warning when more would be used)"),
                           llvm::cl::init(1)};
   Option<int64_t> resourceLimit{
       *this, "resource-limit",

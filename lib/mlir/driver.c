@@ -378,6 +378,15 @@ static void warn_no_effect(MlirOperation func, const opsched_options *o,
               "'policy' has no effect here: no block of this function has buffers to count");
   if (!o->buffer_slots && o->alignment != OPSCHED_ARENA_DEFAULT_ALIGNMENT)
     no_effect(func, OPSCHED_SEVERITY_WARNING, "'alignment' has no effect with buffer-slots=false");
+  /* The cap changed the result only where a block uses every capped stream. */
+  if (o->schedule.streams > OPSCHED_STREAMS_MAX && f->streams_used >= OPSCHED_STREAMS_MAX) {
+    char msg[200];
+    snprintf(msg, sizeof msg,
+             "'streams' = %d is not honoured: schedules open at most %d streams, and this "
+             "function is scheduled as with streams=%d",
+             (int)o->schedule.streams, OPSCHED_STREAMS_MAX, OPSCHED_STREAMS_MAX);
+    no_effect(func, OPSCHED_SEVERITY_WARNING, msg);
+  }
 }
 
 

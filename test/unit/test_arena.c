@@ -6,6 +6,7 @@
 #include "random_block.h"
 
 #include "opsched/arena.h"
+#include "opsched/frontier.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -530,10 +531,11 @@ static uint64_t *many_reach(const opsched_graph *g, const opsched_schedule *s, i
   return reach;
 }
 
-/* A block wider than 1000 on streams=1000000: the root's buffer feeds W
+/* A block wider than 1000 on 1030 streams (a placement read back; a
+ * schedule run opens at most OPSCHED_STREAMS_MAX): the root's buffer feeds W
  * ops; L layers of W ops, each op reading the buffers of ops i and i+1 of
  * the layer before and allocating one; a last op reads the last layer. The
- * schedule runs a layer at once, one op per stream. Every overlapping pair
+ * placement runs a layer at once, one op per stream. Every overlapping pair
  * of the layout must be ordered by stream order, waits and edges (bitset
  * closure, no clocks), and may_share must say exactly that for every pair. */
 static void test_many_streams(void) {
@@ -569,7 +571,23 @@ static void test_many_streams(void) {
       }
     }
   CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
-  opsched_schedule *s = run(g, b, 1000000);
+  /* opsched_schedule_run opens at most OPSCHED_STREAMS_MAX streams; a
+   * placement read back from an annotated module has no such bound. */
+  static int64_t st[N], en[N];
+  static int32_t on[N];
+  for (int v = 0; v < N; v++) {
+    int l = v == 0 ? -1 : v == N - 1 ? L : (v - 1) / W;
+    st[v] = 3 * (l + 1);
+    en[v] = st[v] + 1 + v % 3;
+    on[v] = v == 0 || v == N - 1 ? 0 : (v - 1) % W;
+  }
+  opsched_schedule *c = run(g, b, 1000000);
+  CHECK(c != NULL);
+  if (c)
+    CHECK_EQ_I64(opsched_schedule_streams_used(c), OPSCHED_STREAMS_MAX);
+  opsched_schedule_destroy(c);
+  opsched_schedule *s = NULL;
+  CHECK(opsched_schedule_from_placement(g, b, st, en, on, W, &s) == OPSCHED_OK);
   CHECK(s != NULL);
   opsched_arena *a = NULL;
   CHECK(s && opsched_arena_assign(g, s, b, 64, &a) == OPSCHED_OK);
