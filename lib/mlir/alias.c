@@ -1,4 +1,5 @@
 #include "alias.h"
+#include "op_name.h"
 
 #include "queries.h"
 
@@ -10,12 +11,6 @@
 /* Views of views are followed this far; a longer chain (only a graph
  * region's cycle could make one endless) is of unknown origin. */
 enum { VIEW_CHAIN_MAX = 1 << 16 };
-
-static int name_is(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  size_t n = strlen(name);
-  return s.length == n && memcmp(s.data, name, n) == 0;
-}
 
 static int is_memref(MlirValue v) {
   MlirType t = mlirValueGetType(v);
@@ -65,9 +60,9 @@ static MlirValue viewed(MlirValue v) {
   intptr_t src = opsched_mlir_view_source(def);
   if (src >= 0)
     return mlirOperationGetOperand(def, src);
-  if (name_is(def, "bufferization.to_buffer") && mlirOperationGetNumOperands(def) == 1) {
+  if (opsched_mlir_op_is(def, "bufferization.to_buffer") && mlirOperationGetNumOperands(def) == 1) {
     MlirValue t = mlirOperationGetOperand(def, 0);
-    if (mlirValueIsAOpResult(t) && name_is(mlirOpResultGetOwner(t), "bufferization.to_tensor"))
+    if (mlirValueIsAOpResult(t) && opsched_mlir_op_is(mlirOpResultGetOwner(t), "bufferization.to_tensor"))
       return mlirOperationGetOperand(mlirOpResultGetOwner(t), 0);
   }
   return none;

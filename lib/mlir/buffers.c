@@ -1,4 +1,5 @@
 #include "buffers.h"
+#include "op_name.h"
 
 #include "op_work.h"
 #include "ptrmap.h"
@@ -11,23 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* `s` equals the C string `name` (inline; most misses stop at once). */
-static int ref_is(MlirStringRef s, const char *name) {
-  size_t i = 0;
-  for (; i < s.length; i++)
-    if (name[i] != s.data[i] || name[i] == '\0')
-      return 0;
-  return name[i] == '\0';
-}
-
-static int name_is(MlirOperation op, const char *const *names) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  for (; *names; names++)
-    if (ref_is(s, *names))
-      return 1;
-  return 0;
-}
 
 /* Views: bufferize to a subview/reshape/cast of their source operand 0. */
 static const char *const view_ops[] = {
@@ -160,7 +144,7 @@ static int reaches(builder *b, int32_t from, int32_t to) {
  * such an op write in place over the value it reads (element-wise access). */
 static int elementwise_read(MlirOperation op, intptr_t k, int64_t init) {
   static const char *const generic[] = {"linalg.generic", NULL};
-  if (init < 0 || !name_is(op, generic))
+  if (init < 0 || !opsched_mlir_op_is_any(op, generic))
     return 0;
   MlirAttribute maps = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("indexing_maps"));
@@ -198,7 +182,7 @@ static int readers_precede(builder *b, MlirValue v, int32_t w, int64_t self, int
     }
     if (t < 0)
       return 0; /* read by the terminator or outside the block */
-    if (mlirOperationEqual(owner, b->ops[t]) && name_is(owner, view_ops) &&
+    if (mlirOperationEqual(owner, b->ops[t]) && opsched_mlir_op_is_any(owner, view_ops) &&
         mlirOpOperandGetOperandNumber(u) == 0) {
       for (intptr_t r = 0, nr = mlirOperationGetNumResults(owner); r < nr; r++)
         if (!readers_precede(b, mlirOperationGetResult(owner, r), w, self, depth + 1))
@@ -283,7 +267,7 @@ static int32_t empty_index(const builder *b, MlirValue v) {
   if (!mlirValueIsAOpResult(v))
     return -1;
   int32_t e = opsched_ptrmap_get(&b->op_index, mlirOpResultGetOwner(v).ptr);
-  return e >= 0 && name_is(b->ops[e], empty_ops) ? e : -1;
+  return e >= 0 && opsched_mlir_op_is_any(b->ops[e], empty_ops) ? e : -1;
 }
 
 /* One-shot bufferization gives each tensor.empty one buffer and decides
@@ -357,7 +341,6 @@ static int32_t buffer_of(const builder *b, MlirValue v) {
   return i < 0 ? -1 : b->bb->value_buffer[i];
 }
 
-
 static void add_use(builder *b, int32_t user, MlirValue v) {
   int32_t buf = buffer_of(b, v);
   if (buf >= 0 && opsched_buffers_add_use(b->bb->buffers, buf, user) != OPSCHED_OK)
@@ -403,7 +386,7 @@ static void add_empty_inputs(builder *b, MlirOperation *ops, int32_t i) {
   MlirOperation op = ops[i];
   for (intptr_t k = 0, nk = mlirOperationGetNumOperands(op); k < nk; k++) {
     MlirValue in = mlirOperationGetOperand(op, k);
-    if (!mlirValueIsAOpResult(in) || !name_is(mlirOpResultGetOwner(in), empty_ops) ||
+    if (!mlirValueIsAOpResult(in) || !opsched_mlir_op_is_any(mlirOpResultGetOwner(in), empty_ops) ||
         opsched_ptrmap_get(&b->empty_buffer, in.ptr) >= 0 || is_tied_init(op, k))
       continue;
     int32_t owner = i - 1;
@@ -448,7 +431,7 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
   if (bytes == INT64_MAX)
     bb->op_overflow[i] = 1;
 
-  if (name_is(op, view_ops)) {
+  if (opsched_mlir_op_is_any(op, view_ops)) {
     int32_t src = mlirOperationGetNumOperands(op) > 0
                       ? buffer_of(b, mlirOperationGetOperand(op, 0))
                       : -1;
@@ -456,9 +439,9 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
       add_value(b, v, i, (int32_t)r, src, 0);
     return;
   }
-  if (name_is(op, empty_ops))
+  if (opsched_mlir_op_is_any(op, empty_ops))
     return; /* allocated by its first writer (the copy case below) */
-  if (name_is(op, constant_ops)) {
+  if (opsched_mlir_op_is_any(op, constant_ops)) {
     int32_t buf = new_buffer(b, bytes, -1);
     if (buf >= 0)
       add_value(b, v, i, (int32_t)r, buf, 1);

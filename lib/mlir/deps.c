@@ -1,4 +1,5 @@
 #include "deps.h"
+#include "op_name.h"
 
 #include "alias.h"
 #include "effect_order.h"
@@ -10,28 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* `s` equals the C string `name`, compared inline byte by byte: most misses
- * stop at the first byte or at the dialect's name, with no strlen. */
-static int ref_is(MlirStringRef s, const char *name) {
-  size_t i = 0;
-  for (; i < s.length; i++)
-    if (name[i] != s.data[i] || name[i] == '\0')
-      return 0;
-  return name[i] == '\0';
-}
-
-static int name_is(MlirOperation op, const char *name) {
-  return ref_is(mlirIdentifierStr(mlirOperationGetName(op)), name);
-}
-
-static int name_in(MlirOperation op, const char *const *names) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  for (; *names; names++)
-    if (ref_is(s, *names))
-      return 1;
-  return 0;
-}
 
 /* ---- Speculation: what may trap when run earlier ------------------------ */
 
@@ -51,7 +30,7 @@ static int constant_int(MlirValue v, int64_t *out) {
   if (!mlirValueIsAOpResult(v))
     return 0;
   MlirOperation def = mlirOpResultGetOwner(v);
-  if (!name_in(def, constant_ops))
+  if (!opsched_mlir_op_is_any(def, constant_ops))
     return 0;
   MlirAttribute a = mlirOperationGetAttributeByName(def, mlirStringRefCreateFromCString("value"));
   if (mlirAttributeIsNull(a))
@@ -71,8 +50,8 @@ static int constant_int(MlirValue v, int64_t *out) {
 /* Division traps on a zero divisor, and signed division on -1 (INT_MIN/-1),
  * whatever MLIR's speculatability says of the op. */
 static int division_may_trap(MlirOperation op) {
-  int is_signed = name_in(op, signed_div);
-  if (!is_signed && !name_in(op, unsigned_div))
+  int is_signed = opsched_mlir_op_is_any(op, signed_div);
+  if (!is_signed && !opsched_mlir_op_is_any(op, unsigned_div))
     return 0;
   int64_t d;
   if (mlirOperationGetNumOperands(op) < 2 ||
@@ -88,15 +67,15 @@ static int division_may_trap(MlirOperation op) {
  * bounds. */
 static int element_access_may_trap(MlirOperation op) {
   intptr_t tensor_pos;
-  if (name_is(op, "tensor.extract"))
+  if (opsched_mlir_op_is(op, "tensor.extract"))
     tensor_pos = 0;
-  else if (name_is(op, "tensor.insert"))
+  else if (opsched_mlir_op_is(op, "tensor.insert"))
     tensor_pos = 1;
-  else if (name_is(op, "tensor.extract_slice"))
+  else if (opsched_mlir_op_is(op, "tensor.extract_slice"))
     return mlirOperationGetNumOperands(op) > 1;
-  else if (name_is(op, "tensor.insert_slice"))
+  else if (opsched_mlir_op_is(op, "tensor.insert_slice"))
     return mlirOperationGetNumOperands(op) > 2;
-  else if (name_is(op, "tensor.gather") || name_is(op, "tensor.scatter"))
+  else if (opsched_mlir_op_is(op, "tensor.gather") || opsched_mlir_op_is(op, "tensor.scatter"))
     return 1; /* indices come from a tensor: never known in bounds */
   else
     return 0;
@@ -312,10 +291,10 @@ static void seed_outside(alias_sets *s, const opsched_ptrmap *index, MlirOperati
 /* Seeds: to_tensor results and to_buffer operands; an op with one nested
  * (whose values we do not follow) seeds everything it uses and defines. */
 static void alias_seed(alias_sets *s, MlirOperation op, int nested, opsched_op_facts *facts) {
-  if (name_is(op, "bufferization.to_tensor"))
+  if (opsched_mlir_op_is(op, "bufferization.to_tensor"))
     for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
       mark_backed(s, mlirOperationGetResult(op, i));
-  else if (name_is(op, "bufferization.to_buffer"))
+  else if (opsched_mlir_op_is(op, "bufferization.to_buffer"))
     for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++)
       mark_backed(s, mlirOperationGetOperand(op, i));
   else if (nested) {
@@ -349,7 +328,7 @@ static int writes_in_place(alias_sets *s, MlirOperation op) {
     if (id >= 0 && s->backed[find_root(s, id)])
       return 1;
   }
-  if (name_in(op, inserts) || (mlirOperationGetNumRegions(op) > 0 && nres > 0))
+  if (opsched_mlir_op_is_any(op, inserts) || (mlirOperationGetNumRegions(op) > 0 && nres > 0))
     return 1;
   return 0;
 }
@@ -391,8 +370,8 @@ static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
 }
 
 static MlirWalkResult find_memory_source(MlirOperation op, void *data) {
-  if (name_is(op, "bufferization.to_tensor") || name_is(op, "bufferization.to_buffer") ||
-      name_is(op, "memref.get_global")) {
+  if (opsched_mlir_op_is(op, "bufferization.to_tensor") || opsched_mlir_op_is(op, "bufferization.to_buffer") ||
+      opsched_mlir_op_is(op, "memref.get_global")) {
     *(int *)data = 1;
     return MlirWalkResultInterrupt;
   }
@@ -407,7 +386,7 @@ static int outside_may_alias(MlirBlock block, opsched_op_facts *facts) {
   if (mlirOperationIsNull(f))
     return 1;
   for (MlirOperation p = mlirOperationGetParentOperation(f);
-       !mlirOperationIsNull(p) && !name_is(p, "builtin.module");
+       !mlirOperationIsNull(p) && !opsched_mlir_op_is(p, "builtin.module");
        p = mlirOperationGetParentOperation(p))
     f = p;
   int found = 0;

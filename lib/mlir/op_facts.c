@@ -1,4 +1,5 @@
 #include "op_facts.h"
+#include "op_name.h"
 
 #include "deps.h"
 
@@ -130,14 +131,8 @@ void opsched_op_facts_free(opsched_op_facts *f) {
   free(f);
 }
 
-static int name_is(MlirOperation op, const char *name) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
-  size_t n = strlen(name);
-  return s.length == n && memcmp(s.data, name, n) == 0;
-}
-
 static int is_bufferization(MlirOperation op) {
-  return name_is(op, "bufferization.to_tensor") || name_is(op, "bufferization.to_buffer");
+  return opsched_mlir_op_is(op, "bufferization.to_tensor") || opsched_mlir_op_is(op, "bufferization.to_buffer");
 }
 
 /* Whether `v` is defined by `op` or in one of `op`'s blocks: a value used
