@@ -62,7 +62,8 @@ static MlirValue viewed(MlirValue v) {
     return mlirOperationGetOperand(def, src);
   if (opsched_mlir_op_is(def, "bufferization.to_buffer") && mlirOperationGetNumOperands(def) == 1) {
     MlirValue t = mlirOperationGetOperand(def, 0);
-    if (mlirValueIsAOpResult(t) && opsched_mlir_op_is(mlirOpResultGetOwner(t), "bufferization.to_tensor"))
+    if (mlirValueIsAOpResult(t) &&
+        opsched_mlir_op_is(mlirOpResultGetOwner(t), "bufferization.to_tensor"))
       return mlirOperationGetOperand(mlirOpResultGetOwner(t), 0);
   }
   return none;

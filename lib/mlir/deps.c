@@ -370,7 +370,8 @@ static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
 }
 
 static MlirWalkResult find_memory_source(MlirOperation op, void *data) {
-  if (opsched_mlir_op_is(op, "bufferization.to_tensor") || opsched_mlir_op_is(op, "bufferization.to_buffer") ||
+  if (opsched_mlir_op_is(op, "bufferization.to_tensor") ||
+      opsched_mlir_op_is(op, "bufferization.to_buffer") ||
       opsched_mlir_op_is(op, "memref.get_global")) {
     *(int *)data = 1;
     return MlirWalkResultInterrupt;

@@ -132,7 +132,8 @@ void opsched_op_facts_free(opsched_op_facts *f) {
 }
 
 static int is_bufferization(MlirOperation op) {
-  return opsched_mlir_op_is(op, "bufferization.to_tensor") || opsched_mlir_op_is(op, "bufferization.to_buffer");
+  return opsched_mlir_op_is(op, "bufferization.to_tensor") ||
+         opsched_mlir_op_is(op, "bufferization.to_buffer");
 }
 
 /* Whether `v` is defined by `op` or in one of `op`'s blocks: a value used
