@@ -27,6 +27,7 @@
 #include "alloc.h"
 #include "arena_clock.h"
 #include "free_tree.h"
+#include "memory_model.h"
 #include "rng.h"
 
 #include <stdlib.h>
@@ -423,6 +424,39 @@ static int cmp_event(const void *pa, const void *pb) {
   return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
+/* Sorts `nev` (time, kind, x) events, x < m, in cmp_event's order, ties
+ * by x as the stable qsort leaves them: when the times leave room, as one
+ * packed 64-bit key per event, radix sorted (mem_radix_sort_u64); qsort
+ * otherwise or when out of memory. */
+static void sort_events(int64_t *events, int64_t nev, int32_t m) {
+  int xbits = 0;
+  while (xbits < 31 && ((int64_t)1 << xbits) < m)
+    xbits++;
+  int64_t tmin = 0, tmax = 0;
+  for (int64_t e = 0; e < nev; e++) {
+    tmin = events[3 * e] < tmin ? events[3 * e] : tmin;
+    tmax = events[3 * e] > tmax ? events[3 * e] : tmax;
+  }
+  uint64_t *keys = NULL;
+  if (tmin >= 0 && tmax < (int64_t)1 << (62 - xbits))
+    keys = opsched_alloc_array((size_t)nev * 2 + 1, sizeof *keys);
+  if (!keys) {
+    qsort(events, (size_t)nev, 3 * sizeof *events, cmp_event);
+    return;
+  }
+  for (int64_t e = 0; e < nev; e++)
+    keys[e] = (uint64_t)events[3 * e] << (xbits + 1) | (uint64_t)events[3 * e + 1] << xbits |
+              (uint64_t)events[3 * e + 2];
+  mem_radix_sort_u64(keys, keys + nev, (size_t)nev);
+  uint64_t xmask = ((uint64_t)1 << xbits) - 1;
+  for (int64_t e = 0; e < nev; e++) {
+    events[3 * e] = (int64_t)(keys[e] >> (xbits + 1));
+    events[3 * e + 1] = (int64_t)(keys[e] >> xbits & 1);
+    events[3 * e + 2] = (int64_t)(keys[e] & xmask);
+  }
+  opsched_free(keys);
+}
+
 /* The state of one packing run: inputs, the result being filled, and every
  * scratch array, allocated by the phases and freed in work_free alone. */
 typedef struct arena_work {
@@ -727,7 +761,7 @@ static opsched_status phase_lower_bounds(arena_work *W) {
     if (alive > A->aligned_lower_bound)
       A->aligned_lower_bound = alive;
   }
-  qsort(events, (size_t)nev, 3 * sizeof *events, cmp_event);
+  sort_events(events, nev, m);
   live = alive = 0;
   for (int64_t e = 0; e < nev; e++) {
     int32_t i = W->ab[events[3 * e + 2]];

@@ -21,7 +21,16 @@ void mem_csr_sort_dedupe(int64_t *off, int32_t *vals, int32_t rows) {
   int64_t w = 0;
   for (int32_t r = 0; r < rows; r++) {
     int64_t lo = off[r], hi = off[r + 1];
-    qsort(vals + lo, (size_t)(hi - lo), sizeof *vals, cmp_i32);
+    if (hi - lo <= 16) /* the usual row: a few values */
+      for (int64_t i = lo + 1; i < hi; i++) {
+        int32_t v = vals[i];
+        int64_t j = i;
+        for (; j > lo && vals[j - 1] > v; j--)
+          vals[j] = vals[j - 1];
+        vals[j] = v;
+      }
+    else
+      qsort(vals + lo, (size_t)(hi - lo), sizeof *vals, cmp_i32);
     off[r] = w;
     for (int64_t i = lo; i < hi; i++)
       if (i == lo || vals[i] != vals[i - 1])
@@ -314,9 +323,7 @@ static int cmp_time_event(const void *pa, const void *pb) {
   return (a->id > b->id) - (a->id < b->id);
 }
 
-/* Sorts `keys` ascending (LSD radix on bytes, skipping the bytes that all
- * keys share); `tmp` has room for n keys. The result is in `keys`. */
-static void radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n) {
+void mem_radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n) {
   size_t count[8][256];
   memset(count, 0, sizeof count);
   for (size_t i = 0; i < n; i++)
@@ -366,7 +373,7 @@ static int sort_time_events(time_event *ev, size_t ne, int32_t id_limit) {
   for (size_t i = 0; i < ne; i++)
     keys[i] = (uint64_t)ev[i].t << shift | (uint64_t)ev[i].phase << (idbits + 2) |
               (uint64_t)ev[i].kind << idbits | (uint64_t)ev[i].id;
-  radix_sort_u64(keys, keys + ne, ne);
+  mem_radix_sort_u64(keys, keys + ne, ne);
   uint64_t idmask = ((uint64_t)1 << idbits) - 1;
   for (size_t i = 0; i < ne; i++) {
     uint64_t k = keys[i];

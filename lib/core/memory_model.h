@@ -99,4 +99,8 @@ int64_t mem_trivial_lower_bound(const mem_model *m);
  * compacting in place; off[rows] receives the new total. */
 void mem_csr_sort_dedupe(int64_t *off, int32_t *vals, int32_t rows);
 
+/* Sorts `keys` ascending (LSD radix on bytes, skipping the bytes that all
+ * keys share); `tmp` has room for n keys. The result is in `keys`. */
+void mem_radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n);
+
 #endif

@@ -477,6 +477,20 @@ static void drop_plan(opsched_block_plan *p) {
   p->graph = NULL;
 }
 
+/* Every op costs 0 and nothing is a buffer (a linalg op's scalar body
+ * under the roofline): the critical path the schedule would find is 0, so
+ * the plan would be dropped after scheduling (drop_plan): drop it before.
+ * Not when the schedule is read back from the IR, whose attributes are
+ * checked there. */
+static int costs_nothing(const opsched_block_plan *p, opsched_plan_source source) {
+  if (source == OPSCHED_PLAN_PLACEMENT || p->bufs.buffers)
+    return 0;
+  for (int32_t v = 0; v < p->n; v++)
+    if (opsched_graph_cost(p->graph, v) != 0)
+      return 0;
+  return 1;
+}
+
 opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBlock block,
                                                    const opsched_options *o,
                                                    opsched_plan_source source,
@@ -511,6 +525,11 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   result = finish_graph(p, block, &index, facts);
   if (result != OPSCHED_PLAN_OK)
     goto done;
+  if (costs_nothing(p, source)) {
+    drop_plan(p);
+    result = OPSCHED_PLAN_UNTOUCHED;
+    goto done;
+  }
   result = OPSCHED_PLAN_FAILED;
   plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_SCHEDULE);
   opsched_status arena_st = OPSCHED_OK;

@@ -28,9 +28,11 @@ static const char *const constant_ops[] = {"arith.constant", "ml_program.global_
 
 /* Storage bytes of a shaped value: each element takes whole bytes. */
 static int64_t storage_bytes(MlirType t, int *dynamic) {
-  if (!mlirTypeIsAShaped(t))
+  const int64_t *dims;
+  MlirType element;
+  if (opsched_mlir_type_shape(t, &dims, &element) == -2)
     return 0;
-  int64_t bits = opsched_element_bits(mlirShapedTypeGetElementType(t));
+  int64_t bits = opsched_element_bits(element);
   int64_t elem = (bits + 7) / 8;
   int64_t numel = opsched_shaped_numel(t, dynamic);
   if (elem != 0 && numel > INT64_MAX / elem)

@@ -5,6 +5,7 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/Linalg.h"
+#include "queries.h"
 
 #include <string.h>
 
@@ -29,43 +30,60 @@ static int64_t sat_mul(int64_t a, int64_t b) {
   return a * b;
 }
 
+/* Elements of `rank` sizes (dynamic ones count as 1 and set *dynamic). */
+static int64_t numel_of(const int64_t *dims, intptr_t rank, int *dynamic) {
+  int64_t numel = 1;
+  for (intptr_t d = 0; d < rank; d++) {
+    if (dims[d] == mlirShapedTypeGetDynamicSize()) {
+      *dynamic = 1;
+      continue;
+    }
+    numel = sat_mul(numel, dims[d]);
+  }
+  return numel;
+}
+
 int64_t opsched_element_bits(MlirType t) {
   if (mlirTypeIsAInteger(t))
     return mlirIntegerTypeGetWidth(t);
   if (mlirTypeIsAIndex(t))
     return 64;
-  if (mlirTypeIsAFloat(t))
-    return mlirFloatTypeGetWidth(t);
+  int64_t width = opsched_mlir_float_width(t);
+  if (width > 0)
+    return width;
   if (mlirTypeIsAComplex(t))
     return 2 * opsched_element_bits(mlirComplexTypeGetElementType(t));
-  if (mlirTypeIsAShaped(t)) /* vector element of a tensor, etc. */
-    return sat_mul(opsched_shaped_numel(t, &(int){0}),
-                   opsched_element_bits(mlirShapedTypeGetElementType(t)));
+  const int64_t *dims;
+  MlirType element;
+  intptr_t rank = opsched_mlir_type_shape(t, &dims, &element);
+  if (rank >= -1) /* vector element of a tensor, etc. */
+    return sat_mul(rank < 0 ? 1 : numel_of(dims, rank, &(int){0}), opsched_element_bits(element));
   return 0;
 }
 
 int64_t opsched_shaped_numel(MlirType t, int *dynamic) {
-  if (!mlirShapedTypeHasRank(t)) {
+  const int64_t *dims;
+  MlirType element;
+  intptr_t rank = opsched_mlir_type_shape(t, &dims, &element);
+  if (rank < 0) {
     *dynamic = 1;
     return 1;
   }
-  int64_t numel = 1;
-  intptr_t rank = mlirShapedTypeGetRank(t);
-  for (intptr_t d = 0; d < rank; d++) {
-    if (mlirShapedTypeIsDynamicDim(t, d)) {
-      *dynamic = 1;
-      continue;
-    }
-    numel = sat_mul(numel, mlirShapedTypeGetDimSize(t, d));
-  }
-  return numel;
+  return numel_of(dims, rank, dynamic);
 }
 
 int64_t opsched_type_bytes(MlirType t, int *dynamic) {
-  if (!mlirTypeIsAShaped(t))
+  const int64_t *dims;
+  MlirType element;
+  intptr_t rank = opsched_mlir_type_shape(t, &dims, &element);
+  if (rank == -2)
     return 0;
-  int64_t bits = sat_mul(opsched_shaped_numel(t, dynamic),
-                         opsched_element_bits(mlirShapedTypeGetElementType(t)));
+  int64_t numel = 1;
+  if (rank < 0)
+    *dynamic = 1;
+  else
+    numel = numel_of(dims, rank, dynamic);
+  int64_t bits = sat_mul(numel, opsched_element_bits(element));
   return bits == INT64_MAX ? INT64_MAX : (bits + 7) / 8;
 }
 

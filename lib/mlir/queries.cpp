@@ -8,6 +8,8 @@
 #include "queries.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Operation.h"
@@ -127,6 +129,24 @@ int64_t opsched_mlir_op_own_effects(MlirOperation op, opsched_value_effect *out,
     i++;
   }
   return i;
+}
+
+intptr_t opsched_mlir_type_shape(MlirType type, const int64_t **dims, MlirType *element) {
+  auto shaped = dyn_cast<ShapedType>(unwrap(type));
+  *dims = nullptr;
+  if (!shaped)
+    return -2;
+  *element = wrap(shaped.getElementType());
+  if (!shaped.hasRank())
+    return -1;
+  ArrayRef<int64_t> shape = shaped.getShape();
+  *dims = shape.data();
+  return static_cast<intptr_t>(shape.size());
+}
+
+int64_t opsched_mlir_float_width(MlirType type) {
+  auto f = dyn_cast<FloatType>(unwrap(type));
+  return f ? static_cast<int64_t>(f.getWidth()) : 0;
 }
 
 intptr_t opsched_mlir_view_source(MlirOperation op) {

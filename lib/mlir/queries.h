@@ -67,6 +67,17 @@ int opsched_mlir_op_traits(MlirOperation op);
  * the interface. */
 int64_t opsched_mlir_op_own_effects(MlirOperation op, opsched_value_effect *out, int64_t cap);
 
+/* A shaped type's rank (-1 unranked, -2 not a shaped type), its sizes in
+ * *dims (MLIR's own storage, `rank` entries; a dynamic size is
+ * mlirShapedTypeGetDynamicSize()) and its element type in *element (unset
+ * when not shaped). One ShapedType cast for what the C API asks one per
+ * dimension and query. */
+intptr_t opsched_mlir_type_shape(MlirType type, const int64_t **dims, MlirType *element);
+
+/* The width of a float type (mlir::FloatType), 0 for any other type: one
+ * cast for the C API's mlirTypeIsAFloat + mlirFloatTypeGetWidth. */
+int64_t opsched_mlir_float_width(MlirType type);
+
 /* For a view-like op (mlir::ViewLikeOpInterface, plus memref.transpose,
  * which lacks it), the operand index of the buffer it views; -1 otherwise. */
 intptr_t opsched_mlir_view_source(MlirOperation op);
