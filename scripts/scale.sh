@@ -14,7 +14,8 @@
 # SCALE_KINDS (default "dag blocks wide nested random"), SCALE_RAW (a file
 # that keeps the raw rows, appended), SCALE_OUTPUT=0 (skip the parse+print of
 # the output: half the time at 1M; its columns are then 0).
-# scripts/scale.sh --table RAW... prints the tables again from raw rows.
+# scripts/scale.sh --table RAW... prints the tables again from raw rows;
+# scripts/scale.sh --summary RAW... the one-row-per-configuration table.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${OPSCHED_BUILD_DIR:-$root/build}"
@@ -68,9 +69,34 @@ generate() { # kind n -> $work/in.mlir
   fi
 }
 
+# One row per family, size and stream count (docs/benchmarks-scale.md, "As
+# of now"): CPU seconds of parse+print, of the pass's own phases and of the
+# OpSchedulePass line (which also counts MLIR's verifier), each over
+# parse+print; the growth exponent of the own time from the family's
+# smallest size to this one; peak MB; and the pass run's peak RSS over
+# stock mlir-opt parse+print of its output, per op ("-" when not measured).
+summary() {
+  printf '| input | ops | streams | parse+print cpu s | own cpu s | own / parse+print | pass line cpu s | pass line / parse+print | own growth from smallest | peak MB | bytes/op over output |\n'
+  printf '|---|---|---|---|---|---|---|---|---|---|---|\n'
+  sort -k1,1 -k3,3n -k2,2n "$@" | awk '
+    NF >= 14 && $13 > 0 {
+      own = $14 * $13 / $7; pass = $9 * $13 / $7; c = $1" "$2
+      g = "-"
+      if (!(c in o0)) { o0[c] = $4; w0[c] = own }
+      else if ($4 > o0[c] && own > 0 && w0[c] > 0) g = sprintf("%.2f", log(own / w0[c]) / log($4 / o0[c]))
+      b = $11 > 0 ? sprintf("%.0f", ($8 - $11) * 1024 / $4) : "-"
+      printf "| %s | %d | %d | %.2f | %.2f | %.2fx | %.2f | %.2fx | %s | %.0f | %s |\n",
+        $1, $4, $2, $12, own, own / $12, pass, pass / $12, g, $8 / 1024, b }'
+}
+
 if [ "${1:-}" = "--table" ]; then
   shift
   table "$@"
+  exit 0
+fi
+if [ "${1:-}" = "--summary" ]; then
+  shift
+  summary "$@"
   exit 0
 fi
 if [ "${1:-}" = "--smoke" ]; then
