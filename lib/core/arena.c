@@ -25,6 +25,7 @@
 #include "opsched/arena.h"
 
 #include "alloc.h"
+#include "arena_bound.h"
 #include "arena_clock.h"
 #include "free_tree.h"
 #include "rng.h"
@@ -1133,14 +1134,14 @@ static int64_t round_budget(const arena_work *W, int64_t cap, int64_t per_item) 
  * up to 12 rounds; a round is kept only when the arena shrinks. All rounds
  * together visit at most min(2^23, 2048 (ops + buffers)) conflict entries
  * (times the compaction passes), at least one round. */
-static void iterated_rounds(arena_work *W, const pk *P, uint8_t *promoted) {
+static void iterated_rounds(arena_work *W, const pk *P, uint8_t *promoted, int64_t bound) {
   int64_t work = W->adj_off[W->m] + W->m;
   int64_t rounds = round_budget(W, (int64_t)1 << 23, 2048) / (work > 0 ? work : 1);
   if (rounds > 12)
     rounds = 12;
   if (rounds < 1)
     rounds = 1;
-  for (int round = 0; round < rounds && W->best > W->A->aligned_lower_bound; round++) {
+  for (int round = 0; round < rounds && W->best > bound; round++) {
     int any = 0;
     for (int32_t x = 0; x < W->m; x++)
       if (!W->fev[x] && W->best_off[x] + W->asz[x] == W->best && !promoted[x])
@@ -1166,14 +1167,14 @@ static void iterated_rounds(arena_work *W, const pk *P, uint8_t *promoted) {
  * above. Up to 16 rounds (what the corpus needs), fewer on dense conflict
  * lists: all rounds together visit at most min(2^20, 512 (ops + buffers))
  * conflict entries (times the compaction passes). */
-static void perturbed_rounds(arena_work *W, const pk *P, uint8_t *promoted) {
+static void perturbed_rounds(arena_work *W, const pk *P, uint8_t *promoted, int64_t bound) {
   int32_t m = W->m;
   int64_t work = W->adj_off[m] + m;
   int32_t rounds = (int32_t)(round_budget(W, (int64_t)1 << 20, 512) / (work > 0 ? work : 1));
   if (rounds > 16)
     rounds = 16;
   uint64_t rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)m;
-  for (int32_t round = 0; round < rounds && W->best > W->A->aligned_lower_bound; round++) {
+  for (int32_t round = 0; round < rounds && W->best > bound; round++) {
     for (int32_t x = 0; x < m; x++)
       if (!W->fev[x] && W->best_off[x] + W->asz[x] == W->best)
         promoted[x] = 1;
@@ -1208,8 +1209,17 @@ static void phase_improvement_rounds(arena_work *W) {
   for (int32_t x = 0; x < W->m; x++)
     if (W->fev[x])
       P.fev_top += W->asz[x];
-  iterated_rounds(W, &P, promoted);
-  perturbed_rounds(W, &P, promoted);
+  /* No round goes below a lower bound: the aligned live bytes, or the
+   * tighter largest set of pairwise conflicting buffers (arena_bound.h;
+   * blocks of up to 4096 buffers, work bounded by the rounds' own). */
+  int64_t bound = W->A->aligned_lower_bound;
+  if (W->best > bound) {
+    int64_t anti = opsched_arena_antichain_bound(W->m, W->fev, W->asz, W->floor_, W->adj_off,
+                                                 W->adj, 4096, 256 * ((int64_t)W->n + W->m));
+    bound = anti > bound ? anti : bound;
+  }
+  iterated_rounds(W, &P, promoted, bound);
+  perturbed_rounds(W, &P, promoted, bound);
   opsched_free(promoted);
 }
 
