@@ -4,6 +4,8 @@
 #include "opsched/frontier.h"
 #include "opsched/options.h"
 
+#include "memory_memo.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@ typedef struct search {
   int32_t count, runs;
   int improve; /* the next budgeted run gets a local search of effort 1 */
   opsched_status failure; /* first failed run */
+  opsched_memory_memo memo; /* the limit-free memory orders, shared by the runs */
 } search;
 
 void opsched_frontier_options_init(opsched_frontier_options *o) {
@@ -69,7 +72,7 @@ static int32_t run_candidate(search *s, int64_t budget, opsched_memory_policy po
   candidate *c = &s->cands[s->count];
   memset(c, 0, sizeof *c);
   s->runs++;
-  opsched_status st = opsched_schedule_run(s->graph, &so, &c->schedule);
+  opsched_status st = opsched_schedule_run_memo(s->graph, &so, &s->memo, &c->schedule);
   if (st != OPSCHED_OK) {
     s->failure = st;
     return -1;
@@ -94,7 +97,7 @@ static int64_t one_stream_peak(search *s, opsched_memory_policy policy) {
   so.memory_policy = policy;
   opsched_schedule *one = NULL;
   s->runs++;
-  if (opsched_schedule_run(s->graph, &so, &one) != OPSCHED_OK)
+  if (opsched_schedule_run_memo(s->graph, &so, &s->memo, &one) != OPSCHED_OK)
     return -1;
   int64_t peak = opsched_schedule_peak_memory(one);
   opsched_schedule_destroy(one);
@@ -388,6 +391,7 @@ opsched_status opsched_frontier_schedule(const opsched_graph *graph,
     opsched_schedule_destroy(s->cands[i].schedule);
     opsched_arena_destroy(s->cands[i].arena);
   }
+  opsched_memory_memo_free(&s->memo);
   free(s);
   return st;
 }

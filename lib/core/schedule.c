@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "heap.h"
 #include "memory_baselines.h"
+#include "memory_memo.h"
 #include "memory_model.h"
 #include "saturate.h"
 #include "schedule_object.h"
@@ -407,14 +408,14 @@ static opsched_status plain_pipeline(const opsched_graph *g,
 /* The policy's one-stream order (opsched_memory_schedule). */
 static opsched_status memory_order(const opsched_graph *g,
                                    const opsched_schedule_options *o,
-                                   opsched_memory_policy policy,
+                                   opsched_memory_policy policy, opsched_memory_memo *memo,
                                    opsched_memory_result **r) {
   opsched_memory_options mo;
   opsched_memory_options_init(&mo);
   mo.policy = policy;
   mo.max_memory = o->max_memory;
   mo.exact_budget = o->exact_budget;
-  return opsched_memory_schedule(g, o->buffers, &mo, r);
+  return opsched_memory_schedule_memo(g, o->buffers, &mo, memo, r);
 }
 
 static void note_order(opsched_schedule *s, const opsched_memory_result *r) {
@@ -484,7 +485,7 @@ static opsched_status gated_candidates(const opsched_graph *g,
   int64_t limit = o->max_memory;
   opsched_status st;
   opsched_memory_policy policy = o->memory_policy;
-  if ((st = memory_order(g, o, policy, r)) != OPSCHED_OK)
+  if ((st = memory_order(g, o, policy, s->memo, r)) != OPSCHED_OK)
     return st;
   const int32_t *order = opsched_memory_result_order(*r);
   for (int32_t v = 0; v < n; v++)
@@ -570,7 +571,7 @@ static opsched_status ordered_one_stream(const opsched_graph *g,
   opsched_status st = OPSCHED_ERR_NOMEM;
   if (!pos)
     goto done;
-  if ((st = memory_order(g, o, o->memory_policy, &r)) != OPSCHED_OK)
+  if ((st = memory_order(g, o, o->memory_policy, s->memo, &r)) != OPSCHED_OK)
     goto done;
   const int32_t *order = opsched_memory_result_order(r);
   int64_t t = 0;
@@ -648,6 +649,12 @@ static opsched_status memory_pipeline(const opsched_graph *g,
 opsched_status opsched_schedule_run(const opsched_graph *g0,
                                     const opsched_schedule_options *o,
                                     opsched_schedule **out) {
+  return opsched_schedule_run_memo(g0, o, NULL, out);
+}
+
+opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
+                                         const opsched_schedule_options *o,
+                                         opsched_memory_memo *memo, opsched_schedule **out) {
   *out = NULL;
   if (!g0 || !o || !opsched_graph_is_finalized(g0))
     return OPSCHED_ERR_INVALID;
@@ -688,7 +695,9 @@ opsched_status opsched_schedule_run(const opsched_graph *g0,
     s->streams = streams;
     s->resource_limit = cap;
     opsched_schedule_set_ranks(s, g);
+    s->memo = memo;
     st = o->buffers ? memory_pipeline(g, o, &m, s) : plain_pipeline(g, o, s);
+    s->memo = NULL;
   }
   if (o->buffers) {
     mem_model_free(&m);
