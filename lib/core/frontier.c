@@ -4,7 +4,7 @@
 #include "opsched/frontier.h"
 #include "opsched/options.h"
 
-#include "memory_memo.h"
+#include "schedule.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
 #include "opsched/memory.h"
 
 #include "alloc.h"
+#include "memory.h"
 #include "memory_baselines.h"
 #include "memory_exact.h"
-#include "memory_memo.h"
 #include "memory_model.h"
 #include "saturate.h"
 

@@ -5,6 +5,7 @@
 #include "check.h"
 #include "random_block.h"
 
+#include "../../lib/core/arena_bound.h"
 #include "opsched/arena.h"
 #include "opsched/frontier.h"
 
@@ -635,6 +636,55 @@ static void test_many_streams(void) {
   opsched_graph_destroy(g);
 }
 
+
+/* The improvement rounds' bound (lib/core/arena_bound.h): the largest set
+ * of pairwise conflicting buffers, above the lowest floor among them. */
+static void antichain_case(int32_t m, const int32_t (*pairs)[2], int32_t npairs,
+                           const uint8_t *fev, const int64_t *asz, const int64_t *floor,
+                           int32_t max_buffers, int64_t work, int64_t expect) {
+  int64_t adj_off[16] = {0};
+  int32_t adj[64];
+  for (int32_t x = 0; x < m; x++) {
+    adj_off[x + 1] = adj_off[x];
+    for (int32_t e = 0; e < npairs; e++)
+      if (pairs[e][0] == x || pairs[e][1] == x)
+        adj[adj_off[x + 1]++] = pairs[e][0] == x ? pairs[e][1] : pairs[e][0];
+  }
+  CHECK_EQ_I64(opsched_arena_antichain_bound(m, fev, asz, floor, adj_off, adj, max_buffers,
+                                             work),
+               expect);
+}
+
+static void test_antichain_bound(void) {
+  /* 0, 1, 2 pairwise conflict; 3 after them all; 4 conflicts with 3 only:
+   * {0, 1, 2} (3 x 64) beats {3, 4} (64 + 128) and any time slice that the
+   * caller's live-bytes bound would see. */
+  const int32_t pairs[][2] = {{0, 1}, {1, 2}, {0, 2}, {3, 4}};
+  uint8_t fev[5] = {0};
+  int64_t asz[5] = {64, 64, 64, 64, 128}, floor[5] = {0};
+  antichain_case(5, pairs, 4, fev, asz, floor, 4096, 1 << 20, 192);
+  /* The set is the largest by count, not by bytes: with buffer 4 at 1024
+   * bytes {3, 4} weighs more, {0, 1, 2} is still the one taken (a weaker
+   * bound, still a valid one). */
+  asz[4] = 1024;
+  antichain_case(5, pairs, 4, fev, asz, floor, 4096, 1 << 20, 192);
+  /* Forever buffers take no part: without 1, {0, 2} and {3, 4} are the
+   * largest sets; Konig's construction takes {3, 4}, above its lowest
+   * floor (32). */
+  asz[4] = 128;
+  fev[1] = 1;
+  floor[0] = floor[2] = 64;
+  floor[3] = floor[4] = 32;
+  antichain_case(5, pairs, 4, fev, asz, floor, 4096, 1 << 20, 32 + 192);
+  /* Over the buffer cap or the work budget: no bound. */
+  antichain_case(5, pairs, 4, fev, asz, floor, 4, 1 << 20, -1);
+  antichain_case(5, pairs, 4, fev, asz, floor, 4096, 0, -1);
+  /* A chain (nothing conflicts): the largest set is a single buffer. */
+  uint8_t none[3] = {0};
+  int64_t sz3[3] = {64, 64, 64}, fl3[3] = {0};
+  antichain_case(3, pairs, 0, none, sz3, fl3, 4096, 1 << 20, 64);
+}
+
 int main(void) {
   (void)random_blocks_plain_hash; /* shared header; not needed here */
   test_chain_reuse();
@@ -645,5 +695,6 @@ int main(void) {
   test_unordered_use();
   test_property(3000);
   test_many_streams();
+  test_antichain_bound();
   return check_report("test_arena");
 }

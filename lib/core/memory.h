@@ -1,5 +1,5 @@
-/* lib/core/memory_memo.h - the one-stream memory orders shared by the
- * scheduler runs of one frontier search (internal).
+/* lib/core/memory.h - memory.c's internal entry points: the one-stream
+ * memory orders shared by the scheduler runs of one frontier search.
  *
  * opsched_frontier_schedule runs the scheduler up to ~10 times on one
  * graph and buffer set; each budgeted run asks opsched_memory_schedule for
@@ -7,11 +7,10 @@
  * (memory.c). All of them but the critical-path order ignore the limit, so
  * their orders and peaks are the same in every run: the memo keeps them
  * from the first run. Valid only for one graph and buffer set. */
-#ifndef OPSCHED_CORE_MEMORY_MEMO_H
-#define OPSCHED_CORE_MEMORY_MEMO_H
+#ifndef OPSCHED_CORE_MEMORY_H
+#define OPSCHED_CORE_MEMORY_H
 
 #include "opsched/memory.h"
-#include "opsched/schedule.h"
 
 typedef struct opsched_memory_memo {
   int32_t *order[OPSCHED_MEMORY_POLICY_COUNT]; /* NULL: not run yet */
@@ -25,10 +24,5 @@ opsched_status opsched_memory_schedule_memo(const opsched_graph *g, const opsche
                                             const opsched_memory_options *o,
                                             opsched_memory_memo *memo,
                                             opsched_memory_result **out);
-
-/* opsched_schedule_run with a memo (NULL: none) for its memory orders. */
-opsched_status opsched_schedule_run_memo(const opsched_graph *g,
-                                         const opsched_schedule_options *o,
-                                         opsched_memory_memo *memo, opsched_schedule **out);
 
 #endif
