@@ -30,7 +30,7 @@ typedef struct search {
   int32_t count, runs;
   int improve; /* the next budgeted run gets a local search of effort 1 */
   opsched_status failure; /* first failed run */
-  opsched_memory_memo memo; /* the limit-free memory orders, shared by the runs */
+  opsched_schedule_memo memo; /* shared by the runs (schedule.h) */
 } search;
 
 void opsched_frontier_options_init(opsched_frontier_options *o) {
@@ -391,7 +391,7 @@ opsched_status opsched_frontier_schedule(const opsched_graph *graph,
     opsched_schedule_destroy(s->cands[i].schedule);
     opsched_arena_destroy(s->cands[i].arena);
   }
-  opsched_memory_memo_free(&s->memo);
+  opsched_schedule_memo_free(&s->memo);
   free(s);
   return st;
 }

@@ -445,12 +445,9 @@ typedef struct gated_best {
   int from_order, valid;
 } gated_best;
 
-/* Offers s's times to `b`; -1 when the peak could not be measured. */
-static int offer_times(gated_best *b, const mem_model *m, int64_t limit,
-                       const opsched_schedule *s, int from_order) {
-  int64_t peak = mem_peak_in_time(m, s->start, s->end, NULL);
-  if (peak < 0)
-    return (int)peak;
+/* Offers s's times, whose peak in time is `peak`, to `b`. */
+static void offer_peak(gated_best *b, int64_t limit, const opsched_schedule *s,
+                       int from_order, int64_t peak) {
   int64_t ms = max_end(s);
   int fits = peak <= limit, best_fits = b->valid && b->peak <= limit;
   int better = !b->valid || fits > best_fits ||
@@ -464,7 +461,94 @@ static int offer_times(gated_best *b, const mem_model *m, int64_t limit,
     memcpy(b->stream, s->stream, sizeof *s->stream * n);
     b->makespan = ms, b->peak = peak, b->from_order = from_order, b->valid = 1;
   }
-  return 0;
+}
+
+static void gated_memo_clear(opsched_schedule_memo *memo) {
+  for (int32_t i = 0; i < memo->gated_count; i++) {
+    opsched_gated_memo *e = &memo->gated[i];
+    opsched_free(e->prio);
+    opsched_free(e->start);
+    opsched_free(e->end);
+    opsched_free(e->stream);
+  }
+  memo->gated_count = 0;
+}
+
+void opsched_schedule_memo_free(opsched_schedule_memo *memo) {
+  if (!memo)
+    return;
+  gated_memo_clear(memo);
+  opsched_memory_memo_free(&memo->memory);
+}
+
+/* The memo's entry for these inputs, NULL when none. Entries are kept for
+ * one limit: another limit clears them. */
+static const opsched_gated_memo *gated_memo_find(opsched_schedule_memo *memo,
+                                                 const opsched_schedule *s, int64_t limit,
+                                                 const int64_t *prio, int32_t window) {
+  if (memo->gated_count > 0 && memo->gated[0].limit != limit)
+    gated_memo_clear(memo);
+  for (int32_t i = 0; i < memo->gated_count; i++) {
+    const opsched_gated_memo *e = &memo->gated[i];
+    if (e->window == window && e->streams == s->streams && e->cap == s->resource_limit &&
+        memcmp(e->prio, prio, sizeof *prio * (size_t)s->n) == 0)
+      return e;
+  }
+  return NULL;
+}
+
+/* Keeps s's gated times in the memo (while there is room). */
+static void gated_memo_add(opsched_schedule_memo *memo, const opsched_schedule *s,
+                           int64_t limit, const int64_t *prio, int32_t window, int64_t peak) {
+  if (memo->gated_count == OPSCHED_GATED_MEMO_MAX)
+    return;
+  size_t n = (size_t)s->n;
+  opsched_gated_memo e = {limit, peak, window, s->streams, s->resource_limit,
+                          opsched_alloc_array(n, sizeof *e.prio),
+                          opsched_alloc_array(n, sizeof *e.start),
+                          opsched_alloc_array(n, sizeof *e.end),
+                          opsched_alloc_array(n, sizeof *e.stream)};
+  if (!e.prio || !e.start || !e.end || !e.stream) {
+    opsched_free(e.prio);
+    opsched_free(e.start);
+    opsched_free(e.end);
+    opsched_free(e.stream);
+    return;
+  }
+  memcpy(e.prio, prio, sizeof *prio * n);
+  memcpy(e.start, s->start, sizeof *s->start * n);
+  memcpy(e.end, s->end, sizeof *s->end * n);
+  memcpy(e.stream, s->stream, sizeof *s->stream * n);
+  memo->gated[memo->gated_count++] = e;
+}
+
+/* The gated list schedule of (limit, prio, window) into s, offered to `b`;
+ * from the search's memo when it ran there before (the same times and
+ * peak: gated_list_schedule is a function of these inputs, the graph and
+ * the buffers). */
+static opsched_status gated_offer(const opsched_graph *g, const mem_model *m, int64_t limit,
+                                  const int64_t *prio, int32_t window, opsched_schedule *s,
+                                  gated_best *b, int from_order) {
+  size_t n = (size_t)s->n;
+  const opsched_gated_memo *e = s->memo ? gated_memo_find(s->memo, s, limit, prio, window)
+                                        : NULL;
+  if (e) {
+    memcpy(s->start, e->start, sizeof *s->start * n);
+    memcpy(s->end, e->end, sizeof *s->end * n);
+    memcpy(s->stream, e->stream, sizeof *s->stream * n);
+    offer_peak(b, limit, s, from_order, e->peak);
+    return OPSCHED_OK;
+  }
+  opsched_status st = gated_list_schedule(g, m, limit, prio, window, s);
+  if (st != OPSCHED_OK)
+    return st;
+  int64_t peak = mem_peak_in_time(m, s->start, s->end, NULL);
+  if (peak < 0)
+    return OPSCHED_ERR_NOMEM;
+  if (s->memo)
+    gated_memo_add(s->memo, s, limit, prio, window, peak);
+  offer_peak(b, limit, s, from_order, peak);
+  return OPSCHED_OK;
 }
 
 /* Order windows tried under a limit (gated_list_schedule): 1 is the
@@ -485,7 +569,7 @@ static opsched_status gated_candidates(const opsched_graph *g,
   int64_t limit = o->max_memory;
   opsched_status st;
   opsched_memory_policy policy = o->memory_policy;
-  if ((st = memory_order(g, o, policy, s->memo, r)) != OPSCHED_OK)
+  if ((st = memory_order(g, o, policy, s->memo ? &s->memo->memory : NULL, r)) != OPSCHED_OK)
     return st;
   const int32_t *order = opsched_memory_result_order(*r);
   for (int32_t v = 0; v < n; v++)
@@ -493,19 +577,16 @@ static opsched_status gated_candidates(const opsched_graph *g,
   if (policy != OPSCHED_MEMORY_CRITICAL_PATH)
     for (int32_t i = 0; i < n; i++)
       prio[order[i]] = i;
-  if ((st = gated_list_schedule(g, m, limit, prio, 0, s)) != OPSCHED_OK)
+  if ((st = gated_offer(g, m, limit, prio, 0, s, b, policy != OPSCHED_MEMORY_CRITICAL_PATH)) !=
+      OPSCHED_OK)
     return st;
-  if (offer_times(b, m, limit, s, policy != OPSCHED_MEMORY_CRITICAL_PATH) < 0)
-    return OPSCHED_ERR_NOMEM;
   for (int32_t i = 0; i < n; i++)
     prio[order[i]] = i;
   for (size_t w = 0; w < sizeof order_windows / sizeof *order_windows; w++) {
     if (w > 0 && order_windows[w] >= n)
       break; /* the same as the free run over the order */
-    if ((st = gated_list_schedule(g, m, limit, prio, order_windows[w], s)) != OPSCHED_OK)
+    if ((st = gated_offer(g, m, limit, prio, order_windows[w], s, b, 1)) != OPSCHED_OK)
       return st;
-    if (offer_times(b, m, limit, s, 1) < 0)
-      return OPSCHED_ERR_NOMEM;
   }
   size_t bytes = sizeof *s->start * (size_t)n;
   memcpy(s->start, b->start, bytes);
@@ -571,7 +652,8 @@ static opsched_status ordered_one_stream(const opsched_graph *g,
   opsched_status st = OPSCHED_ERR_NOMEM;
   if (!pos)
     goto done;
-  if ((st = memory_order(g, o, o->memory_policy, s->memo, &r)) != OPSCHED_OK)
+  if ((st = memory_order(g, o, o->memory_policy, s->memo ? &s->memo->memory : NULL, &r)) !=
+      OPSCHED_OK)
     goto done;
   const int32_t *order = opsched_memory_result_order(r);
   int64_t t = 0;
@@ -654,7 +736,7 @@ opsched_status opsched_schedule_run(const opsched_graph *g0,
 
 opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
                                          const opsched_schedule_options *o,
-                                         opsched_memory_memo *memo, opsched_schedule **out) {
+                                         opsched_schedule_memo *memo, opsched_schedule **out) {
   *out = NULL;
   if (!g0 || !o || !opsched_graph_is_finalized(g0))
     return OPSCHED_ERR_INVALID;
