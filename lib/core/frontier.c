@@ -30,7 +30,8 @@ typedef struct search {
   int32_t count, runs;
   int improve; /* the next budgeted run gets a local search of effort 1 */
   opsched_status failure; /* first failed run */
-  opsched_schedule_memo memo; /* shared by the runs (schedule.h) */
+  /* Shared by the runs (schedule.h); NULL with a single run or out of memory. */
+  opsched_schedule_memo *memo;
 } search;
 
 void opsched_frontier_options_init(opsched_frontier_options *o) {
@@ -72,7 +73,7 @@ static int32_t run_candidate(search *s, int64_t budget, opsched_memory_policy po
   candidate *c = &s->cands[s->count];
   memset(c, 0, sizeof *c);
   s->runs++;
-  opsched_status st = opsched_schedule_run_memo(s->graph, &so, &s->memo, &c->schedule);
+  opsched_status st = opsched_schedule_run_memo(s->graph, &so, s->memo, &c->schedule);
   if (st != OPSCHED_OK) {
     s->failure = st;
     return -1;
@@ -97,7 +98,7 @@ static int64_t one_stream_peak(search *s, opsched_memory_policy policy) {
   so.memory_policy = policy;
   opsched_schedule *one = NULL;
   s->runs++;
-  if (opsched_schedule_run_memo(s->graph, &so, &s->memo, &one) != OPSCHED_OK)
+  if (opsched_schedule_run_memo(s->graph, &so, s->memo, &one) != OPSCHED_OK)
     return -1;
   int64_t peak = opsched_schedule_peak_memory(one);
   opsched_schedule_destroy(one);
@@ -364,6 +365,8 @@ opsched_status opsched_frontier_schedule(const opsched_graph *graph,
               opsched_graph_num_nodes(graph) <= frontier->max_nodes;
   int bounded = options->buffers && options->max_memory > 0 &&
                 opsched_graph_num_nodes(graph) <= frontier->max_nodes;
+  if (multi || bounded) /* several runs: they share work (schedule.h) */
+    s->memo = calloc(1, sizeof *s->memo);
   int32_t pick = -1, unconstrained = -1;
   if (bounded) {
     pick = fastest_within(s, multi, &unconstrained);
@@ -391,7 +394,8 @@ opsched_status opsched_frontier_schedule(const opsched_graph *graph,
     opsched_schedule_destroy(s->cands[i].schedule);
     opsched_arena_destroy(s->cands[i].arena);
   }
-  opsched_schedule_memo_free(&s->memo);
+  opsched_schedule_memo_free(s->memo);
+  free(s->memo);
   free(s);
   return st;
 }
