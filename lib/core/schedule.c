@@ -645,6 +645,52 @@ static opsched_status memory_pipeline(const opsched_graph *g,
   return st;
 }
 
+/* The runtime's costs of several streams (options.handoff_ns, region_ns):
+ * re-times *sp with them (its streams and per-stream orders kept), then
+ * replaces it by the one-stream schedule of the same options when that is
+ * not slower, or meets a memory limit *sp misses: a plan that does not pay
+ * uses no streams. g0 is the caller's graph, g the one scheduled. */
+static opsched_status charge_streams(const opsched_graph *g0, const opsched_graph *g,
+                                     const opsched_schedule_options *o, const mem_model *m,
+                                     opsched_schedule **sp) {
+  opsched_schedule *s = *sp;
+  int32_t *tie = opsched_alloc_array((size_t)s->n, sizeof *tie);
+  if (!tie)
+    return OPSCHED_ERR_NOMEM;
+  for (int32_t i = 0; i < s->n; i++)
+    tie[s->order[i]] = i; /* equal times keep the order (and stream order) */
+  opsched_status st = opsched_streams_charge(g, s, o->region_ns, o->handoff_ns);
+  if (st == OPSCHED_OK)
+    st = opsched_schedule_sort_order_by(s, g, tie);
+  opsched_free(tie);
+  if (st == OPSCHED_OK)
+    st = opsched_streams_waits(g, s);
+  if (st == OPSCHED_OK && m) {
+    opsched_free(s->live_after);
+    s->live_after = NULL;
+    st = memory_figures(o, m, s);
+  }
+  if (st != OPSCHED_OK)
+    return st;
+  if (o->effort == 0)
+    s->list_makespan = s->makespan;
+  opsched_schedule_options one_o = *o;
+  one_o.streams = 1;
+  one_o.resource_limit = s->resource_limit; /* the same demands fit */
+  one_o.handoff_ns = one_o.region_ns = 0;
+  opsched_schedule *one = NULL;
+  if ((st = opsched_schedule_run(g0, &one_o, &one)) != OPSCHED_OK)
+    return st;
+  if (one->limit_met > s->limit_met ||
+      (one->limit_met == s->limit_met && one->makespan <= s->makespan)) {
+    opsched_schedule_destroy(s);
+    *sp = one;
+  } else {
+    opsched_schedule_destroy(one);
+  }
+  return OPSCHED_OK;
+}
+
 opsched_status opsched_schedule_run(const opsched_graph *g0,
                                     const opsched_schedule_options *o,
                                     opsched_schedule **out) {
@@ -653,7 +699,7 @@ opsched_status opsched_schedule_run(const opsched_graph *g0,
     return OPSCHED_ERR_INVALID;
   int32_t streams = o->streams == 0 ? 1 : o->streams;
   int32_t cap = o->resource_limit == 0 ? streams : o->resource_limit;
-  if (streams < 1 || cap < 1 || o->effort < 0 ||
+  if (streams < 1 || cap < 1 || o->effort < 0 || o->handoff_ns < 0 || o->region_ns < 0 ||
       (o->priority != OPSCHED_PRIORITY_CRITICAL_PATH &&
        o->priority != OPSCHED_PRIORITY_PROGRAM_ORDER))
     return OPSCHED_ERR_INVALID;
@@ -689,6 +735,8 @@ opsched_status opsched_schedule_run(const opsched_graph *g0,
     s->resource_limit = cap;
     opsched_schedule_set_ranks(s, g);
     st = o->buffers ? memory_pipeline(g, o, &m, s) : plain_pipeline(g, o, s);
+    if (st == OPSCHED_OK && streams > 1 && o->handoff_ns > 0)
+      st = charge_streams(g0, g, o, o->buffers ? &m : NULL, &s);
   }
   if (o->buffers) {
     mem_model_free(&m);
