@@ -184,6 +184,8 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+static int read_times(const char *path, double best[KERNELS]);
+
 /* Builds and runs the kernels in `dir`; fills the best times (seconds). */
 static int measure(const char *dir, const char *llvm, double best[KERNELS]) {
   char path[1024], cmd[8192];
@@ -212,7 +214,13 @@ static int measure(const char *dir, const char *llvm, double best[KERNELS]) {
   if (run(cmd))
     return 1;
   snprintf(path, sizeof path, "%s/k.out", dir);
-  f = fopen(path, "r");
+  return read_times(path, best);
+}
+
+/* Reads the kernels' times (seconds, REPEATS per kernel, kernel after
+ * kernel, as the kernels' main prints them) and keeps each one's fastest. */
+static int read_times(const char *path, double best[KERNELS]) {
+  FILE *f = fopen(path, "r");
   if (!f)
     return 1;
   double t[KERNELS][REPEATS];
@@ -265,29 +273,24 @@ static void write_profile(FILE *f, const double best[KERNELS]) {
           cache > 0 ? cache : 1048576L, handoff > 0 ? handoff : 0);
 }
 
+static int calibrate_here(const char *llvm, double best[KERNELS]);
+
 int bench_calibrate(int argc, char **argv) {
-  const char *out = "-", *llvm = "/usr/lib/llvm-22";
+  const char *out = "-", *llvm = "/usr/lib/llvm-22", *times = NULL;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "-o") && i + 1 < argc)
       out = argv[++i];
+    else if (!strcmp(argv[i], "--times") && i + 1 < argc)
+      times = argv[++i];
     else if (!strcmp(argv[i], "--llvm") && i + 1 < argc)
       llvm = argv[++i];
     else {
-      fprintf(stderr, "usage: opsched-bench calibrate [-o PROFILE] [--llvm DIR]\n");
+      fprintf(stderr, "usage: opsched-bench calibrate [-o PROFILE] [--llvm DIR] [--times FILE]\n");
       return 2;
     }
   }
-  char dir[] = "/tmp/opsched-calibrate-XXXXXX";
-  if (!mkdtemp(dir))
-    return 1;
   double best[KERNELS];
-  int failed = measure(dir, llvm, best);
-  char cmd[256];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  if (getenv("OPSCHED_CALIBRATE_KEEP"))
-    fprintf(stderr, "opsched-bench calibrate: kept %s\n", dir);
-  else if (system(cmd) != 0)
-    fprintf(stderr, "opsched-bench calibrate: could not remove %s\n", dir);
+  int failed = times ? read_times(times, best) : calibrate_here(llvm, best);
   if (failed)
     return 1;
   FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
@@ -297,4 +300,19 @@ int bench_calibrate(int argc, char **argv) {
   if (f != stdout)
     fclose(f);
   return 0;
+}
+
+/* Measures in a fresh temporary directory (kept with OPSCHED_CALIBRATE_KEEP). */
+static int calibrate_here(const char *llvm, double best[KERNELS]) {
+  char dir[] = "/tmp/opsched-calibrate-XXXXXX";
+  if (!mkdtemp(dir))
+    return 1;
+  int failed = measure(dir, llvm, best);
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (getenv("OPSCHED_CALIBRATE_KEEP"))
+    fprintf(stderr, "opsched-bench calibrate: kept %s\n", dir);
+  else if (system(cmd) != 0)
+    fprintf(stderr, "opsched-bench calibrate: could not remove %s\n", dir);
+  return failed;
 }
