@@ -44,6 +44,8 @@ typedef struct opsched_exact_options {
   int64_t max_memory;     /* peak of live bytes in time; 0: no limit */
   int64_t makespan_limit; /* only schedules with makespan <= this; 0: none */
   int64_t node_limit;     /* search nodes before stopping; 0: 20,000,000 */
+  int first_found;        /* stop at the first schedule within both limits
+                             (status OPTIMAL then means "found", not minimal) */
 } opsched_exact_options;
 
 typedef enum opsched_exact_status {

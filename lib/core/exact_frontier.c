@@ -54,7 +54,8 @@ typedef struct ex {
   int64_t start[EX_MAX];
   int64_t best, best_start[EX_MAX];
   int64_t nodes, node_limit;
-  int stopped;
+  int stopped; /* 1: out of nodes; 2: first schedule found (first_found) */
+  int first_found;
   ex_memo memo;
 } ex;
 
@@ -355,6 +356,8 @@ static void record(ex *x, uint64_t S) {
   x->best = mk;
   memcpy(x->best_start, x->start, sizeof(int64_t) * (size_t)x->n);
   x->T = mk - 1;
+  if (x->first_found)
+    x->stopped = 2; /* done, not out of nodes */
 }
 
 /* Starts the ready zero-duration ops without buffers at t (never worse). */
@@ -573,7 +576,7 @@ static void ex_finish(ex *x, const opsched_graph *g, const opsched_buffers *b,
       memcpy(r->start, x->best_start, sizeof(int64_t) * (size_t)x->n);
     r->peak = opsched_memory_peak_in_time(g, b, x->best_start, end, NULL);
   }
-  if (x->stopped) {
+  if (x->stopped == 1) {
     r->status = OPSCHED_EXACT_STOPPED;
     r->lower_bound = root;
   } else if (x->best >= 0) {
@@ -620,6 +623,7 @@ opsched_status opsched_exact_min_makespan(const opsched_graph *g, const opsched_
   } else if (st == OPSCHED_OK) {
     x->best = -1;
     x->node_limit = o->node_limit > 0 ? o->node_limit : 20000000;
+    x->first_found = o->first_found;
     ex_search(x, o->makespan_limit);
     ex_finish(x, g, b, o, r);
   }
