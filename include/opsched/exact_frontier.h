@@ -62,7 +62,7 @@ typedef struct opsched_exact_result {
   int64_t makespan;    /* -1 when no schedule was found */
   int64_t peak;        /* the schedule's peak in time (-1 none) */
   int64_t lower_bound; /* proven lower bound on the makespan within max_memory
-                          (for STOPPED: the root bound) */
+                          (for STOPPED and first_found: the root bound) */
   int64_t nodes;       /* search nodes expanded */
   int64_t *start;      /* per node, NULL when none; opsched_exact_result_release */
 } opsched_exact_result;

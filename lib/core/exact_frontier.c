@@ -581,7 +581,7 @@ static void ex_finish(ex *x, const opsched_graph *g, const opsched_buffers *b,
     r->lower_bound = root;
   } else if (x->best >= 0) {
     r->status = OPSCHED_EXACT_OPTIMAL;
-    r->lower_bound = x->best;
+    r->lower_bound = x->first_found ? root : x->best; /* first_found: not proven */
   } else {
     r->status = OPSCHED_EXACT_INFEASIBLE;
     r->lower_bound = o->makespan_limit > 0 ? o->makespan_limit + 1 : -1;
