@@ -124,6 +124,15 @@ opsched_status opsched_schedule_from_placement(const opsched_graph *graph,
                                                const int32_t *stream_of, int32_t streams,
                                                opsched_schedule **out);
 
+/* A schedule from given start times (end = start + cost) on `options`'
+ * streams and capacity: streams named and waits reduced as the scheduler
+ * does, memory figures in time with `options->buffers`. For times that
+ * honour the model (the exact frontier's, opsched/exact_frontier.h);
+ * OPSCHED_ERR_STATE when a dependency or the streams are not honoured. */
+opsched_status opsched_schedule_from_starts(const opsched_graph *graph,
+                                           const opsched_schedule_options *options,
+                                           const int64_t *starts, opsched_schedule **out);
+
 /* Frees a schedule; NULL is allowed. */
 void opsched_schedule_destroy(opsched_schedule *schedule);
 

@@ -833,3 +833,61 @@ done:
   *out = s;
   return OPSCHED_OK;
 }
+
+opsched_status opsched_schedule_from_starts(const opsched_graph *g0,
+                                           const opsched_schedule_options *o,
+                                           const int64_t *starts, opsched_schedule **out) {
+  *out = NULL;
+  if (!g0 || !o || !starts || !opsched_graph_is_finalized(g0))
+    return OPSCHED_ERR_INVALID;
+  int32_t n = opsched_graph_num_nodes(g0);
+  int32_t streams = o->streams < 1 ? 1 : o->streams;
+  streams = streams > OPSCHED_STREAMS_MAX ? OPSCHED_STREAMS_MAX : streams;
+  if (o->buffers && opsched_buffers_num_nodes(o->buffers) != n)
+    return OPSCHED_ERR_INVALID;
+  for (int32_t v = 0; v < n; v++)
+    if (starts[v] < 0)
+      return OPSCHED_ERR_INVALID;
+  mem_model m;
+  opsched_graph *aug = NULL;
+  const opsched_graph *g = g0;
+  if (o->buffers) {
+    opsched_status st = mem_model_build(g0, o->buffers, &m);
+    if (st != OPSCHED_OK)
+      return st;
+    if (!(aug = augmented_graph(g0, &m))) {
+      mem_model_free(&m);
+      return OPSCHED_ERR_NOMEM;
+    }
+    g = aug;
+  }
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  opsched_schedule *s = opsched_schedule_alloc(n);
+  if (s) {
+    s->streams = streams;
+    s->resource_limit = o->resource_limit == 0 ? streams : o->resource_limit;
+    opsched_schedule_set_ranks(s, g);
+    for (int32_t v = 0; v < n; v++) {
+      s->start[v] = starts[v];
+      s->end[v] = opsched_sat_add(starts[v], opsched_graph_cost(g0, v));
+    }
+    st = opsched_schedule_sort_order(s, g);
+    if (st == OPSCHED_OK)
+      st = opsched_streams_assign(g, s);
+    if (st == OPSCHED_OK)
+      st = opsched_streams_waits(g, s);
+    s->list_makespan = s->makespan;
+    if (st == OPSCHED_OK && o->buffers)
+      st = memory_figures(o, &m, s);
+  }
+  if (o->buffers) {
+    mem_model_free(&m);
+    opsched_graph_destroy(aug);
+  }
+  if (st != OPSCHED_OK) {
+    opsched_schedule_destroy(s);
+    return st;
+  }
+  *out = s;
+  return OPSCHED_OK;
+}
