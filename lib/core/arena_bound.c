@@ -116,10 +116,12 @@ static int32_t antichain(bound_ctx *c) {
 }
 
 /* The bound of the k buffers in c->stk, -1 unless they pairwise conflict
- * (both lists) and their sizes add up without overflow. */
+ * (both lists) and their sizes add up without overflow: their aligned sizes
+ * less the largest padding (asz - rsz), since only the top one of them may
+ * end at its unaligned end. */
 static int64_t set_bound(const bound_ctx *c, int32_t k, const int64_t *asz,
-                         const int64_t *floor) {
-  int64_t sum = 0, low = INT64_MAX;
+                         const int64_t *rsz) {
+  int64_t sum = 0, pad = 0;
   for (int32_t i = 0; i < k; i++) {
     int32_t x = c->stk[i];
     const uint64_t *row = c->conf + (size_t)x * c->words;
@@ -128,18 +130,18 @@ static int64_t set_bound(const bound_ctx *c, int32_t k, const int64_t *asz,
       if (!has(row, y) || !has(c->conf + (size_t)y * c->words, x))
         return -1;
     }
-    if (asz[x] < 0 || sum > INT64_MAX - asz[x])
+    if (asz[x] < 0 || rsz[x] < 0 || rsz[x] > asz[x] || sum > INT64_MAX - asz[x])
       return -1;
     sum += asz[x];
-    low = floor[x] < low ? floor[x] : low;
+    pad = asz[x] - rsz[x] > pad ? asz[x] - rsz[x] : pad;
   }
-  if (k == 0 || low < 0 || sum > INT64_MAX - low)
+  if (k == 0)
     return -1;
-  return low + sum;
+  return sum - pad;
 }
 
 int64_t opsched_arena_antichain_bound(int32_t m, const uint8_t *fev, const int64_t *asz,
-                                      const int64_t *floor, const int64_t *adj_off,
+                                      const int64_t *rsz, const int64_t *adj_off,
                                       const int32_t *adj, int32_t max_buffers,
                                       int64_t work) {
   if (m <= 0 || m > max_buffers)
@@ -167,7 +169,7 @@ int64_t opsched_arena_antichain_bound(int32_t m, const uint8_t *fev, const int64
     c.work = adj_off[m] / 64; /* the rows */
     int32_t k = max_matching(&c) == 0 ? antichain(&c) : -1;
     if (k > 0)
-      bound = set_bound(&c, k, asz, floor);
+      bound = set_bound(&c, k, asz, rsz);
   }
   opsched_free(c.conf);
   opsched_free(c.live);

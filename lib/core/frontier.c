@@ -2,6 +2,7 @@
  * of opsched_schedule_run() calls with different budgets and policies, see
  * include/opsched/frontier.h and docs/streams.md. */
 #include "opsched/frontier.h"
+#include "opsched/exact_frontier.h"
 #include "opsched/options.h"
 
 #include "schedule.h"
@@ -205,6 +206,56 @@ static int32_t sweep_tolerance(search *s, int32_t unconstrained, int64_t floor_p
   return pick_lowest_peak(s, s->frontier->makespan_tolerance);
 }
 
+/* Small blocks (at most EXACT_MAX_OPS ops), when `exact_nodes` > 0: the
+ * exact search (opsched/exact_frontier.h) looks for schedules within the
+ * tolerance of the best makespan below the pick's peak, a bisection of the
+ * budget between the floor and that peak, each probe stopping at its first
+ * schedule or after `exact_nodes` nodes (8192: about 15 ms). The list
+ * schedulers are greedy under a budget: on
+ * examples/models/inception_block.mlir their best within 2% peaks at
+ * 1.2249x the floor, this finds 1.1442x, the proven lowest being 1.1429x
+ * (docs/benchmarks.md §7). */
+enum { EXACT_MAX_OPS = 64, EXACT_PROBES = 6 };
+
+static int32_t exact_improve(search *s, int32_t pick, int64_t floor_peak) {
+  if (pick < 0 || floor_peak < 0 || s->frontier->exact_nodes <= 0 ||
+      opsched_graph_num_nodes(s->graph) > EXACT_MAX_OPS)
+    return pick;
+  double tol = s->frontier->makespan_tolerance;
+  int64_t best = best_makespan(s);
+  opsched_exact_options eo;
+  opsched_exact_options_init(&eo);
+  eo.streams = s->options.streams;
+  eo.resource_limit = s->options.resource_limit;
+  eo.makespan_limit = best + (int64_t)floor((double)best * tol);
+  eo.node_limit = s->frontier->exact_nodes;
+  eo.first_found = 1;
+  int64_t lo = floor_peak - 1, hi = s->cands[pick].peak;
+  for (int k = 0; k < EXACT_PROBES && hi - lo > 1 && s->count < MAX_CANDIDATES; k++) {
+    eo.max_memory = lo + (hi - lo) / 2;
+    opsched_exact_result r;
+    if (opsched_exact_min_makespan(s->graph, s->options.buffers, &eo, &r) != OPSCHED_OK)
+      break;
+    candidate *c = &s->cands[s->count];
+    memset(c, 0, sizeof *c);
+    if (r.status == OPSCHED_EXACT_OPTIMAL && r.start &&
+        opsched_schedule_from_starts(s->graph, &s->options, r.start, &c->schedule) ==
+            OPSCHED_OK) {
+      c->makespan = opsched_schedule_makespan(c->schedule);
+      c->peak = opsched_schedule_peak_memory(c->schedule);
+      c->arena_size = -1;
+      c->budget = eo.max_memory;
+      c->policy = OPSCHED_MEMORY_CRITICAL_PATH;
+      s->count++;
+      hi = c->peak;
+    } else {
+      lo = eo.max_memory;
+    }
+    opsched_exact_result_release(&r);
+  }
+  return pick_lowest_peak(s, tol);
+}
+
 /* A policy other than critical-path without a limit: its one-stream peak
  * as the budget, its order and the rank as priorities; lowest peak first,
  * then makespan. */
@@ -376,7 +427,8 @@ opsched_status opsched_frontier_schedule(const opsched_graph *graph,
     if (unconstrained >= 0) {
       result->floor_peak =
           one_stream_peak(s, cp ? OPSCHED_MEMORY_MIN_MEMORY : options->memory_policy);
-      pick = cp ? sweep_tolerance(s, unconstrained, result->floor_peak)
+      pick = cp ? exact_improve(s, sweep_tolerance(s, unconstrained, result->floor_peak),
+                                result->floor_peak)
                 : honour_policy(s, result->floor_peak);
     }
   } else {

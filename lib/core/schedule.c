@@ -728,6 +728,52 @@ static opsched_status memory_pipeline(const opsched_graph *g,
   return st;
 }
 
+/* The runtime's costs of several streams (options.handoff_ns, region_ns):
+ * re-times *sp with them (its streams and per-stream orders kept), then
+ * replaces it by the one-stream schedule of the same options when that is
+ * not slower, or meets a memory limit *sp misses: a plan that does not pay
+ * uses no streams. g0 is the caller's graph, g the one scheduled. */
+static opsched_status charge_streams(const opsched_graph *g0, const opsched_graph *g,
+                                     const opsched_schedule_options *o, const mem_model *m,
+                                     opsched_schedule **sp) {
+  opsched_schedule *s = *sp;
+  int32_t *tie = opsched_alloc_array((size_t)s->n, sizeof *tie);
+  if (!tie)
+    return OPSCHED_ERR_NOMEM;
+  for (int32_t i = 0; i < s->n; i++)
+    tie[s->order[i]] = i; /* equal times keep the order (and stream order) */
+  opsched_status st = opsched_streams_charge(g, s, o->region_ns, o->handoff_ns);
+  if (st == OPSCHED_OK)
+    st = opsched_schedule_sort_order_by(s, g, tie);
+  opsched_free(tie);
+  if (st == OPSCHED_OK)
+    st = opsched_streams_waits(g, s);
+  if (st == OPSCHED_OK && m) {
+    opsched_free(s->live_after);
+    s->live_after = NULL;
+    st = memory_figures(o, m, s);
+  }
+  if (st != OPSCHED_OK)
+    return st;
+  if (o->effort == 0)
+    s->list_makespan = s->makespan;
+  opsched_schedule_options one_o = *o;
+  one_o.streams = 1;
+  one_o.resource_limit = s->resource_limit; /* the same demands fit */
+  one_o.handoff_ns = one_o.region_ns = 0;
+  opsched_schedule *one = NULL;
+  if ((st = opsched_schedule_run(g0, &one_o, &one)) != OPSCHED_OK)
+    return st;
+  if (one->limit_met > s->limit_met ||
+      (one->limit_met == s->limit_met && one->makespan <= s->makespan)) {
+    opsched_schedule_destroy(s);
+    *sp = one;
+  } else {
+    opsched_schedule_destroy(one);
+  }
+  return OPSCHED_OK;
+}
+
 opsched_status opsched_schedule_run(const opsched_graph *g0,
                                     const opsched_schedule_options *o,
                                     opsched_schedule **out) {
@@ -742,7 +788,7 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
     return OPSCHED_ERR_INVALID;
   int32_t streams = o->streams == 0 ? 1 : o->streams;
   int32_t cap = o->resource_limit == 0 ? streams : o->resource_limit;
-  if (streams < 1 || cap < 1 || o->effort < 0 ||
+  if (streams < 1 || cap < 1 || o->effort < 0 || o->handoff_ns < 0 || o->region_ns < 0 ||
       (o->priority != OPSCHED_PRIORITY_CRITICAL_PATH &&
        o->priority != OPSCHED_PRIORITY_PROGRAM_ORDER))
     return OPSCHED_ERR_INVALID;
@@ -779,7 +825,9 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
     opsched_schedule_set_ranks(s, g);
     s->memo = memo;
     st = o->buffers ? memory_pipeline(g, o, &m, s) : plain_pipeline(g, o, s);
-    s->memo = NULL;
+    s->memo = NULL; /* the memo belongs to the caller's search */
+    if (st == OPSCHED_OK && streams > 1 && o->handoff_ns > 0)
+      st = charge_streams(g0, g, o, o->buffers ? &m : NULL, &s);
   }
   if (o->buffers) {
     mem_model_free(&m);
@@ -866,6 +914,64 @@ opsched_status opsched_schedule_from_placement(const opsched_graph *g0,
   }
 done:
   if (buffers) {
+    mem_model_free(&m);
+    opsched_graph_destroy(aug);
+  }
+  if (st != OPSCHED_OK) {
+    opsched_schedule_destroy(s);
+    return st;
+  }
+  *out = s;
+  return OPSCHED_OK;
+}
+
+opsched_status opsched_schedule_from_starts(const opsched_graph *g0,
+                                           const opsched_schedule_options *o,
+                                           const int64_t *starts, opsched_schedule **out) {
+  *out = NULL;
+  if (!g0 || !o || !starts || !opsched_graph_is_finalized(g0))
+    return OPSCHED_ERR_INVALID;
+  int32_t n = opsched_graph_num_nodes(g0);
+  int32_t streams = o->streams < 1 ? 1 : o->streams;
+  streams = streams > OPSCHED_STREAMS_MAX ? OPSCHED_STREAMS_MAX : streams;
+  if (o->buffers && opsched_buffers_num_nodes(o->buffers) != n)
+    return OPSCHED_ERR_INVALID;
+  for (int32_t v = 0; v < n; v++)
+    if (starts[v] < 0)
+      return OPSCHED_ERR_INVALID;
+  mem_model m;
+  opsched_graph *aug = NULL;
+  const opsched_graph *g = g0;
+  if (o->buffers) {
+    opsched_status st = mem_model_build(g0, o->buffers, &m);
+    if (st != OPSCHED_OK)
+      return st;
+    if (!(aug = augmented_graph(g0, &m))) {
+      mem_model_free(&m);
+      return OPSCHED_ERR_NOMEM;
+    }
+    g = aug;
+  }
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  opsched_schedule *s = opsched_schedule_alloc(n);
+  if (s) {
+    s->streams = streams;
+    s->resource_limit = o->resource_limit == 0 ? streams : o->resource_limit;
+    opsched_schedule_set_ranks(s, g);
+    for (int32_t v = 0; v < n; v++) {
+      s->start[v] = starts[v];
+      s->end[v] = opsched_sat_add(starts[v], opsched_graph_cost(g0, v));
+    }
+    st = opsched_schedule_sort_order(s, g);
+    if (st == OPSCHED_OK)
+      st = opsched_streams_assign(g, s);
+    if (st == OPSCHED_OK)
+      st = opsched_streams_waits(g, s);
+    s->list_makespan = s->makespan;
+    if (st == OPSCHED_OK && o->buffers)
+      st = memory_figures(o, &m, s);
+  }
+  if (o->buffers) {
     mem_model_free(&m);
     opsched_graph_destroy(aug);
   }
