@@ -85,7 +85,10 @@ mlir-opt-22 "$bufferize" "$out/sched.tensor.mlir" -o "$out/sched.buf.mlir"
 "$opt" --op-schedule="$sched" --op-schedule-verify "$out/sched.buf.mlir" -o "$out/sched.memref.mlir" ||
   { echo "run-model: op-schedule or op-schedule-verify failed" >&2; exit 2; }
 mat=(--op-materialize-arena)
-[ "$streams" -gt 1 ] && mat+=(--op-materialize-streams)
+# A plan on several streams that does not pay (the device's handoff_ns)
+# falls back to one stream: no op carries opsched.stream, nothing to run async.
+[ "$streams" -gt 1 ] && grep -q 'opsched.stream = ' "$out/sched.memref.mlir" &&
+  mat+=(--op-materialize-streams)
 "$opt" "${mat[@]}" "$out/sched.memref.mlir" -o "$out/sched.mat.mlir" 2>"$out/sched.remarks"
 $py main "$out/sched.mat.mlir" "$out/args.json" "$out/sched.main.mlir" "$seed" "$repeats"
 mlir-opt-22 "${lower[@]}" "$out/sched.main.mlir" -o "$out/sched.ll.mlir"

@@ -260,6 +260,20 @@ def allocated_bytes(materialized):
     return total
 
 
+# The runtime's own heap beyond the plan's allocations: 64 KiB (the
+# runner utils, the thread pool) plus, per async.execute region of the
+# materialized module (hops included), its coroutine frame, token and
+# values, which may all be alive at once (docs/materialize.md: 189 B per
+# region with nothing captured, 367-836 B per region measured on
+# mobilenet_v2, googlenet and inception_v3; 1 KiB covers them).
+RUNTIME_SLACK = 65536
+SLACK_PER_REGION = 1024
+
+
+def runtime_slack(materialized):
+    return RUNTIME_SLACK + SLACK_PER_REGION * open(materialized).read().count("async.execute")
+
+
 def report(scheduled, seq_out, sched_out, materialized=None):
     text = open(scheduled).read()
     sh, st, sb = parse_run(sched_out)
@@ -289,8 +303,9 @@ def report(scheduled, seq_out, sched_out, materialized=None):
           (sh, qh, qh / sh if sh else float("nan")))
     if materialized:
         bound = allocated_bytes(materialized)
+        slack = runtime_slack(materialized)
         print("arena program allocates:    %d B (arena + kept buffers); measured peak within it: %s"
-              % (bound, "yes" if sh <= bound + 65536 else "NO (+%d B)" % (sh - bound)))
+              % (bound, "yes" if sh <= bound + slack else "NO (+%d B)" % (sh - bound - slack)))
     return 0 if same else 1
 
 

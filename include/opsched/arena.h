@@ -5,7 +5,9 @@
  * number of streams) and the block's buffers (memory.h). Every buffer with
  * an allocating node and a size > 0 gets an offset, a multiple of
  * `alignment`, and occupies [offset, offset + aligned size) where the
- * aligned size is its size rounded up to the alignment.
+ * aligned size is its size rounded up to the alignment. The arena ends at
+ * the top buffer's unaligned end, max(offset + size): every buffer fits in
+ * it, and only the buffers below need their padding.
  *
  * Ordering (docs/bench-arena.md, "Semantics"). Happens-before is the
  * emitted synchronisation: op a happens before op b when a completes before
@@ -34,13 +36,22 @@
  * noise, up to 16 rounds, fewer on blocks with many conflicts), each kept
  * only when it lowers the arena. Buffers live until the end are stacked first
  * at the bottom in allocation order (they form a clique), so every later
- * buffer sits above the ones allocated before it.
+ * buffer sits above the ones allocated before it. Every layout is measured
+ * by its unaligned end or by its mirror image's (offset' = T - offset -
+ * aligned size, T the aligned top: the same non-overlaps and alignment,
+ * the bottom buffers on top), whichever is lower, and the kept layout is
+ * mirrored when that is lower (then the stack of buffers live until the end
+ * is at the top). So an unaligned buffer at the peak goes on top when it
+ * can.
  *
  * Lower bound: the largest weight of a set of buffers that pairwise may not
  * share, found by two sweeps: over the sequential order (a buffer spans from
  * its allocating op to its last user or the end) and over time (from its
  * allocating op's start to its last end). On one stream the first sweep is
- * exactly opsched_schedule_peak_memory.
+ * exactly opsched_schedule_peak_memory. The aligned bound weighs the same
+ * sets at aligned sizes less the largest padding in the set (the top one's
+ * padding is not needed): reached when the buffer with the most padding
+ * can go on top.
  *
  * Cost: O((V + E + uses) * streams * log V) for happens-before, then
  * O(B log B + C log C) per packer where C is the number of conflicting
@@ -159,12 +170,15 @@ int64_t opsched_arena_aligned_size(const opsched_arena *arena, int32_t buffer);
 /* All offsets, indexed by buffer id (borrowed). */
 const int64_t *opsched_arena_offsets(const opsched_arena *arena);
 
-/* Bytes of the arena: max over buffers of offset + aligned size. */
+/* Bytes of the arena: max over buffers of offset + size (the top buffer's
+ * unaligned end; the offsets are aligned, the arena's base must be too). */
 int64_t opsched_arena_size(const opsched_arena *arena);
 /* Lower bound on any race-free arena, in raw bytes (the heavier of the
  * two sweeps above): the peak live bytes over conflicts. */
 int64_t opsched_arena_lower_bound(const opsched_arena *arena);
-/* The same with aligned sizes: arena >= aligned lower bound >= lower bound. */
+/* The same with aligned sizes, less the largest padding (aligned - raw size)
+ * in the set, which its top buffer does not need:
+ * arena >= aligned lower bound >= lower bound. */
 int64_t opsched_arena_aligned_lower_bound(const opsched_arena *arena);
 /* arena / lower bound - 1 (0 when the lower bound is 0). */
 double opsched_arena_fragmentation(const opsched_arena *arena);

@@ -43,6 +43,12 @@ typedef struct opsched_device {
    * 1448^2 0.8 ns, 2896^2 20 ns.) */
   double strided_ns;
   double cache_bytes;
+  /* Cross-stream hand-off: what a stream's region that waits on a token
+   * of another stream's region pays between that token and its own start
+   * (the async runtime handing the region to a worker, waking it when it
+   * sleeps); 0 = none, the model before it existed. op-schedule charges
+   * it on every dependency between streams (docs/Passes.md). */
+  int64_t handoff_ns;
 } opsched_device;
 
 /* The profile named `name` ("generic", "h100", "a100", "cpu"), or NULL.
@@ -55,8 +61,8 @@ const char *opsched_device_names(void);
 /* Reads a device profile file (`opsched-bench calibrate` writes one): lines
  * `flops_per_ns X`, `bytes_per_ns Y`, `launch_ns Z` (all three required,
  * X and Y > 0, Z >= 0), optional `elementwise_flops_per_ns E` (> 0),
- * `cores C` (integer >= 1), `region_ns R`, `strided_ns S`, `cache_bytes B`
- * (>= 0), `name N`, `#` comments.
+ * `cores C` (integer >= 1), `region_ns R`, `strided_ns S`, `cache_bytes B`,
+ * `handoff_ns H` (>= 0), `name N`, `#` comments.
  * `out->name` is "profile". Returns 0, or non-zero with a message in `err`. */
 int opsched_device_profile_read(const char *path, opsched_device *out, char *err,
                                 size_t err_size);

@@ -47,6 +47,11 @@ typedef struct opsched_frontier_options {
   int pack_arena;
   int64_t alignment;
   unsigned packers;
+  /* Several streams, no limit, critical-path, at most 64 ops: after the
+   * sweep, up to 6 probes of the exact search (opsched/exact_frontier.h)
+   * of this many nodes each look for a lower peak within the tolerance
+   * (0, the default: off; docs/benchmarks.md §7 measures 8192). */
+  int64_t exact_nodes;
 } opsched_frontier_options;
 
 /* Defaults: tolerance 1%, 8 runs, 5000 ops, no arena. */

@@ -58,6 +58,18 @@ typedef struct opsched_schedule_options {
   opsched_memory_policy memory_policy;
   /* States the exact search may store; 0 = memory.h's default. */
   int64_t exact_budget;
+  /* What running on several streams costs (a device's handoff_ns and
+   * region_ns, docs/Passes.md); both 0 by default. When handoff_ns > 0 and
+   * streams > 1, the finished schedule is re-timed with its streams and
+   * per-stream order kept: every op of non-zero cost takes region_ns
+   * longer, and an op starts no earlier than handoff_ns after the end of
+   * each predecessor on another stream (within the capacity). When that
+   * charged makespan is not shorter than the one-stream schedule of the same
+   * options (no charges), or misses a memory limit the one-stream schedule
+   * meets, the one-stream schedule is returned instead. region_ns alone
+   * (handoff_ns 0) is ignored here. */
+  int64_t handoff_ns;
+  int64_t region_ns;
 } opsched_schedule_options;
 
 /* Fills `options` with the defaults: critical path, 1 stream, capacity =
@@ -111,6 +123,15 @@ opsched_status opsched_schedule_from_placement(const opsched_graph *graph,
                                                const int64_t *starts, const int64_t *ends,
                                                const int32_t *stream_of, int32_t streams,
                                                opsched_schedule **out);
+
+/* A schedule from given start times (end = start + cost) on `options`'
+ * streams and capacity: streams named and waits reduced as the scheduler
+ * does, memory figures in time with `options->buffers`. For times that
+ * honour the model (the exact frontier's, opsched/exact_frontier.h);
+ * OPSCHED_ERR_STATE when a dependency or the streams are not honoured. */
+opsched_status opsched_schedule_from_starts(const opsched_graph *graph,
+                                           const opsched_schedule_options *options,
+                                           const int64_t *starts, opsched_schedule **out);
 
 /* Frees a schedule; NULL is allowed. */
 void opsched_schedule_destroy(opsched_schedule *schedule);

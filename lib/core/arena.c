@@ -25,8 +25,10 @@
 #include "opsched/arena.h"
 
 #include "alloc.h"
+#include "arena_bound.h"
 #include "arena_clock.h"
 #include "free_tree.h"
+#include "heap.h"
 #include "memory_model.h"
 #include "rng.h"
 
@@ -96,11 +98,11 @@ void opsched_arena_destroy(opsched_arena *a) {
 typedef struct pk {
   int32_t m;
   const int64_t *asz;   /* aligned size */
+  const int64_t *rsz;   /* size (unaligned) */
   const uint8_t *fev;   /* live until the end */
   const int64_t *floor; /* bytes of earlier forever buffers (stack) */
   const int64_t *adj_off;
   const int32_t *adj;
-  int64_t fev_top; /* total of forever buffers */
   int64_t *off;    /* current layout, -1 = unplaced */
   int64_t *scratch; /* 4 * max degree + 4: intervals, then radix space */
 } pk;
@@ -264,12 +266,42 @@ static int64_t place(const pk *P, int32_t x, int first_fit) {
   return best >= 0 ? best : cur;
 }
 
+/* The arena a layout needs: the unaligned end of its top buffer (every
+ * view fits; offsets stay aligned), or of its mirror image, whichever is
+ * lower. The mirror, offset' = T - offset - aligned size with T the aligned
+ * top, keeps every non-overlap and the alignment, and puts on top the
+ * buffers at the bottom: its end is T - min(offset + aligned - raw size).
+ * *mirror (may be NULL) is 1 when the mirror is strictly lower. O(m). */
+static int64_t layout_end_of(int32_t m, const int64_t *off, const int64_t *asz,
+                             const int64_t *rsz, int *mirror) {
+  int64_t T = 0, up = 0, low = INT64_MAX;
+  for (int32_t i = 0; i < m; i++) {
+    if (off[i] < 0)
+      continue;
+    if (off[i] + asz[i] > T)
+      T = off[i] + asz[i];
+    if (off[i] + rsz[i] > up)
+      up = off[i] + rsz[i];
+    if (off[i] + asz[i] - rsz[i] < low)
+      low = off[i] + asz[i] - rsz[i];
+  }
+  int flip = low != INT64_MAX && T - low < up;
+  if (mirror)
+    *mirror = flip;
+  return flip ? T - low : up;
+}
+
+/* The layout's aligned top (max offset + aligned size). */
+static int64_t aligned_top(int32_t m, const int64_t *off, const int64_t *asz) {
+  int64_t T = 0;
+  for (int32_t i = 0; i < m; i++)
+    if (off[i] >= 0 && off[i] + asz[i] > T)
+      T = off[i] + asz[i];
+  return T;
+}
+
 static int64_t layout_top(const pk *P) {
-  int64_t top = P->fev_top;
-  for (int32_t i = 0; i < P->m; i++)
-    if (!P->fev[i] && P->off[i] + P->asz[i] > top)
-      top = P->off[i] + P->asz[i];
-  return top;
+  return layout_end_of(P->m, P->off, P->asz, P->rsz, NULL);
 }
 
 /* Places the non-forever buffers in `perm` order (forever ones are fixed). */
@@ -480,7 +512,7 @@ typedef struct arena_work {
   int64_t *diff;           /* aligned live bytes per sequential position */
   /* Per local buffer. */
   uint8_t *fev;
-  int64_t *asz, *floor_, *off, *best_off, *sw_off, *breadth;
+  int64_t *asz, *rsz, *floor_, *off, *best_off, *sw_off, *breadth;
   /* Conflict lists (CSR over local numbers); capped: too large, not built. */
   int64_t *adj_off;
   int32_t *adj;
@@ -504,6 +536,7 @@ static void work_free(arena_work *W) {
   opsched_free(W->diff);
   opsched_free(W->fev);
   opsched_free(W->asz);
+  opsched_free(W->rsz);
   opsched_free(W->floor_);
   opsched_free(W->off);
   opsched_free(W->best_off);
@@ -697,7 +730,8 @@ static opsched_status phase_local_numbering(arena_work *W) {
   W->ab = opsched_alloc_array((size_t)m, sizeof *W->ab);
   W->fev = opsched_alloc_array((size_t)m, sizeof *W->fev);
   W->asz = opsched_alloc_array((size_t)m, sizeof *W->asz);
-  if (!W->alloc_off || !W->ab || !W->fev || !W->asz)
+  W->rsz = opsched_alloc_array((size_t)m, sizeof *W->rsz);
+  if (!W->alloc_off || !W->ab || !W->fev || !W->asz || !W->rsz)
     return OPSCHED_ERR_NOMEM;
   int32_t *alloc_off = W->alloc_off;
   for (int32_t i = 0; i < W->nb; i++)
@@ -714,23 +748,65 @@ static opsched_status phase_local_numbering(arena_work *W) {
   for (int32_t x = 0; x < m; x++) {
     W->fev[x] = A->forever[W->ab[x]];
     W->asz[x] = A->asize[W->ab[x]];
+    W->rsz[x] = opsched_buffers_size(W->b, W->ab[x]);
   }
   return OPSCHED_OK;
 }
 
-/* Lower bounds (raw and aligned): a sweep over the sequential order, and
- * one over time. Leaves W->diff = aligned live bytes per position. */
+/* The live buffers' largest slack (aligned - raw size), for the aligned
+ * bound: a max-heap of the buffers pushed so far, the dead ones dropped
+ * lazily (a buffer is pushed once per sweep and dies once). */
+typedef struct slack_heap {
+  opsched_heap h;
+  const arena_work *W;
+  uint8_t *live; /* per local buffer (the time sweep); NULL: by position */
+} slack_heap;
+
+/* Largest slack of the buffers live at sequential position p (or marked
+ * live), 0 when none. */
+static int64_t live_slack(slack_heap *H, int32_t p) {
+  const arena_work *W = H->W;
+  while (H->h.size > 0) {
+    int32_t x = H->h.ids[0];
+    if (H->live ? H->live[x] : W->fev[x] || W->lastseq[W->ab[x]] >= p)
+      return -H->h.keys[x];
+    opsched_heap_pop(&H->h);
+  }
+  return 0;
+}
+
+/* A set of buffers that pairwise may not share, aligned bytes `alive`,
+ * needs alive - (the largest slack in it) bytes: every buffer but the top
+ * one lies at its aligned size below the top one. */
+static void aligned_bound(opsched_arena *A, slack_heap *H, int64_t alive, int32_t p) {
+  if (alive > A->aligned_lower_bound && alive - live_slack(H, p) > A->aligned_lower_bound)
+    A->aligned_lower_bound = alive - live_slack(H, p);
+}
+
+/* Lower bounds (raw, and aligned but for the top buffer's slack): a sweep
+ * over the sequential order, and one over time. Leaves W->diff = aligned
+ * live bytes per position. */
 static opsched_status phase_lower_bounds(arena_work *W) {
   opsched_arena *A = W->A;
   int32_t n = W->n, m = W->m;
   W->diff = opsched_alloc_array((size_t)n + 1, sizeof *W->diff);
   int64_t *raw_diff = opsched_alloc_array((size_t)n + 1, sizeof *raw_diff);
   int64_t *events = opsched_alloc_array((size_t)m * 2, 3 * sizeof *events);
-  if (!W->diff || !raw_diff || !events) {
+  int64_t *slack = opsched_alloc_array((size_t)m + 1, sizeof *slack);
+  int32_t *ids = opsched_alloc_array((size_t)m + 1, sizeof *ids);
+  uint8_t *live = opsched_alloc_array((size_t)m + 1, sizeof *live);
+  slack_heap H = {.W = W};
+  if (!W->diff || !raw_diff || !events || !slack || !ids || !live) {
     opsched_free(raw_diff);
     opsched_free(events);
+    opsched_free(slack);
+    opsched_free(ids);
+    opsched_free(live);
     return OPSCHED_ERR_NOMEM;
   }
+  for (int32_t x = 0; x < m; x++)
+    slack[x] = W->rsz[x] - W->asz[x]; /* the heap's first: the largest slack */
+  opsched_heap_init(&H.h, ids, slack);
   int64_t nev = 0;
   for (int32_t x = 0; x < m; x++) {
     int32_t i = W->ab[x], p0 = W->h.seq[A->owner[i]];
@@ -751,30 +827,38 @@ static opsched_status phase_lower_bounds(arena_work *W) {
       }
     }
   }
-  int64_t live = 0, alive = 0;
+  int64_t lv = 0, alive = 0;
   for (int32_t p = 0; p < n; p++) {
-    live += raw_diff[p];
+    lv += raw_diff[p];
     alive += W->diff[p];
     W->diff[p] = alive;
-    if (live > A->lower_bound)
-      A->lower_bound = live;
-    if (alive > A->aligned_lower_bound)
-      A->aligned_lower_bound = alive;
+    for (int32_t x = W->alloc_off[p]; x < W->alloc_off[p + 1]; x++)
+      opsched_heap_push(&H.h, x);
+    if (lv > A->lower_bound)
+      A->lower_bound = lv;
+    aligned_bound(A, &H, alive, p);
   }
   sort_events(events, nev, m);
-  live = alive = 0;
+  lv = alive = 0;
+  H.h.size = 0;
+  H.live = live;
   for (int64_t e = 0; e < nev; e++) {
-    int32_t i = W->ab[events[3 * e + 2]];
+    int32_t x = (int32_t)events[3 * e + 2], i = W->ab[x];
     int64_t sign = events[3 * e + 1] ? 1 : -1;
-    live += sign * opsched_buffers_size(W->b, i);
+    lv += sign * opsched_buffers_size(W->b, i);
     alive += sign * A->asize[i];
-    if (live > A->lower_bound)
-      A->lower_bound = live;
-    if (alive > A->aligned_lower_bound)
-      A->aligned_lower_bound = alive;
+    live[x] = sign > 0;
+    if (sign > 0)
+      opsched_heap_push(&H.h, x);
+    if (lv > A->lower_bound)
+      A->lower_bound = lv;
+    aligned_bound(A, &H, alive, 0);
   }
   opsched_free(raw_diff);
   opsched_free(events);
+  opsched_free(slack);
+  opsched_free(ids);
+  opsched_free(live);
   return OPSCHED_OK;
 }
 
@@ -1019,6 +1103,7 @@ static opsched_status phase_sweep_packer(arena_work *W) {
   opsched_free(rel);
   if (W->sweep_top == -1)
     return OPSCHED_ERR_NOMEM;
+  W->sweep_top = layout_end_of(m, W->sw_off, W->asz, W->rsz, NULL);
   if (m > 0)
     W->A->packer_size[OPSCHED_ARENA_SWEEP_BEST_FIT] = W->sweep_top;
   return OPSCHED_OK;
@@ -1095,8 +1180,7 @@ static int32_t packer_keys(const arena_work *W, int p) {
 }
 
 static pk packer_view(arena_work *W) {
-  pk P = {W->m, W->asz, W->fev, W->floor_, W->adj_off, W->adj, W->fsum, W->off,
-          W->scratch};
+  pk P = {W->m, W->asz, W->rsz, W->fev, W->floor_, W->adj_off, W->adj, W->off, W->scratch};
   return P;
 }
 
@@ -1167,17 +1251,18 @@ static int64_t round_budget(const arena_work *W, int64_t cap, int64_t per_item) 
  * up to 12 rounds; a round is kept only when the arena shrinks. All rounds
  * together visit at most min(2^23, 2048 (ops + buffers)) conflict entries
  * (times the compaction passes), at least one round. */
-static void iterated_rounds(arena_work *W, const pk *P, uint8_t *promoted) {
+static void iterated_rounds(arena_work *W, const pk *P, uint8_t *promoted, int64_t bound) {
   int64_t work = W->adj_off[W->m] + W->m;
   int64_t rounds = round_budget(W, (int64_t)1 << 23, 2048) / (work > 0 ? work : 1);
   if (rounds > 12)
     rounds = 12;
   if (rounds < 1)
     rounds = 1;
-  for (int round = 0; round < rounds && W->best > W->A->aligned_lower_bound; round++) {
+  for (int round = 0; round < rounds && W->best > bound; round++) {
     int any = 0;
+    int64_t top = aligned_top(W->m, W->best_off, W->asz);
     for (int32_t x = 0; x < W->m; x++)
-      if (!W->fev[x] && W->best_off[x] + W->asz[x] == W->best && !promoted[x])
+      if (!W->fev[x] && W->best_off[x] + W->asz[x] == top && !promoted[x])
         promoted[x] = 1, any = 1;
     if (!any)
       break;
@@ -1200,16 +1285,17 @@ static void iterated_rounds(arena_work *W, const pk *P, uint8_t *promoted) {
  * above. Up to 16 rounds (what the corpus needs), fewer on dense conflict
  * lists: all rounds together visit at most min(2^20, 512 (ops + buffers))
  * conflict entries (times the compaction passes). */
-static void perturbed_rounds(arena_work *W, const pk *P, uint8_t *promoted) {
+static void perturbed_rounds(arena_work *W, const pk *P, uint8_t *promoted, int64_t bound) {
   int32_t m = W->m;
   int64_t work = W->adj_off[m] + m;
   int32_t rounds = (int32_t)(round_budget(W, (int64_t)1 << 20, 512) / (work > 0 ? work : 1));
   if (rounds > 16)
     rounds = 16;
   uint64_t rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)m;
-  for (int32_t round = 0; round < rounds && W->best > W->A->aligned_lower_bound; round++) {
+  for (int32_t round = 0; round < rounds && W->best > bound; round++) {
+    int64_t top = aligned_top(m, W->best_off, W->asz);
     for (int32_t x = 0; x < m; x++)
-      if (!W->fev[x] && W->best_off[x] + W->asz[x] == W->best)
+      if (!W->fev[x] && W->best_off[x] + W->asz[x] == top)
         promoted[x] = 1;
     int32_t cnt = 0;
     for (int32_t x = 0; x < m; x++) {
@@ -1238,12 +1324,18 @@ static void phase_improvement_rounds(arena_work *W) {
     return;
   }
   pk P = packer_view(W);
-  P.fev_top = 0;
-  for (int32_t x = 0; x < W->m; x++)
-    if (W->fev[x])
-      P.fev_top += W->asz[x];
-  iterated_rounds(W, &P, promoted);
-  perturbed_rounds(W, &P, promoted);
+  /* No round goes below a lower bound: the aligned live bytes less the
+   * top buffer's padding, or the tighter largest set of pairwise
+   * conflicting buffers (arena_bound.h; blocks of up to 4096 buffers, work
+   * bounded by the rounds' own). */
+  int64_t bound = W->A->aligned_lower_bound;
+  if (W->best > bound) {
+    int64_t anti = opsched_arena_antichain_bound(W->m, W->fev, W->asz, W->rsz, W->adj_off,
+                                                 W->adj, 4096, 256 * ((int64_t)W->n + W->m));
+    bound = anti > bound ? anti : bound;
+  }
+  iterated_rounds(W, &P, promoted, bound);
+  perturbed_rounds(W, &P, promoted, bound);
   opsched_free(promoted);
 }
 
@@ -1302,9 +1394,11 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
     return st;
   }
   opsched_arena *A = W.A;
-  A->size = W.best > 0 ? W.best : 0;
+  int mirror = 0;
+  A->size = layout_end_of(W.m, W.best_off, W.asz, W.rsz, &mirror);
+  int64_t T = aligned_top(W.m, W.best_off, W.asz);
   for (int32_t x = 0; x < W.m; x++)
-    A->offset[W.ab[x]] = W.best_off[x];
+    A->offset[W.ab[x]] = mirror ? T - W.best_off[x] - W.asz[x] : W.best_off[x];
   A->m = W.m;
   if (keep && !W.capped) {
     A->ab = W.ab, A->adj_off = W.adj_off, A->adj = W.adj;

@@ -9,10 +9,10 @@
  * bandwidth, and a typical kernel launch + dispatch overhead; the plain
  * roofline (one rate, no core limit, no region overhead). */
 static const opsched_device devices[] = {
-    {"generic", 10000.0, 500.0, 5000, 0, 0, 0, 0, 0},
-    {"h100", 494000.0, 3350.0, 2000, 0, 0, 0, 0, 0},
-    {"a100", 156000.0, 2039.0, 3000, 0, 0, 0, 0, 0},
-    {"cpu", 200.0, 50.0, 50, 0, 0, 0, 0, 0},
+    {"generic", 10000.0, 500.0, 5000, 0, 0, 0, 0, 0, 0},
+    {"h100", 494000.0, 3350.0, 2000, 0, 0, 0, 0, 0, 0},
+    {"a100", 156000.0, 2039.0, 3000, 0, 0, 0, 0, 0, 0},
+    {"cpu", 200.0, 50.0, 50, 0, 0, 0, 0, 0, 0},
 };
 
 const opsched_device *opsched_device_lookup(const char *name) {
@@ -29,11 +29,11 @@ const char *opsched_device_names(void) { return "generic, h100, a100, cpu"; }
 /* The profile's keys. */
 enum {
   KEY_FLOPS, KEY_BYTES, KEY_LAUNCH, KEY_ELEMENTWISE, KEY_CORES, KEY_REGION, KEY_STRIDED,
-  KEY_CACHE, KEY_COUNT
+  KEY_CACHE, KEY_HANDOFF, KEY_COUNT
 };
 static const char *const profile_keys[KEY_COUNT] = {
     "flops_per_ns", "bytes_per_ns", "launch_ns", "elementwise_flops_per_ns", "cores",
-    "region_ns", "strided_ns", "cache_bytes"};
+    "region_ns", "strided_ns", "cache_bytes", "handoff_ns"};
 
 /* Reads `key value` lines into v[] (given[k] set for each key read);
  * returns the first bad line or 0. */
@@ -74,7 +74,8 @@ int opsched_device_profile_read(const char *path, opsched_device *out, char *err
   if (bad) {
     snprintf(err, err_size, "device profile line %d: want 'flops_per_ns X', "
              "'bytes_per_ns Y', 'launch_ns Z', 'elementwise_flops_per_ns E', 'cores C', "
-             "'region_ns R', 'strided_ns S', 'cache_bytes B', 'name N' or '# comment'", bad);
+             "'region_ns R', 'strided_ns S', 'cache_bytes B', 'handoff_ns H', 'name N' or "
+             "'# comment'", bad);
     return 1;
   }
   if (!given[KEY_FLOPS] || !given[KEY_BYTES] || !given[KEY_LAUNCH] || !(v[KEY_FLOPS] > 0) ||
@@ -89,9 +90,11 @@ int opsched_device_profile_read(const char *path, opsched_device *out, char *err
                              v[KEY_CORES] == floor(v[KEY_CORES]))) ||
       (given[KEY_REGION] && !(v[KEY_REGION] >= 0 && v[KEY_REGION] <= 1e15)) ||
       (given[KEY_STRIDED] && !(v[KEY_STRIDED] >= 0 && v[KEY_STRIDED] <= 1e15)) ||
-      (given[KEY_CACHE] && !(v[KEY_CACHE] >= 0 && v[KEY_CACHE] <= 1e18))) {
+      (given[KEY_CACHE] && !(v[KEY_CACHE] >= 0 && v[KEY_CACHE] <= 1e18)) ||
+      (given[KEY_HANDOFF] && !(v[KEY_HANDOFF] >= 0 && v[KEY_HANDOFF] <= 1e15))) {
     snprintf(err, err_size, "device profile: elementwise_flops_per_ns must be > 0, cores "
-             "an integer in [1, 65536], region_ns, strided_ns and cache_bytes >= 0");
+             "an integer in [1, 65536], region_ns, strided_ns, cache_bytes and handoff_ns "
+             ">= 0");
     return 1;
   }
   out->name = "profile";
@@ -103,6 +106,7 @@ int opsched_device_profile_read(const char *path, opsched_device *out, char *err
   out->region_ns = (int64_t)v[KEY_REGION];
   out->strided_ns = v[KEY_STRIDED];
   out->cache_bytes = v[KEY_CACHE];
+  out->handoff_ns = (int64_t)v[KEY_HANDOFF];
   return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "opsched/memory.h"
 
 #include "alloc.h"
+#include "memory.h"
 #include "memory_baselines.h"
 #include "memory_exact.h"
 #include "memory_model.h"
@@ -92,29 +93,49 @@ static opsched_status run_heuristic(const mem_model *m, opsched_memory_policy p,
 }
 
 /* Runs `p`, records its peak, and keeps its order in r->order when strictly
- * better than r->peak (ties keep the earlier candidate: deterministic). */
+ * better than r->peak (ties keep the earlier candidate: deterministic). With
+ * a memo, a heuristic that ignores the limit runs once per memo. */
 static opsched_status try_candidate(const mem_model *m, opsched_memory_result *r,
                                     opsched_memory_policy p, int64_t limit,
-                                    int32_t *scratch) {
-  opsched_status st = run_heuristic(m, p, limit, scratch);
-  if (st != OPSCHED_OK)
-    return st;
-  int64_t peak = mem_simulate(m, scratch, NULL, NULL);
-  if (peak == -2)
-    return OPSCHED_ERR_NOMEM;
+                                    int32_t *scratch, opsched_memory_memo *memo) {
+  int cacheable = memo && p != OPSCHED_MEMORY_CRITICAL_PATH;
+  const int32_t *order = scratch;
+  int64_t peak;
+  if (cacheable && memo->order[p]) {
+    order = memo->order[p];
+    peak = memo->peak[p];
+  } else {
+    opsched_status st = run_heuristic(m, p, limit, scratch);
+    if (st != OPSCHED_OK)
+      return st;
+    peak = mem_simulate(m, scratch, NULL, NULL);
+    if (peak == -2)
+      return OPSCHED_ERR_NOMEM;
+    if (cacheable && (memo->order[p] = opsched_alloc_array((size_t)m->n, sizeof *scratch))) {
+      memcpy(memo->order[p], scratch, sizeof *scratch * (size_t)m->n);
+      memo->peak[p] = peak;
+    }
+  }
   r->policy_peak[p] = peak;
   if (r->peak < 0 || peak < r->peak) {
     r->peak = peak;
     r->winner = p;
-    memcpy(r->order, scratch, sizeof *scratch * (size_t)m->n);
+    memcpy(r->order, order, sizeof *order * (size_t)m->n);
   }
   return OPSCHED_OK;
+}
+
+void opsched_memory_memo_free(opsched_memory_memo *memo) {
+  for (int p = 0; memo && p < OPSCHED_MEMORY_POLICY_COUNT; p++) {
+    opsched_free(memo->order[p]);
+    memo->order[p] = NULL;
+  }
 }
 
 /* Keep-best over every heuristic, then exact when asked. */
 static opsched_status min_memory(const mem_model *m, opsched_memory_result *r,
                                  int64_t limit, int run_exact, int64_t budget,
-                                 int32_t *scratch) {
+                                 int32_t *scratch, opsched_memory_memo *memo) {
   static const opsched_memory_policy candidates[] = {
       OPSCHED_MEMORY_PROGRAM_ORDER, OPSCHED_MEMORY_CRITICAL_PATH,
       OPSCHED_MEMORY_XLA_LIST,      OPSCHED_MEMORY_XLA_DFS,
@@ -122,7 +143,7 @@ static opsched_status min_memory(const mem_model *m, opsched_memory_result *r,
       OPSCHED_MEMORY_INDUCTOR_BFS,  OPSCHED_MEMORY_INDUCTOR_DFS,
       OPSCHED_MEMORY_SETHI_ULLMAN};
   for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
-    opsched_status st = try_candidate(m, r, candidates[i], limit, scratch);
+    opsched_status st = try_candidate(m, r, candidates[i], limit, scratch, memo);
     if (st != OPSCHED_OK)
       return st;
   }
@@ -152,6 +173,13 @@ opsched_status opsched_memory_schedule(const opsched_graph *g,
                                        const opsched_buffers *b,
                                        const opsched_memory_options *o,
                                        opsched_memory_result **out) {
+  return opsched_memory_schedule_memo(g, b, o, NULL, out);
+}
+
+opsched_status opsched_memory_schedule_memo(const opsched_graph *g, const opsched_buffers *b,
+                                            const opsched_memory_options *o,
+                                            opsched_memory_memo *memo,
+                                            opsched_memory_result **out) {
   if (out)
     *out = NULL;
   if (!g || !b || !o || !out || !opsched_graph_is_finalized(g) ||
@@ -193,21 +221,21 @@ opsched_status opsched_memory_schedule(const opsched_graph *g,
 
   switch (o->policy) {
   case OPSCHED_MEMORY_MIN_MEMORY:
-    st = min_memory(&m, r, limit, exact_max >= 0 && n <= exact_max, budget, scratch);
+    st = min_memory(&m, r, limit, exact_max >= 0 && n <= exact_max, budget, scratch, memo);
     break;
   case OPSCHED_MEMORY_EXACT:
-    st = min_memory(&m, r, limit, 1, budget, scratch);
+    st = min_memory(&m, r, limit, 1, budget, scratch, memo);
     break;
   case OPSCHED_MEMORY_CRITICAL_PATH:
-    st = try_candidate(&m, r, OPSCHED_MEMORY_CRITICAL_PATH, limit, scratch);
+    st = try_candidate(&m, r, OPSCHED_MEMORY_CRITICAL_PATH, limit, scratch, memo);
     /* A hard limit, not a tie-breaker: when rank order cannot keep it, take
      * the lowest-peak order if that one can, else report the lowest found. */
     if (st == OPSCHED_OK && r->peak > limit)
       st = min_memory(&m, r, limit, exact_max >= 0 && n <= exact_max, budget,
-                      scratch);
+                      scratch, memo);
     break;
   default:
-    st = try_candidate(&m, r, o->policy, limit, scratch);
+    st = try_candidate(&m, r, o->policy, limit, scratch, memo);
     break;
   }
   if (st != OPSCHED_OK)

@@ -323,17 +323,31 @@ static int cmp_time_event(const void *pa, const void *pb) {
   return (a->id > b->id) - (a->id < b->id);
 }
 
+/* Sorts `keys` ascending (LSD radix on bytes, skipping the bytes that all
+ * keys share: only the others are counted); `tmp` has room for n keys. The
+ * result is in `keys`. */
 void mem_radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n) {
+  if (n == 0)
+    return;
+  uint64_t any = 0, all = ~(uint64_t)0;
+  for (size_t i = 0; i < n; i++) {
+    any |= keys[i];
+    all &= keys[i];
+  }
+  uint64_t differ = any ^ all; /* the bits that are not the same in every key */
+  int digit[8], nd = 0;
+  for (int d = 0; d < 8; d++)
+    if ((differ >> (8 * d)) & 0xff)
+      digit[nd++] = d;
   size_t count[8][256];
-  memset(count, 0, sizeof count);
+  memset(count, 0, sizeof count[0] * (size_t)nd);
   for (size_t i = 0; i < n; i++)
-    for (int d = 0; d < 8; d++)
-      count[d][(keys[i] >> (8 * d)) & 0xff]++;
+    for (int j = 0; j < nd; j++)
+      count[j][(keys[i] >> (8 * digit[j])) & 0xff]++;
   uint64_t *src = keys, *dst = tmp;
-  for (int d = 0; d < 8; d++) {
-    size_t *c = count[d];
-    if (n == 0 || c[(keys[0] >> (8 * d)) & 0xff] == n)
-      continue; /* every key has this byte */
+  for (int j = 0; j < nd; j++) {
+    size_t *c = count[j];
+    int d = digit[j];
     size_t sum = 0;
     for (int b = 0; b < 256; b++) {
       size_t k = c[b];

@@ -8,6 +8,7 @@
 #include "memory_baselines.h"
 #include "memory_model.h"
 #include "saturate.h"
+#include "schedule.h"
 #include "schedule_object.h"
 #include "schedule_sync.h"
 #include "streams.h"
@@ -407,14 +408,14 @@ static opsched_status plain_pipeline(const opsched_graph *g,
 /* The policy's one-stream order (opsched_memory_schedule). */
 static opsched_status memory_order(const opsched_graph *g,
                                    const opsched_schedule_options *o,
-                                   opsched_memory_policy policy,
+                                   opsched_memory_policy policy, opsched_memory_memo *memo,
                                    opsched_memory_result **r) {
   opsched_memory_options mo;
   opsched_memory_options_init(&mo);
   mo.policy = policy;
   mo.max_memory = o->max_memory;
   mo.exact_budget = o->exact_budget;
-  return opsched_memory_schedule(g, o->buffers, &mo, r);
+  return opsched_memory_schedule_memo(g, o->buffers, &mo, memo, r);
 }
 
 static void note_order(opsched_schedule *s, const opsched_memory_result *r) {
@@ -444,12 +445,9 @@ typedef struct gated_best {
   int from_order, valid;
 } gated_best;
 
-/* Offers s's times to `b`; -1 when the peak could not be measured. */
-static int offer_times(gated_best *b, const mem_model *m, int64_t limit,
-                       const opsched_schedule *s, int from_order) {
-  int64_t peak = mem_peak_in_time(m, s->start, s->end, NULL);
-  if (peak < 0)
-    return (int)peak;
+/* Offers s's times, whose peak in time is `peak`, to `b`. */
+static void offer_peak(gated_best *b, int64_t limit, const opsched_schedule *s,
+                       int from_order, int64_t peak) {
   int64_t ms = max_end(s);
   int fits = peak <= limit, best_fits = b->valid && b->peak <= limit;
   int better = !b->valid || fits > best_fits ||
@@ -463,7 +461,94 @@ static int offer_times(gated_best *b, const mem_model *m, int64_t limit,
     memcpy(b->stream, s->stream, sizeof *s->stream * n);
     b->makespan = ms, b->peak = peak, b->from_order = from_order, b->valid = 1;
   }
-  return 0;
+}
+
+static void gated_memo_clear(opsched_schedule_memo *memo) {
+  for (int32_t i = 0; i < memo->gated_count; i++) {
+    opsched_gated_memo *e = &memo->gated[i];
+    opsched_free(e->prio);
+    opsched_free(e->start);
+    opsched_free(e->end);
+    opsched_free(e->stream);
+  }
+  memo->gated_count = 0;
+}
+
+void opsched_schedule_memo_free(opsched_schedule_memo *memo) {
+  if (!memo)
+    return;
+  gated_memo_clear(memo);
+  opsched_memory_memo_free(&memo->memory);
+}
+
+/* The memo's entry for these inputs, NULL when none. Entries are kept for
+ * one limit: another limit clears them. */
+static const opsched_gated_memo *gated_memo_find(opsched_schedule_memo *memo,
+                                                 const opsched_schedule *s, int64_t limit,
+                                                 const int64_t *prio, int32_t window) {
+  if (memo->gated_count > 0 && memo->gated[0].limit != limit)
+    gated_memo_clear(memo);
+  for (int32_t i = 0; i < memo->gated_count; i++) {
+    const opsched_gated_memo *e = &memo->gated[i];
+    if (e->window == window && e->streams == s->streams && e->cap == s->resource_limit &&
+        memcmp(e->prio, prio, sizeof *prio * (size_t)s->n) == 0)
+      return e;
+  }
+  return NULL;
+}
+
+/* Keeps s's gated times in the memo (while there is room). */
+static void gated_memo_add(opsched_schedule_memo *memo, const opsched_schedule *s,
+                           int64_t limit, const int64_t *prio, int32_t window, int64_t peak) {
+  if (memo->gated_count == OPSCHED_GATED_MEMO_MAX)
+    return;
+  size_t n = (size_t)s->n;
+  opsched_gated_memo e = {limit, peak, window, s->streams, s->resource_limit,
+                          opsched_alloc_array(n, sizeof *e.prio),
+                          opsched_alloc_array(n, sizeof *e.start),
+                          opsched_alloc_array(n, sizeof *e.end),
+                          opsched_alloc_array(n, sizeof *e.stream)};
+  if (!e.prio || !e.start || !e.end || !e.stream) {
+    opsched_free(e.prio);
+    opsched_free(e.start);
+    opsched_free(e.end);
+    opsched_free(e.stream);
+    return;
+  }
+  memcpy(e.prio, prio, sizeof *prio * n);
+  memcpy(e.start, s->start, sizeof *s->start * n);
+  memcpy(e.end, s->end, sizeof *s->end * n);
+  memcpy(e.stream, s->stream, sizeof *s->stream * n);
+  memo->gated[memo->gated_count++] = e;
+}
+
+/* The gated list schedule of (limit, prio, window) into s, offered to `b`;
+ * from the search's memo when it ran there before (the same times and
+ * peak: gated_list_schedule is a function of these inputs, the graph and
+ * the buffers). */
+static opsched_status gated_offer(const opsched_graph *g, const mem_model *m, int64_t limit,
+                                  const int64_t *prio, int32_t window, opsched_schedule *s,
+                                  gated_best *b, int from_order) {
+  size_t n = (size_t)s->n;
+  const opsched_gated_memo *e = s->memo ? gated_memo_find(s->memo, s, limit, prio, window)
+                                        : NULL;
+  if (e) {
+    memcpy(s->start, e->start, sizeof *s->start * n);
+    memcpy(s->end, e->end, sizeof *s->end * n);
+    memcpy(s->stream, e->stream, sizeof *s->stream * n);
+    offer_peak(b, limit, s, from_order, e->peak);
+    return OPSCHED_OK;
+  }
+  opsched_status st = gated_list_schedule(g, m, limit, prio, window, s);
+  if (st != OPSCHED_OK)
+    return st;
+  int64_t peak = mem_peak_in_time(m, s->start, s->end, NULL);
+  if (peak < 0)
+    return OPSCHED_ERR_NOMEM;
+  if (s->memo)
+    gated_memo_add(s->memo, s, limit, prio, window, peak);
+  offer_peak(b, limit, s, from_order, peak);
+  return OPSCHED_OK;
 }
 
 /* Order windows tried under a limit (gated_list_schedule): 1 is the
@@ -484,7 +569,7 @@ static opsched_status gated_candidates(const opsched_graph *g,
   int64_t limit = o->max_memory;
   opsched_status st;
   opsched_memory_policy policy = o->memory_policy;
-  if ((st = memory_order(g, o, policy, r)) != OPSCHED_OK)
+  if ((st = memory_order(g, o, policy, s->memo ? &s->memo->memory : NULL, r)) != OPSCHED_OK)
     return st;
   const int32_t *order = opsched_memory_result_order(*r);
   for (int32_t v = 0; v < n; v++)
@@ -492,19 +577,16 @@ static opsched_status gated_candidates(const opsched_graph *g,
   if (policy != OPSCHED_MEMORY_CRITICAL_PATH)
     for (int32_t i = 0; i < n; i++)
       prio[order[i]] = i;
-  if ((st = gated_list_schedule(g, m, limit, prio, 0, s)) != OPSCHED_OK)
+  if ((st = gated_offer(g, m, limit, prio, 0, s, b, policy != OPSCHED_MEMORY_CRITICAL_PATH)) !=
+      OPSCHED_OK)
     return st;
-  if (offer_times(b, m, limit, s, policy != OPSCHED_MEMORY_CRITICAL_PATH) < 0)
-    return OPSCHED_ERR_NOMEM;
   for (int32_t i = 0; i < n; i++)
     prio[order[i]] = i;
   for (size_t w = 0; w < sizeof order_windows / sizeof *order_windows; w++) {
     if (w > 0 && order_windows[w] >= n)
       break; /* the same as the free run over the order */
-    if ((st = gated_list_schedule(g, m, limit, prio, order_windows[w], s)) != OPSCHED_OK)
+    if ((st = gated_offer(g, m, limit, prio, order_windows[w], s, b, 1)) != OPSCHED_OK)
       return st;
-    if (offer_times(b, m, limit, s, 1) < 0)
-      return OPSCHED_ERR_NOMEM;
   }
   size_t bytes = sizeof *s->start * (size_t)n;
   memcpy(s->start, b->start, bytes);
@@ -570,7 +652,8 @@ static opsched_status ordered_one_stream(const opsched_graph *g,
   opsched_status st = OPSCHED_ERR_NOMEM;
   if (!pos)
     goto done;
-  if ((st = memory_order(g, o, o->memory_policy, &r)) != OPSCHED_OK)
+  if ((st = memory_order(g, o, o->memory_policy, s->memo ? &s->memo->memory : NULL, &r)) !=
+      OPSCHED_OK)
     goto done;
   const int32_t *order = opsched_memory_result_order(r);
   int64_t t = 0;
@@ -645,15 +728,67 @@ static opsched_status memory_pipeline(const opsched_graph *g,
   return st;
 }
 
+/* The runtime's costs of several streams (options.handoff_ns, region_ns):
+ * re-times *sp with them (its streams and per-stream orders kept), then
+ * replaces it by the one-stream schedule of the same options when that is
+ * not slower, or meets a memory limit *sp misses: a plan that does not pay
+ * uses no streams. g0 is the caller's graph, g the one scheduled. */
+static opsched_status charge_streams(const opsched_graph *g0, const opsched_graph *g,
+                                     const opsched_schedule_options *o, const mem_model *m,
+                                     opsched_schedule **sp) {
+  opsched_schedule *s = *sp;
+  int32_t *tie = opsched_alloc_array((size_t)s->n, sizeof *tie);
+  if (!tie)
+    return OPSCHED_ERR_NOMEM;
+  for (int32_t i = 0; i < s->n; i++)
+    tie[s->order[i]] = i; /* equal times keep the order (and stream order) */
+  opsched_status st = opsched_streams_charge(g, s, o->region_ns, o->handoff_ns);
+  if (st == OPSCHED_OK)
+    st = opsched_schedule_sort_order_by(s, g, tie);
+  opsched_free(tie);
+  if (st == OPSCHED_OK)
+    st = opsched_streams_waits(g, s);
+  if (st == OPSCHED_OK && m) {
+    opsched_free(s->live_after);
+    s->live_after = NULL;
+    st = memory_figures(o, m, s);
+  }
+  if (st != OPSCHED_OK)
+    return st;
+  if (o->effort == 0)
+    s->list_makespan = s->makespan;
+  opsched_schedule_options one_o = *o;
+  one_o.streams = 1;
+  one_o.resource_limit = s->resource_limit; /* the same demands fit */
+  one_o.handoff_ns = one_o.region_ns = 0;
+  opsched_schedule *one = NULL;
+  if ((st = opsched_schedule_run(g0, &one_o, &one)) != OPSCHED_OK)
+    return st;
+  if (one->limit_met > s->limit_met ||
+      (one->limit_met == s->limit_met && one->makespan <= s->makespan)) {
+    opsched_schedule_destroy(s);
+    *sp = one;
+  } else {
+    opsched_schedule_destroy(one);
+  }
+  return OPSCHED_OK;
+}
+
 opsched_status opsched_schedule_run(const opsched_graph *g0,
                                     const opsched_schedule_options *o,
                                     opsched_schedule **out) {
+  return opsched_schedule_run_memo(g0, o, NULL, out);
+}
+
+opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
+                                         const opsched_schedule_options *o,
+                                         opsched_schedule_memo *memo, opsched_schedule **out) {
   *out = NULL;
   if (!g0 || !o || !opsched_graph_is_finalized(g0))
     return OPSCHED_ERR_INVALID;
   int32_t streams = o->streams == 0 ? 1 : o->streams;
   int32_t cap = o->resource_limit == 0 ? streams : o->resource_limit;
-  if (streams < 1 || cap < 1 || o->effort < 0 ||
+  if (streams < 1 || cap < 1 || o->effort < 0 || o->handoff_ns < 0 || o->region_ns < 0 ||
       (o->priority != OPSCHED_PRIORITY_CRITICAL_PATH &&
        o->priority != OPSCHED_PRIORITY_PROGRAM_ORDER))
     return OPSCHED_ERR_INVALID;
@@ -688,7 +823,11 @@ opsched_status opsched_schedule_run(const opsched_graph *g0,
     s->streams = streams;
     s->resource_limit = cap;
     opsched_schedule_set_ranks(s, g);
+    s->memo = memo;
     st = o->buffers ? memory_pipeline(g, o, &m, s) : plain_pipeline(g, o, s);
+    s->memo = NULL; /* the memo belongs to the caller's search */
+    if (st == OPSCHED_OK && streams > 1 && o->handoff_ns > 0)
+      st = charge_streams(g0, g, o, o->buffers ? &m : NULL, &s);
   }
   if (o->buffers) {
     mem_model_free(&m);
@@ -775,6 +914,64 @@ opsched_status opsched_schedule_from_placement(const opsched_graph *g0,
   }
 done:
   if (buffers) {
+    mem_model_free(&m);
+    opsched_graph_destroy(aug);
+  }
+  if (st != OPSCHED_OK) {
+    opsched_schedule_destroy(s);
+    return st;
+  }
+  *out = s;
+  return OPSCHED_OK;
+}
+
+opsched_status opsched_schedule_from_starts(const opsched_graph *g0,
+                                           const opsched_schedule_options *o,
+                                           const int64_t *starts, opsched_schedule **out) {
+  *out = NULL;
+  if (!g0 || !o || !starts || !opsched_graph_is_finalized(g0))
+    return OPSCHED_ERR_INVALID;
+  int32_t n = opsched_graph_num_nodes(g0);
+  int32_t streams = o->streams < 1 ? 1 : o->streams;
+  streams = streams > OPSCHED_STREAMS_MAX ? OPSCHED_STREAMS_MAX : streams;
+  if (o->buffers && opsched_buffers_num_nodes(o->buffers) != n)
+    return OPSCHED_ERR_INVALID;
+  for (int32_t v = 0; v < n; v++)
+    if (starts[v] < 0)
+      return OPSCHED_ERR_INVALID;
+  mem_model m;
+  opsched_graph *aug = NULL;
+  const opsched_graph *g = g0;
+  if (o->buffers) {
+    opsched_status st = mem_model_build(g0, o->buffers, &m);
+    if (st != OPSCHED_OK)
+      return st;
+    if (!(aug = augmented_graph(g0, &m))) {
+      mem_model_free(&m);
+      return OPSCHED_ERR_NOMEM;
+    }
+    g = aug;
+  }
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  opsched_schedule *s = opsched_schedule_alloc(n);
+  if (s) {
+    s->streams = streams;
+    s->resource_limit = o->resource_limit == 0 ? streams : o->resource_limit;
+    opsched_schedule_set_ranks(s, g);
+    for (int32_t v = 0; v < n; v++) {
+      s->start[v] = starts[v];
+      s->end[v] = opsched_sat_add(starts[v], opsched_graph_cost(g0, v));
+    }
+    st = opsched_schedule_sort_order(s, g);
+    if (st == OPSCHED_OK)
+      st = opsched_streams_assign(g, s);
+    if (st == OPSCHED_OK)
+      st = opsched_streams_waits(g, s);
+    s->list_makespan = s->makespan;
+    if (st == OPSCHED_OK && o->buffers)
+      st = memory_figures(o, &m, s);
+  }
+  if (o->buffers) {
     mem_model_free(&m);
     opsched_graph_destroy(aug);
   }

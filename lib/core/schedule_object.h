@@ -33,6 +33,8 @@ struct opsched_schedule {
   int64_t *live_after;
   int limit_met, exact_proven;
   const char *memory_winner; /* static string or NULL */
+  /* The search's memo (schedule.h), set only while opsched_schedule_run_memo runs. */
+  struct opsched_schedule_memo *memo;
 };
 
 /* Allocates a schedule for n nodes with every array zeroed; NULL on OOM. */

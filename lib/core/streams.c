@@ -471,3 +471,81 @@ done:
   opsched_free(re);
   return status;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Charging the runtime's cross-stream costs (streams.h).                 */
+
+/* Sum of what the charged times can reach, saturated. */
+static int64_t charged_span(const opsched_graph *g, const opsched_schedule *s,
+                            int64_t region_ns, int64_t handoff_ns) {
+  int64_t t = opsched_sat_add(s->total_work, opsched_sat_mul(region_ns, s->n));
+  int64_t edges = opsched_graph_num_edges(g) + s->num_syncs;
+  return opsched_sat_add(t, opsched_sat_mul(handoff_ns, edges));
+}
+
+/* The earliest start of v: after its stream predecessor (*stream_end) and
+ * each predecessor (dependencies, then syncs), handoff_ns later for one on
+ * another stream. */
+static int64_t charged_est(const opsched_graph *g, const opsched_schedule *s, int32_t v,
+                           int64_t stream_end, int64_t handoff_ns) {
+  int32_t np;
+  const int32_t *pred = opsched_graph_preds(g, v, &np);
+  int64_t ns = s->sync_off ? s->sync_off[v + 1] - s->sync_off[v] : 0;
+  int64_t est = stream_end;
+  for (int64_t e = 0; e < np + ns; e++) {
+    int32_t u = e < np ? pred[e] : s->sync_ids[s->sync_off[v] + e - np];
+    int64_t t = s->end[u] + (s->stream[u] != s->stream[v] ? handoff_ns : 0);
+    if (t > est)
+      est = t;
+  }
+  return est;
+}
+
+opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *s,
+                                      int64_t region_ns, int64_t handoff_ns) {
+  int32_t n = s->n, S = 1, max_demand = 1;
+  if (region_ns < 0 || handoff_ns < 0)
+    return OPSCHED_ERR_INVALID;
+  if (charged_span(g, s, region_ns, handoff_ns) >= INT64_MAX / 8)
+    return OPSCHED_ERR_INVALID; /* doubled times would overflow */
+  for (int32_t v = 0; v < n; v++) {
+    if (s->stream[v] + 1 > S)
+      S = s->stream[v] + 1;
+    if (opsched_graph_demand(g, v) > max_demand)
+      max_demand = opsched_graph_demand(g, v);
+  }
+  /* One op per stream at a time: the capacity can only bind when the
+   * streams' largest demands can exceed it. */
+  int capacity_binds = (int64_t)S * max_demand > s->resource_limit;
+  sgs c;
+  int ok = sgs_init(&c, g, s);
+  int64_t *stream_end = opsched_alloc_array((size_t)S, sizeof *stream_end);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!ok || !stream_end)
+    goto done;
+  c.streams = INT32_MAX; /* streams are fixed: only the capacity is placed */
+  c.pm = 1;
+  c.pt[0] = 0;
+  c.pcnt[0] = c.puse[0] = 0;
+  /* s->order sorts by start and is topological: each op's predecessors and
+   * stream predecessor are re-timed before it. */
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = s->order[i], k = s->stream[v];
+    int64_t cost = opsched_graph_cost(g, v);
+    if (cost > 0)
+      cost += region_ns;
+    int64_t t = charged_est(g, s, v, stream_end[k], handoff_ns);
+    if (capacity_binds) {
+      t = prof_earliest(&c, t, cost, opsched_graph_demand(g, v));
+      prof_add(&c, t, cost, opsched_graph_demand(g, v));
+    }
+    s->start[v] = t;
+    s->end[v] = t + cost;
+    stream_end[k] = s->end[v];
+  }
+  st = OPSCHED_OK;
+done:
+  sgs_free(&c);
+  opsched_free(stream_end);
+  return st;
+}

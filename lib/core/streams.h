@@ -34,4 +34,16 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
                                                 opsched_times_filter accept,
                                                 void *ctx);
 
+/* Re-times a finished schedule with the runtime's costs of several streams
+ * (opsched_schedule_options.handoff_ns/region_ns): streams and each
+ * stream's order are kept; in s->order, each op starts at the earliest time
+ * after its stream predecessor's end and, for each predecessor (dependency
+ * or sync), that predecessor's end plus handoff_ns when it is on another
+ * stream, and no earlier than the capacity allows (only checked when the
+ * streams' demands can exceed it); an op of non-zero cost lasts region_ns
+ * longer. O(ops + edges) without the capacity check. Leaves s->order (no
+ * longer sorted), waits and memory figures to the caller. */
+opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *s,
+                                      int64_t region_ns, int64_t handoff_ns);
+
 #endif

@@ -50,8 +50,9 @@ static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed,
   opsched_op_work_measure(op, &work, dynamic);
   const opsched_device *d = opsched_options_device(o);
   int64_t t = opsched_cost_roofline(d, &work);
-  /* On several streams each op may run in its own async.execute region. */
-  if (t > 0 && o->schedule.streams > 1 && d->region_ns > 0)
+  /* On several streams each op may run in its own async.execute region;
+   * with a hand-off latency the scheduler charges both (schedule_on_frontier). */
+  if (t > 0 && o->schedule.streams > 1 && d->region_ns > 0 && d->handoff_ns == 0)
     t = t > INT64_MAX - d->region_ns ? INT64_MAX : t + d->region_ns;
   return t;
 }
@@ -250,6 +251,13 @@ static opsched_status schedule_on_frontier(opsched_block_plan *p, const opsched_
   so.buffers = p->bufs.buffers;
   so.max_memory = o->max_memory;
   so.memory_policy = o->memory_policy;
+  /* The runtime's cross-stream costs: charged on the schedule's streams,
+   * which falls back to one stream when they do not pay. */
+  const opsched_device *d = opsched_options_device(o);
+  if (o->cost_model == OPSCHED_COST_ROOFLINE && so.streams > 1 && d->handoff_ns > 0) {
+    so.handoff_ns = d->handoff_ns;
+    so.region_ns = d->region_ns;
+  }
   opsched_frontier_options fo;
   opsched_frontier_options_init(&fo);
   fo.makespan_tolerance = o->makespan_tolerance;

@@ -93,4 +93,4 @@ func.func @tr_large(%a: tensor<288x288xf32>) -> tensor<288x288xf32> {
   return %t : tensor<288x288xf32>
 }
 
-// BAD: invalid value '{{.*}}.profile' for option 'device': device profile: elementwise_flops_per_ns must be > 0, cores an integer in [1, 65536], region_ns, strided_ns and cache_bytes >= 0
+// BAD: invalid value '{{.*}}.profile' for option 'device': device profile: elementwise_flops_per_ns must be > 0, cores an integer in [1, 65536], region_ns, strided_ns, cache_bytes and handoff_ns >= 0

@@ -22,7 +22,7 @@ func.func @mm(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32>
   return %n : tensor<64x64xf32>
 }
 
-// MALFORMED: invalid value '{{.*}}malformed.profile' for option 'device': device profile line 2: want 'flops_per_ns X', 'bytes_per_ns Y', 'launch_ns Z', 'elementwise_flops_per_ns E', 'cores C', 'region_ns R', 'strided_ns S', 'cache_bytes B', 'name N' or '# comment'
+// MALFORMED: invalid value '{{.*}}malformed.profile' for option 'device': device profile line 2: want 'flops_per_ns X', 'bytes_per_ns Y', 'launch_ns Z', 'elementwise_flops_per_ns E', 'cores C', 'region_ns R', 'strided_ns S', 'cache_bytes B', 'handoff_ns H', 'name N' or '# comment'
 // INCOMPLETE: invalid value '{{.*}}incomplete.profile' for option 'device': device profile needs flops_per_ns > 0, bytes_per_ns > 0 and launch_ns >= 0
 // MISSING: invalid value '{{.*}}missing.profile' for option 'device': cannot open the device profile
 // CALIBRATED: # opsched device profile: opsched-bench calibrate

@@ -12,10 +12,15 @@
 // RUN: opsched-opt --op-schedule='streams=2 policy=min-memory' %s | FileCheck %s --check-prefix=MIN
 // program-order is honoured as its one-stream peak (here also 1016).
 // RUN: opsched-opt --op-schedule='streams=2 policy=program-order' %s | FileCheck %s --check-prefix=MIN
-// max-memory: the fastest schedule within it, the arena included; at
-// 64-byte alignment the peak of 1016 needs an arena of 1024 + 64 + 64:
-// RUN: opsched-opt --op-schedule='streams=2 max-memory=1100' %s 2>&1 | FileCheck %s --check-prefix=ARENA
-// RUN: not opsched-opt --op-schedule='streams=2 max-memory=1100 strict-memory' %s 2>&1 | FileCheck %s --check-prefix=STRICT
+// max-memory: the fastest schedule within it, the arena included. Offsets
+// are 64-byte aligned and the arena ends at its top buffer's unaligned end,
+// so the peak of 1016 (1000 + 8 + 8) needs 1024 + 64 + 8 = 1096 bytes, an
+// 8-byte result on top (it was 1152 when every buffer counted at its
+// aligned size). 1096 fits, without a warning; 1095 does not:
+// RUN: opsched-opt --op-schedule='streams=2 max-memory=1096' --mlir-print-debuginfo --mlir-print-local-scope %s 2>&1 | FileCheck %s --check-prefix=ATPEAK
+// RUN: opsched-opt --op-schedule='streams=2 max-memory=1096' %s | opsched-opt --op-schedule-verify -o /dev/null
+// RUN: opsched-opt --op-schedule='streams=2 max-memory=1095' %s 2>&1 | FileCheck %s --check-prefix=ARENA
+// RUN: not opsched-opt --op-schedule='streams=2 max-memory=1095 strict-memory' %s 2>&1 | FileCheck %s --check-prefix=STRICT
 // ... and at 8-byte alignment it fits, without a warning:
 // RUN: opsched-opt --op-schedule='streams=2 max-memory=1016 alignment=8' %s 2>&1 | FileCheck %s --check-prefix=FITS
 // A limit above the unconstrained peak and arena: the unconstrained schedule.
@@ -24,7 +29,8 @@
 // RUN: opsched-opt --op-schedule='streams=1' %s | FileCheck %s --check-prefix=ONE
 // RUN: not opsched-opt --op-schedule='makespan-tolerance=150' %s 2>&1 | FileCheck %s --check-prefix=BADTOL
 // The frontier through the pass: max-memory=2008 admits the unconstrained
-// peak but not its arena (2112), so the gated schedule is kept.
+// peak but not its arena (2056 = 1024 + 1024 + 8), so the gated schedule is
+// kept.
 // RUN: opsched-bench pareto %s --streams 2 --points 2 | FileCheck %s --check-prefix=PARETO
 // RUN: not opsched-bench pareto 2>&1 | FileCheck %s --check-prefix=PARETO-USAGE
 
@@ -44,11 +50,18 @@
 // MIN-LABEL: func.func @two_chains
 // MIN-SAME: opsched.makespan = 1003 : i64, {{.*}}opsched.peak_memory = 1016 : i64, {{.*}}opsched.unconstrained_makespan = 1001 : i64, opsched.unconstrained_peak_memory = 2008 : i64
 
-// ARENA: warning: opsched: the buffer arena does not fit max-memory = 1100 bytes: the smallest arena found is 1152 bytes (peak live bytes 1016)
-// ARENA-NOT: warning
-// ARENA: opsched.arena_size = 1152 : i64, {{.*}}opsched.makespan = 1003 : i64, opsched.memory_limit = 1100 : i64, {{.*}}opsched.peak_memory = 1016 : i64
+// ATPEAK-NOT: warning
+// ATPEAK: opsched.arena_size = 1096 : i64, {{.*}}opsched.makespan = 1003 : i64, opsched.memory_limit = 1096 : i64, {{.*}}opsched.peak_memory = 1016 : i64
+// ATPEAK: opsched.offset = array<i64: 64>, {{.*}}opsched.size = array<i64: 1000>{{.*}}loc("a1")
+// ATPEAK: opsched.offset = array<i64: 1088>, {{.*}}opsched.size = array<i64: 8>{{.*}}loc("a2")
+// ATPEAK: opsched.offset = array<i64: 0>, {{.*}}opsched.size = array<i64: 1000>{{.*}}loc("b1")
+// ATPEAK: opsched.offset = array<i64: 1024>, {{.*}}opsched.size = array<i64: 8>{{.*}}loc("b2")
 
-// STRICT: error: opsched: the buffer arena does not fit max-memory = 1100 bytes: the smallest arena found is 1152 bytes (peak live bytes 1016)
+// ARENA: warning: opsched: the buffer arena does not fit max-memory = 1095 bytes: the smallest arena found is 1096 bytes (peak live bytes 1016)
+// ARENA-NOT: warning
+// ARENA: opsched.arena_size = 1096 : i64, {{.*}}opsched.makespan = 1003 : i64, opsched.memory_limit = 1095 : i64, {{.*}}opsched.peak_memory = 1016 : i64
+
+// STRICT: error: opsched: the buffer arena does not fit max-memory = 1095 bytes: the smallest arena found is 1096 bytes (peak live bytes 1016)
 // STRICT-NOT: opsched.makespan
 
 // FITS-NOT: warning
@@ -60,14 +73,14 @@
 // ONE-LABEL: func.func @two_chains
 // ONE-NOT: opsched.unconstrained
 // ONE-SAME: opsched.streams = 1 : i64, opsched.streams_requested = 1 : i64, opsched.waits_after
-// PARETO: 2 streams: one-stream min-memory peak 1016 (arena 1152); unconstrained makespan 1001, peak 2008
-// PARETO: 1 stream min-memory 1003 1.0020 1016 1.0000 1152 1.1339 1
-// PARETO-NEXT: max-memory=1016 1003 1.0020 1016 1.0000 1152 1.1339 1  (warned)
+// PARETO: 2 streams: one-stream min-memory peak 1016 (arena 1096); unconstrained makespan 1001, peak 2008
+// PARETO: 1 stream min-memory 1003 1.0020 1016 1.0000 1096 1.0787 1
+// PARETO-NEXT: max-memory=1016 1003 1.0020 1016 1.0000 1096 1.0787 1  (warned)
 // PARETO-NEXT: max-memory=1512 1003
 // PARETO-NEXT: max-memory=2008 1003 1.0020 1016
-// PARETO-NEXT: max-memory=1152 (arena) 1003 1.0020 1016 1.0000 1152 1.1339 1{{$}}
-// PARETO-NEXT: makespan-tolerance=0 1001 1.0000 2008 1.9764 2112 2.0787 2
-// PARETO-NEXT: default (chosen) 1003 1.0020 1016 1.0000 1152 1.1339 1
+// PARETO-NEXT: max-memory=1096 (arena) 1003 1.0020 1016 1.0000 1096 1.0787 1{{$}}
+// PARETO-NEXT: makespan-tolerance=0 1001 1.0000 2008 1.9764 2056 2.0236 2
+// PARETO-NEXT: default (chosen) 1003 1.0020 1016 1.0000 1096 1.0787 1
 // PARETO-USAGE: usage: opsched-bench pareto MODEL.mlir
 // BADTOL: invalid value '150' for option 'makespan-tolerance'; accepted: a percentage from 0 to 100
 

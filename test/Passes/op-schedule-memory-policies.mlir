@@ -7,8 +7,9 @@
 // RUN: opsched-opt --op-schedule --mlir-print-debuginfo --mlir-print-local-scope %s | FileCheck %s --check-prefix=CP
 // RUN: opsched-opt --op-schedule='policy=min-memory' --mlir-print-debuginfo --mlir-print-local-scope %s | FileCheck %s --check-prefix=MIN
 // A limit of 1010 is met by reordering, with the default critical-path policy;
-// the arena cannot fit it (1000 and 8 bytes take 1024 + 64 at 64-byte
-// alignment), which is the only warning:
+// the arena cannot fit it (1000 and 8 bytes at 64-byte aligned offsets take
+// 1024 + 8, the arena ending at its top buffer's unaligned end), which is
+// the only warning:
 // RUN: opsched-opt --op-schedule='max-memory=1010' --mlir-print-debuginfo --mlir-print-local-scope %s 2>&1 | FileCheck %s --check-prefix=MET
 // 1000 cannot be met (s alone plus p's 8): a warning and the lowest peak;
 // RUN: opsched-opt --op-schedule='max-memory=1000' %s 2>&1 | FileCheck %s --check-prefix=UNMET
@@ -39,7 +40,7 @@
 // MIN: loc("q1view")
 // MIN: loc("q2")
 
-// MET: warning: opsched: the buffer arena does not fit max-memory = 1010 bytes: the smallest arena found is 1088 bytes (peak live bytes 1008)
+// MET: warning: opsched: the buffer arena does not fit max-memory = 1010 bytes: the smallest arena found is 1032 bytes (peak live bytes 1008)
 // MET-NOT: warning
 // MET-LABEL: func.func @chains(%arg0
 // MET-SAME: opsched.memory_limit = 1010 : i64, {{.*}}opsched.original_peak_memory = 1016 : i64, {{.*}}opsched.peak_memory = 1008 : i64
@@ -51,9 +52,9 @@
 // STRICT: error: opsched: cannot meet max-memory = 1000 bytes: the lowest peak found is 1008 bytes
 
 // 1KiB = 1024 bytes: the critical-path order (1016) fits, but no arena does
-// at 64-byte alignment (1024 + 64 + 64 for it, 1024 + 64 for min-memory's
+// at 64-byte alignment (1024 + 64 + 8 for it, 1024 + 8 for min-memory's
 // 1008): a warning, and the order with the smaller arena.
-// KIB: warning: opsched: the buffer arena does not fit max-memory = 1024 bytes: the smallest arena found is 1088 bytes (peak live bytes 1008)
+// KIB: warning: opsched: the buffer arena does not fit max-memory = 1024 bytes: the smallest arena found is 1032 bytes (peak live bytes 1008)
 // KIB: opsched.memory_limit = 1024 : i64, opsched.original_peak_memory = 1016 : i64, opsched.peak_memory = 1008 : i64
 // BADSIZE: invalid value '12XB' for option 'max-memory'; accepted: a size such as 0 (no limit), 4096, 512KiB, 64MiB, 2GiB
 // NEGSIZE: invalid value '-5' for option 'max-memory'

@@ -10,8 +10,12 @@
 // CHECK: tensor.empty() : tensor<16xf32>
 // CHECK: linalg.add {opsched.offset = array<i64: 64>, opsched.size = array<i64: 64>, opsched.slot = array<i64: 0>}
 // CHECK: linalg.mul {opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>, opsched.slot = array<i64: 1>}
+// At 128-byte alignment the second buffer starts at 128 and the arena ends
+// at its unaligned end: 128 + 64.
 // ALIGN-LABEL: func.func @two
-// ALIGN-SAME: opsched.alignment = 128 : i64, opsched.arena_size = 256 : i64
+// ALIGN-SAME: opsched.alignment = 128 : i64, opsched.arena_size = 192 : i64
+// ALIGN: linalg.add {opsched.offset = array<i64: 128>, opsched.size = array<i64: 64>, opsched.slot = array<i64: 0>}
+// ALIGN: linalg.mul {opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>, opsched.slot = array<i64: 1>}
 
 // HELP: --op-buffer-slots
 // HELP-NEXT: --alignment=<long>

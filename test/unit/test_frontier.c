@@ -90,11 +90,20 @@ static void test_two_chains(void) {
   CHECK_EQ_I64(opsched_schedule_peak_memory(r.schedule), 1016);
   CHECK_EQ_I64(opsched_schedule_makespan(r.schedule), 1003);
   release(&r);
-  /* A limit the peak meets but a 64-byte aligned arena cannot (1152). */
-  r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 1100, 0.01, 64);
+  /* A limit the peak meets but a 64-byte aligned arena cannot: the two
+   * 8-byte results and a 1000-byte buffer, at 64-byte offsets, need at
+   * least 64 + 1024 + 8 = 1096 bytes (an 8-byte one on top). */
+  r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 1095, 0.01, 64);
   CHECK(r.memory_limit_met);
   CHECK(!r.arena_limit_met);
-  CHECK_EQ_I64(opsched_arena_size(r.arena), 1152);
+  CHECK_EQ_I64(opsched_arena_size(r.arena), 1096);
+  release(&r);
+  /* 1096 fits: the arena ends at its top buffer's unaligned end (it was
+   * 1152 when every buffer counted at its aligned size). */
+  r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 1096, 0.01, 64);
+  CHECK(r.memory_limit_met && r.arena_limit_met);
+  CHECK_EQ_I64(opsched_arena_size(r.arena), 1096);
+  CHECK_EQ_I64(opsched_schedule_peak_memory(r.schedule), 1016);
   release(&r);
   /* At 8 bytes it fits exactly. */
   r = choose(g, b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 1016, 0.01, 8);

@@ -411,6 +411,97 @@ static void test_assign_matches_scan(void) {
   opsched_lanes_free(&l);
 }
 
+static opsched_schedule *run_charged(const opsched_graph *g, int streams, int cap,
+                                     int64_t region_ns, int64_t handoff_ns) {
+  opsched_schedule_options o;
+  opsched_schedule_options_init(&o);
+  o.streams = streams;
+  o.resource_limit = cap;
+  o.region_ns = region_ns;
+  o.handoff_ns = handoff_ns;
+  opsched_schedule *s = NULL;
+  CHECK(opsched_schedule_run(g, &o, &s) == OPSCHED_OK);
+  return s;
+}
+
+/* The cross-stream hand-off (options.handoff_ns): a(10) -> b(40), c(40) ->
+ * d(10) on 2 streams runs b and c at once (makespan 60 against 100 on one
+ * stream). c waits on a and d on c across streams: each starts handoff_ns
+ * after its producer's end; region_ns lengthens every op. When the charged
+ * makespan is not below 100 the one-stream schedule is returned. */
+static void test_charged_handoff(void) {
+  static const int64_t cost[] = {10, 40, 40, 10};
+  static const int e[][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+  opsched_graph *g = make_graph(4, cost, NULL, e, 4);
+  static const struct {
+    int64_t region, handoff, makespan;
+    int streams;
+    int64_t start[4];
+  } cases[] = {
+      {0, 0, 60, 2, {0, 10, 10, 50}},    /* no charge: as before */
+      {7, 0, 60, 2, {0, 10, 10, 50}},    /* region_ns alone is not charged here */
+      {0, 5, 70, 2, {0, 10, 15, 60}},    /* c at 10 + 5, d at 55 + 5 */
+      {1, 5, 73, 2, {0, 11, 16, 62}},    /* ops of 11, 41, 41, 11 */
+      {0, 19, 98, 2, {0, 10, 29, 88}},   /* still below 100 */
+      {0, 20, 100, 1, {0, 10, 50, 90}},  /* a tie: one stream */
+      {0, 30, 100, 1, {0, 10, 50, 90}},  /* slower: one stream */
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    opsched_schedule *s = run_charged(g, 2, 0, cases[k].region, cases[k].handoff);
+    CHECK_EQ_I64(opsched_schedule_makespan(s), cases[k].makespan);
+    CHECK_EQ_I64(opsched_schedule_stream_count(s), cases[k].streams);
+    for (int v = 0; v < 4; v++)
+      CHECK_EQ_I64(opsched_schedule_starts(s)[v], cases[k].start[v]);
+    /* The one-stream work (no region) over the charged makespan. */
+    CHECK_EQ_I64(opsched_schedule_total_work(s), 100);
+    if (cases[k].streams == 2) {
+      static const int32_t on_a[] = {0}, on_c[] = {2};
+      check_waits(s, 2, 1, on_a);
+      check_waits(s, 3, 1, on_c);
+      CHECK_EQ_I64(opsched_schedule_streams(s)[2], 1);
+    }
+    opsched_schedule_destroy(s);
+  }
+  opsched_schedule_options o;
+  opsched_schedule_options_init(&o);
+  o.streams = 2;
+  o.handoff_ns = -1;
+  opsched_schedule *bad = NULL;
+  CHECK(opsched_schedule_run(g, &o, &bad) == OPSCHED_ERR_INVALID);
+  opsched_graph_destroy(g);
+}
+
+/* Charged where the capacity binds: a(10) -> b(40), c(40) -> e(10), and x(20)
+ * of demand 2 (nothing else runs beside it), on 2 streams of capacity 2.
+ * Uncharged: a [0,10), b and c [10,50), x [50,70), e [70,80). With a
+ * hand-off of 5, c starts at 15 (it waits on a across streams) and ends at
+ * 55; x, after b on its stream at 50, must wait for c to end (capacity):
+ * [55,75); e after x on its stream: [75,85). One stream would take 120. */
+static void test_charged_capacity(void) {
+  static const int64_t cost[] = {10, 40, 40, 20, 10};
+  static const int32_t demand[] = {1, 1, 1, 2, 1};
+  static const int e[][2] = {{0, 1}, {0, 2}, {1, 4}, {2, 4}};
+  opsched_graph *g = make_graph(5, cost, demand, e, 4);
+  opsched_schedule *s = run_charged(g, 2, 2, 0, 5);
+  const int64_t *st = opsched_schedule_starts(s), *en = opsched_schedule_ends(s);
+  const int32_t *sm = opsched_schedule_streams(s);
+  static const int64_t start[] = {0, 10, 15, 55, 75};
+  static const int32_t stream[] = {0, 0, 1, 0, 0};
+  for (int v = 0; v < 5; v++) {
+    CHECK_EQ_I64(st[v], start[v]);
+    CHECK_EQ_I64(sm[v], stream[v]);
+    int64_t used = 0;
+    for (int u = 0; u < 5; u++)
+      if (st[u] <= st[v] && st[v] < en[u])
+        used += demand[u];
+    CHECK(used <= 2);
+  }
+  CHECK_EQ_I64(opsched_schedule_makespan(s), 85);
+  CHECK_EQ_I64(opsched_schedule_stream_count(s), 2);
+  opsched_schedule_destroy(s);
+  opsched_graph_destroy(g);
+}
+
 int main(void) {
   test_fork_join();
   test_chain_one_stream();
@@ -419,5 +510,7 @@ int main(void) {
   test_seed_every_strategy();
   test_random_dags();
   test_assign_matches_scan();
+  test_charged_handoff();
+  test_charged_capacity();
   return check_report("test_streams");
 }

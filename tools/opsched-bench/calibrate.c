@@ -9,7 +9,9 @@
  * from a function of many tiny ops, the async runtime's cost per region
  * from a chain of dependent async.execute regions, the cost of a strided
  * access from a transpose larger than the L2 cache, and the cores the
- * runtime's thread pool uses. `op-schedule device=FILE` reads the profile
+ * runtime's thread pool uses, and the cross-stream hand-off from two
+ * streams that wait on each other at every step against one stream of the
+ * same regions. `op-schedule device=FILE` reads the profile
  * (docs/materialize.md). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -19,7 +21,13 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { REPEATS = 7, TINY_OPS = 512, ASYNC_REGIONS = 256, KERNELS = 8, TRANSPOSED = 2048 };
+enum {
+  REPEATS = 7, TINY_OPS = 512, ASYNC_REGIONS = 256, KERNELS = 10, TRANSPOSED = 2048,
+  /* The hand-off kernels: steps of two streams, each region a fill of
+   * HANDOFF_FLOATS floats (64 KiB, about 10 us here: long enough that the
+   * other stream's worker goes idle between its regions). */
+  HANDOFF_STEPS = 128, HANDOFF_FLOATS = 16384
+};
 
 /* The kernels; main prints REPEATS times per kernel, kernel after kernel. */
 static const char *const kernels =
@@ -81,6 +89,49 @@ static void emit_tiny(FILE *f) {
   fprintf(f, "  async.await %%k%d : !async.token\n  return\n}\n", ASYNC_REGIONS - 1);
 }
 
+/* One region of the hand-off kernels: waits on `deps` (may be empty), hops
+ * to the pool as op-materialize-streams' segments do, fills `buf`. */
+static void emit_handoff_region(FILE *f, const char *name, const char *deps, const char *buf) {
+  fprintf(f, "  %%%s = async.execute%s%s%s {\n", name, *deps ? " [" : "", deps, *deps ? "]" : "");
+  if (*deps)
+    fprintf(f, "    %%h = async.execute {\n      async.yield\n    }\n"
+               "    async.await %%h : !async.token\n");
+  fprintf(f, "    linalg.fill ins(%%v : f32) outs(%%%s : memref<%dxf32>)\n    async.yield\n  }\n",
+          buf, HANDOFF_FLOATS);
+}
+
+/* @xchain: 2 x HANDOFF_STEPS regions on one stream, each waiting on the
+ * previous one; @sync2: two streams of HANDOFF_STEPS regions, each region
+ * waiting on both streams' previous regions (tokens in one order, as
+ * op-materialize-streams lists them). A step of @sync2 beyond one region
+ * of @xchain is one hand-off: the model charges handoff_ns on each
+ * cross-stream wait and lets the two regions of a step run at once. */
+static void emit_handoff(FILE *f) {
+  char name[32], deps[64];
+  fprintf(f, "func.func @xchain(%%t: memref<%dxf32>, %%u: memref<%dxf32>) attributes "
+             "{passthrough = [\"noinline\"]} {\n  %%v = arith.constant 1.0 : f32\n",
+          HANDOFF_FLOATS, HANDOFF_FLOATS);
+  for (int i = 0; i < 2 * HANDOFF_STEPS; i++) {
+    snprintf(name, sizeof name, "k%d", i);
+    snprintf(deps, sizeof deps, i ? "%%k%d" : "", i - 1);
+    emit_handoff_region(f, name, deps, i % 2 ? "t" : "u");
+  }
+  fprintf(f, "  async.await %%k%d : !async.token\n  return\n}\n", 2 * HANDOFF_STEPS - 1);
+  fprintf(f, "func.func @sync2(%%t: memref<%dxf32>, %%u: memref<%dxf32>) attributes "
+             "{passthrough = [\"noinline\"]} {\n  %%v = arith.constant 1.0 : f32\n",
+          HANDOFF_FLOATS, HANDOFF_FLOATS);
+  for (int i = 0; i < HANDOFF_STEPS; i++) {
+    snprintf(deps, sizeof deps, i ? "%%a%d, %%b%d" : "", i - 1, i - 1);
+    snprintf(name, sizeof name, "a%d", i);
+    emit_handoff_region(f, name, deps, "t");
+    snprintf(name, sizeof name, "b%d", i);
+    emit_handoff_region(f, name, deps, "u");
+  }
+  fprintf(f, "  async.await %%a%d : !async.token\n  async.await %%b%d : !async.token\n"
+             "  return\n}\n",
+          HANDOFF_STEPS - 1, HANDOFF_STEPS - 1);
+}
+
 static void emit_timed(FILE *f, const char *call) {
   fprintf(f, "  scf.for %%i = %%c0 to %%cr step %%c1 {\n"
              "    %%t0 = func.call @rtclock() : () -> f64\n    %s\n"
@@ -96,7 +147,7 @@ static void emit_main(FILE *f) {
       {"a", "256x256"}, {"b", "256x256"},   {"c", "256x256"}, {"x", "1x64x30x30"},
       {"w", "64x64x3x3"}, {"y", "1x64x28x28"}, {"p", "8388608"}, {"q", "8388608"},
       {"t", "4"}, {"e", "1x64x32x32"}, {"g", "1x64x32x32"}, {"u", "2048x2048"},
-      {"v", "2048x2048"}};
+      {"v", "2048x2048"}, {"h", "16384"}, {"k", "16384"}};
   /* Returns 0: a native main's result is the process's exit status. */
   fprintf(f, "func.func @main() -> i32 {\n  %%c0 = arith.constant 0 : index\n"
              "  %%c1 = arith.constant 1 : index\n  %%cr = arith.constant %d : index\n"
@@ -116,6 +167,8 @@ static void emit_main(FILE *f) {
   emit_timed(f, "func.call @chain(%t) : (memref<4xf32>) -> ()");
   emit_timed(f, "func.call @eltwise(%e, %g) : (memref<1x64x32x32xf32>, memref<1x64x32x32xf32>) -> ()");
   emit_timed(f, "func.call @transpose(%u, %v) : (memref<2048x2048xf32>, memref<2048x2048xf32>) -> ()");
+  emit_timed(f, "func.call @xchain(%h, %k) : (memref<16384xf32>, memref<16384xf32>) -> ()");
+  emit_timed(f, "func.call @sync2(%h, %k) : (memref<16384xf32>, memref<16384xf32>) -> ()");
   fprintf(f, "  %%ok = arith.constant 0 : i32\n  return %%ok : i32\n}\n");
 }
 
@@ -131,6 +184,8 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+static int read_times(const char *path, double best[KERNELS]);
+
 /* Builds and runs the kernels in `dir`; fills the best times (seconds). */
 static int measure(const char *dir, const char *llvm, double best[KERNELS]) {
   char path[1024], cmd[8192];
@@ -140,6 +195,7 @@ static int measure(const char *dir, const char *llvm, double best[KERNELS]) {
     return 1;
   fputs(kernels, f);
   emit_tiny(f);
+  emit_handoff(f);
   emit_main(f);
   fclose(f);
   snprintf(cmd, sizeof cmd,
@@ -158,7 +214,13 @@ static int measure(const char *dir, const char *llvm, double best[KERNELS]) {
   if (run(cmd))
     return 1;
   snprintf(path, sizeof path, "%s/k.out", dir);
-  f = fopen(path, "r");
+  return read_times(path, best);
+}
+
+/* Reads the kernels' times (seconds, REPEATS per kernel, kernel after
+ * kernel, as the kernels' main prints them) and keeps each one's fastest. */
+static int read_times(const char *path, double best[KERNELS]) {
+  FILE *f = fopen(path, "r");
   if (!f)
     return 1;
   double t[KERNELS][REPEATS];
@@ -192,43 +254,43 @@ static void write_profile(FILE *f, const double best[KERNELS]) {
   /* A transpose's time beyond streaming its bytes: one miss per element. */
   double tr_elems = (double)TRANSPOSED * TRANSPOSED, tr_bytes = 2.0 * tr_elems * 4;
   double strided = (best[7] * 1e9 - tr_bytes / bandwidth) / tr_elems;
+  /* A step of two streams that wait on each other, beyond one region. */
+  double step = best[9] * 1e9 / HANDOFF_STEPS, chained = best[8] * 1e9 / (2 * HANDOFF_STEPS);
+  double handoff = step - chained;
   fprintf(f, "# opsched device profile: opsched-bench calibrate (fastest of %d runs)\n"
              "# matmul 256^3: %.3f GFLOP/s; conv 64x64x3x3 on 28x28: %.3f GFLOP/s\n"
              "# elementwise 5 ops on 64x32x32: %.3f GFLOP/s; copy-scale 2 x 32 MiB: %.3f GB/s\n"
              "# async.execute region: %.0f ns chained, %.0f ns awaited one by one\n"
              "# transpose 2048^2: %.3f ns per element\n"
+             "# hand-off: %.0f ns per step of two streams waiting on each other, %.0f ns "
+             "per region of one stream (64 KiB fills)\n"
              "name calibrated\nflops_per_ns %.6f\nbytes_per_ns %.6f\nlaunch_ns %.0f\n"
              "elementwise_flops_per_ns %.6f\ncores %ld\nregion_ns %.0f\nstrided_ns %.3f\n"
-             "cache_bytes %ld\n",
+             "cache_bytes %ld\nhandoff_ns %.0f\n",
           REPEATS, mm_rate, conv_rate, elt, bandwidth, region, awaited,
-          best[7] * 1e9 / tr_elems, flops, bandwidth, launch < 1 ? 1 : launch, elt,
+          best[7] * 1e9 / tr_elems, step, chained, flops, bandwidth, launch < 1 ? 1 : launch, elt,
           cores > 0 ? cores : 1, region, strided > 0 ? strided : 0,
-          cache > 0 ? cache : 1048576L);
+          cache > 0 ? cache : 1048576L, handoff > 0 ? handoff : 0);
 }
 
+static int calibrate_here(const char *llvm, double best[KERNELS]);
+
 int bench_calibrate(int argc, char **argv) {
-  const char *out = "-", *llvm = "/usr/lib/llvm-22";
+  const char *out = "-", *llvm = "/usr/lib/llvm-22", *times = NULL;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "-o") && i + 1 < argc)
       out = argv[++i];
+    else if (!strcmp(argv[i], "--times") && i + 1 < argc)
+      times = argv[++i];
     else if (!strcmp(argv[i], "--llvm") && i + 1 < argc)
       llvm = argv[++i];
     else {
-      fprintf(stderr, "usage: opsched-bench calibrate [-o PROFILE] [--llvm DIR]\n");
+      fprintf(stderr, "usage: opsched-bench calibrate [-o PROFILE] [--llvm DIR] [--times FILE]\n");
       return 2;
     }
   }
-  char dir[] = "/tmp/opsched-calibrate-XXXXXX";
-  if (!mkdtemp(dir))
-    return 1;
   double best[KERNELS];
-  int failed = measure(dir, llvm, best);
-  char cmd[256];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  if (getenv("OPSCHED_CALIBRATE_KEEP"))
-    fprintf(stderr, "opsched-bench calibrate: kept %s\n", dir);
-  else if (system(cmd) != 0)
-    fprintf(stderr, "opsched-bench calibrate: could not remove %s\n", dir);
+  int failed = times ? read_times(times, best) : calibrate_here(llvm, best);
   if (failed)
     return 1;
   FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
@@ -238,4 +300,19 @@ int bench_calibrate(int argc, char **argv) {
   if (f != stdout)
     fclose(f);
   return 0;
+}
+
+/* Measures in a fresh temporary directory (kept with OPSCHED_CALIBRATE_KEEP). */
+static int calibrate_here(const char *llvm, double best[KERNELS]) {
+  char dir[] = "/tmp/opsched-calibrate-XXXXXX";
+  if (!mkdtemp(dir))
+    return 1;
+  int failed = measure(dir, llvm, best);
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (getenv("OPSCHED_CALIBRATE_KEEP"))
+    fprintf(stderr, "opsched-bench calibrate: kept %s\n", dir);
+  else if (system(cmd) != 0)
+    fprintf(stderr, "opsched-bench calibrate: could not remove %s\n", dir);
+  return failed;
 }

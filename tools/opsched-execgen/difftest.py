@@ -196,7 +196,11 @@ class Runner:
             out = self.pipe(base + ["--op-schedule=%s" % config, "--op-schedule-verify", "-"],
                             text)
             if self.args.bufferize:
-                out = self.pipe(base + MATERIALIZE + ["-"], out)
+                # A plan that fell back to one stream (a profile's handoff_ns)
+                # has no opsched.stream: the arena alone, as run-model.sh does.
+                marker = b"opsched.stream = " if isinstance(out, bytes) else "opsched.stream = "
+                mat = MATERIALIZE if marker in out else MATERIALIZE[:1]
+                out = self.pipe(base + mat + ["-"], out)
             return out
         out = self.pipe(base + ["--op-schedule=%s" % config, "-"], text)
         p = subprocess.run([self.args.opsched_opt, "--op-schedule-verify", "-o", os.devnull, "-"],

@@ -1,0 +1,180 @@
+/* A lower bound for the arena's improvement rounds: the largest antichain
+ * of the buffers' order (see arena_bound.h). Maximum matching by augmenting
+ * paths (Kuhn, iterative, visited marks kept across failed searches) over
+ * bit rows of the conflict lists, then Konig's alternating reachability. */
+#include "arena_bound.h"
+
+#include "alloc.h"
+
+#include <string.h>
+
+typedef struct bound_ctx {
+  int32_t m;
+  size_t words;
+  uint64_t *conf; /* m x words: y in x's conflict list */
+  uint64_t *live; /* buffers taking part (not forever) */
+  uint64_t *seen; /* right side reached */
+  uint64_t *zl;   /* left side reached (Konig) */
+  int32_t *mate_l, *mate_r, *stk, *via, *pos;
+  int64_t work, budget;
+} bound_ctx;
+
+static int has(const uint64_t *row, int32_t y) { return (int)((row[y / 64] >> (y % 64)) & 1); }
+static void set(uint64_t *row, int32_t y) { row[y / 64] |= 1ull << (y % 64); }
+
+/* The first y >= from (y > x: later buffers only) ordered after x (taking
+ * part, not in x's list) and not reached yet; -1 when none or out of work. */
+static int32_t next_after(bound_ctx *c, int32_t x, int32_t from) {
+  const uint64_t *row = c->conf + (size_t)x * c->words;
+  for (size_t w = (size_t)from / 64; w < c->words; w++) {
+    if (++c->work > c->budget)
+      return -1;
+    uint64_t bits = c->live[w] & ~row[w] & ~c->seen[w];
+    if (w == (size_t)from / 64)
+      bits &= ~0ull << (from % 64);
+    if (bits)
+      return (int32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+  }
+  return -1;
+}
+
+/* An augmenting path from the free left vertex `root` (depth-first, an
+ * explicit stack); 1 when the matching grew. */
+static int augment(bound_ctx *c, int32_t root) {
+  int32_t depth = 0;
+  c->stk[0] = root;
+  c->pos[0] = root + 1;
+  while (depth >= 0) {
+    int32_t x = c->stk[depth];
+    int32_t y = c->pos[depth] < c->m ? next_after(c, x, c->pos[depth]) : -1;
+    if (y < 0) {
+      depth--;
+      continue;
+    }
+    c->pos[depth] = y + 1;
+    set(c->seen, y);
+    c->via[depth] = y;
+    if (c->mate_r[y] < 0) {
+      for (int32_t d = 0; d <= depth; d++) {
+        c->mate_r[c->via[d]] = c->stk[d];
+        c->mate_l[c->stk[d]] = c->via[d];
+      }
+      return 1;
+    }
+    depth++;
+    c->stk[depth] = c->mate_r[y];
+    c->pos[depth] = c->mate_r[y] + 1;
+  }
+  return 0;
+}
+
+/* A maximum matching of "x before y"; 0, or -1 out of work. */
+static int max_matching(bound_ctx *c) {
+  for (int32_t x = 0; x < c->m; x++)
+    c->mate_l[x] = c->mate_r[x] = -1;
+  for (int32_t x = 0; x < c->m; x++) {
+    if (!has(c->live, x))
+      continue;
+    if (augment(c, x)) /* a new path may use what the failed ones saw */
+      memset(c->seen, 0, c->words * sizeof *c->seen);
+    if (c->work > c->budget)
+      return -1;
+  }
+  return 0;
+}
+
+/* Konig: left vertices reached from the free ones by alternating paths
+ * (any order edge to the right, the matching edge back); the antichain is
+ * the buffers reached on the left and not on the right. Leaves them in
+ * c->stk, returns their count, -1 out of work. */
+static int32_t antichain(bound_ctx *c) {
+  memset(c->seen, 0, c->words * sizeof *c->seen);
+  int32_t head = 0, tail = 0;
+  for (int32_t x = 0; x < c->m; x++)
+    if (has(c->live, x) && c->mate_l[x] < 0) {
+      set(c->zl, x);
+      c->via[tail++] = x;
+    }
+  while (head < tail) {
+    int32_t x = c->via[head++];
+    for (int32_t y = next_after(c, x, x + 1); y >= 0; y = next_after(c, x, y + 1)) {
+      set(c->seen, y);
+      int32_t u = c->mate_r[y];
+      if (u >= 0 && !has(c->zl, u)) {
+        set(c->zl, u);
+        c->via[tail++] = u;
+      }
+    }
+    if (c->work > c->budget)
+      return -1;
+  }
+  int32_t k = 0;
+  for (int32_t x = 0; x < c->m; x++)
+    if (has(c->live, x) && has(c->zl, x) && !has(c->seen, x))
+      c->stk[k++] = x;
+  return k;
+}
+
+/* The bound of the k buffers in c->stk, -1 unless they pairwise conflict
+ * (both lists) and their sizes add up without overflow: their aligned sizes
+ * less the largest padding (asz - rsz), since only the top one of them may
+ * end at its unaligned end. */
+static int64_t set_bound(const bound_ctx *c, int32_t k, const int64_t *asz,
+                         const int64_t *rsz) {
+  int64_t sum = 0, pad = 0;
+  for (int32_t i = 0; i < k; i++) {
+    int32_t x = c->stk[i];
+    const uint64_t *row = c->conf + (size_t)x * c->words;
+    for (int32_t j = 0; j < i; j++) {
+      int32_t y = c->stk[j];
+      if (!has(row, y) || !has(c->conf + (size_t)y * c->words, x))
+        return -1;
+    }
+    if (asz[x] < 0 || rsz[x] < 0 || rsz[x] > asz[x] || sum > INT64_MAX - asz[x])
+      return -1;
+    sum += asz[x];
+    pad = asz[x] - rsz[x] > pad ? asz[x] - rsz[x] : pad;
+  }
+  if (k == 0)
+    return -1;
+  return sum - pad;
+}
+
+int64_t opsched_arena_antichain_bound(int32_t m, const uint8_t *fev, const int64_t *asz,
+                                      const int64_t *rsz, const int64_t *adj_off,
+                                      const int32_t *adj, int32_t max_buffers,
+                                      int64_t work) {
+  if (m <= 0 || m > max_buffers)
+    return -1;
+  bound_ctx c;
+  memset(&c, 0, sizeof c);
+  c.m = m;
+  c.words = ((size_t)m + 63) / 64;
+  c.budget = work;
+  c.conf = opsched_alloc_array((size_t)m * c.words, sizeof *c.conf);
+  c.live = opsched_alloc_array(c.words, sizeof *c.live);
+  c.seen = opsched_alloc_array(c.words, sizeof *c.seen);
+  c.zl = opsched_alloc_array(c.words, sizeof *c.zl);
+  int32_t *ints = opsched_alloc_array((size_t)m * 5, sizeof *ints);
+  int64_t bound = -1;
+  if (c.conf && c.live && c.seen && c.zl && ints) {
+    c.mate_l = ints, c.mate_r = ints + m, c.stk = ints + 2 * (size_t)m;
+    c.via = ints + 3 * (size_t)m, c.pos = ints + 4 * (size_t)m;
+    for (int32_t x = 0; x < m; x++) {
+      if (!fev[x])
+        set(c.live, x);
+      for (int64_t e = adj_off[x]; e < adj_off[x + 1]; e++)
+        set(c.conf + (size_t)x * c.words, adj[e]);
+    }
+    c.work = adj_off[m] / 64; /* the rows */
+    int32_t k = max_matching(&c) == 0 ? antichain(&c) : -1;
+    if (k > 0)
+      bound = set_bound(&c, k, asz, rsz);
+  }
+  opsched_free(c.conf);
+  opsched_free(c.live);
+  opsched_free(c.seen);
+  opsched_free(c.zl);
+  opsched_free(ints);
+  return bound;
+}

@@ -1,0 +1,28 @@
+/* lib/core/memory.h - memory.c's internal entry points: the one-stream
+ * memory orders shared by the scheduler runs of one frontier search.
+ *
+ * opsched_frontier_schedule runs the scheduler up to ~10 times on one
+ * graph and buffer set; each budgeted run asks opsched_memory_schedule for
+ * the min-memory order, which runs every heuristic of the keep-best
+ * (memory.c). All of them but the critical-path order ignore the limit, so
+ * their orders and peaks are the same in every run: the memo keeps them
+ * from the first run. Valid only for one graph and buffer set. */
+#ifndef OPSCHED_CORE_MEMORY_H
+#define OPSCHED_CORE_MEMORY_H
+
+#include "opsched/memory.h"
+
+typedef struct opsched_memory_memo {
+  int32_t *order[OPSCHED_MEMORY_POLICY_COUNT]; /* NULL: not run yet */
+  int64_t peak[OPSCHED_MEMORY_POLICY_COUNT];
+} opsched_memory_memo;
+
+void opsched_memory_memo_free(opsched_memory_memo *memo);
+
+/* opsched_memory_schedule with a memo (NULL: none). Same results. */
+opsched_status opsched_memory_schedule_memo(const opsched_graph *g, const opsched_buffers *b,
+                                            const opsched_memory_options *o,
+                                            opsched_memory_memo *memo,
+                                            opsched_memory_result **out);
+
+#endif

@@ -1,0 +1,41 @@
+/* lib/core/schedule.h - schedule.c's internal entry point: a scheduler run
+ * that shares its memory orders and gated schedules with the other runs of
+ * a frontier search. */
+#ifndef OPSCHED_CORE_SCHEDULE_H
+#define OPSCHED_CORE_SCHEDULE_H
+
+#include "opsched/schedule.h"
+
+#include "memory.h"
+
+/* A gated list schedule of one search (schedule.c, gated_candidates): its
+ * inputs (limit, priority, order window, streams, capacity) and result
+ * (times, streams, peak in time). */
+typedef struct opsched_gated_memo {
+  int64_t limit, peak;
+  int32_t window, streams, cap;
+  int64_t *prio, *start, *end;
+  int32_t *stream;
+} opsched_gated_memo;
+
+enum { OPSCHED_GATED_MEMO_MAX = 16 };
+
+/* What the scheduler runs of one frontier search share (one graph, one
+ * buffer set): the memory orders (memory.h) and the gated list schedules
+ * under the latest limit. A budget is tried with up to three runs (the rank,
+ * the min-memory order, the rank with a local search) whose gated
+ * schedules over one memory order are the same: each is computed once. */
+typedef struct opsched_schedule_memo {
+  opsched_memory_memo memory;
+  int32_t gated_count;
+  opsched_gated_memo gated[OPSCHED_GATED_MEMO_MAX];
+} opsched_schedule_memo;
+
+void opsched_schedule_memo_free(opsched_schedule_memo *memo);
+
+/* opsched_schedule_run with a memo (NULL: none). Same results. */
+opsched_status opsched_schedule_run_memo(const opsched_graph *g,
+                                         const opsched_schedule_options *o,
+                                         opsched_schedule_memo *memo, opsched_schedule **out);
+
+#endif
