@@ -691,6 +691,7 @@ static void test_antichain_bound(void) {
   uint8_t none[3] = {0};
   int64_t sz3[3] = {64, 64, 64}, rs3[3] = {64, 64, 64};
   antichain_case(3, pairs, 0, none, sz3, rs3, 4096, 1 << 20, 64);
+}
 
 /* The arena ends at its top buffer's unaligned end, so at the peak the
  * unaligned buffer belongs on top. Ops 0, 1, 2 in a chain allocate P, Q, R
