@@ -371,6 +371,27 @@ fail:
   return NULL;
 }
 
+/* With buffers: builds the memory model *m and the augmented graph *aug,
+ * which *g then points to (the graph the schedulers run on); without:
+ * *g = g0 and nothing is built. On failure nothing is left to free. */
+static opsched_status model_and_graph(const opsched_graph *g0, const opsched_buffers *b,
+                                      mem_model *m, opsched_graph **aug,
+                                      const opsched_graph **g) {
+  *aug = NULL;
+  *g = g0;
+  if (!b)
+    return OPSCHED_OK;
+  opsched_status st = mem_model_build(g0, b, m);
+  if (st != OPSCHED_OK)
+    return st;
+  if (!(*aug = augmented_graph(g0, m))) {
+    mem_model_free(m);
+    return OPSCHED_ERR_NOMEM;
+  }
+  *g = *aug;
+  return OPSCHED_OK;
+}
+
 static int64_t max_end(const opsched_schedule *s) {
   int64_t ms = 0;
   for (int32_t v = 0; v < s->n; v++)
@@ -805,19 +826,12 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
     if (opsched_graph_demand(g0, v) > cap)
       return OPSCHED_ERR_INFEASIBLE;
   mem_model m;
-  opsched_graph *aug = NULL;
-  const opsched_graph *g = g0;
-  if (o->buffers) {
-    opsched_status st = mem_model_build(g0, o->buffers, &m);
-    if (st != OPSCHED_OK)
-      return st;
-    if (!(aug = augmented_graph(g0, &m))) {
-      mem_model_free(&m);
-      return OPSCHED_ERR_NOMEM;
-    }
-    g = aug;
-  }
-  opsched_status st = OPSCHED_ERR_NOMEM;
+  opsched_graph *aug;
+  const opsched_graph *g;
+  opsched_status st = model_and_graph(g0, o->buffers, &m, &aug, &g);
+  if (st != OPSCHED_OK)
+    return st;
+  st = OPSCHED_ERR_NOMEM;
   opsched_schedule *s = opsched_schedule_alloc(n);
   if (s) {
     s->streams = streams;
@@ -857,19 +871,12 @@ opsched_status opsched_schedule_from_placement(const opsched_graph *g0,
     if (starts[v] < 0 || ends[v] < starts[v] || stream_of[v] < 0 || stream_of[v] >= streams)
       return OPSCHED_ERR_INVALID;
   mem_model m;
-  opsched_graph *aug = NULL;
-  const opsched_graph *g = g0;
-  if (buffers) {
-    opsched_status st = mem_model_build(g0, buffers, &m);
-    if (st != OPSCHED_OK)
-      return st;
-    if (!(aug = augmented_graph(g0, &m))) {
-      mem_model_free(&m);
-      return OPSCHED_ERR_NOMEM;
-    }
-    g = aug;
-  }
-  opsched_status st = OPSCHED_ERR_NOMEM;
+  opsched_graph *aug;
+  const opsched_graph *g;
+  opsched_status st = model_and_graph(g0, buffers, &m, &aug, &g);
+  if (st != OPSCHED_OK)
+    return st;
+  st = OPSCHED_ERR_NOMEM;
   opsched_schedule *s = opsched_schedule_alloc(n);
   if (!s)
     goto done;
@@ -940,19 +947,12 @@ opsched_status opsched_schedule_from_starts(const opsched_graph *g0,
     if (starts[v] < 0)
       return OPSCHED_ERR_INVALID;
   mem_model m;
-  opsched_graph *aug = NULL;
-  const opsched_graph *g = g0;
-  if (o->buffers) {
-    opsched_status st = mem_model_build(g0, o->buffers, &m);
-    if (st != OPSCHED_OK)
-      return st;
-    if (!(aug = augmented_graph(g0, &m))) {
-      mem_model_free(&m);
-      return OPSCHED_ERR_NOMEM;
-    }
-    g = aug;
-  }
-  opsched_status st = OPSCHED_ERR_NOMEM;
+  opsched_graph *aug;
+  const opsched_graph *g;
+  opsched_status st = model_and_graph(g0, o->buffers, &m, &aug, &g);
+  if (st != OPSCHED_OK)
+    return st;
+  st = OPSCHED_ERR_NOMEM;
   opsched_schedule *s = opsched_schedule_alloc(n);
   if (s) {
     s->streams = streams;
