@@ -15,6 +15,7 @@
 
 #include "alloc.h"
 #include "heap.h"
+#include "profile.h"
 #include "rng.h"
 #include "saturate.h"
 #include "schedule_object.h"
@@ -28,102 +29,18 @@
 
 typedef struct sgs {
   const opsched_graph *g;
-  int32_t n, streams, cap;
-  /* Step function: on [pt[i], pt[i+1]) `pcnt[i]` ops run using `puse[i]`
-   * capacity. pt[0] == 0; the last step is empty and runs to infinity. */
-  int64_t *pt;
-  int32_t *pcnt, *puse;
-  int32_t pm;
+  int32_t n;
+  /* The step function of ops running and capacity used (profile.h). */
+  opsched_prof prof;
 } sgs;
 
 static int sgs_init(sgs *c, const opsched_graph *g, const opsched_schedule *s) {
   c->g = g;
   c->n = s->n;
-  c->streams = s->streams;
-  c->cap = s->resource_limit;
-  size_t m = 2 * (size_t)s->n + 2;
-  c->pt = opsched_alloc_array(m, sizeof *c->pt);
-  c->pcnt = opsched_alloc_array(m, sizeof *c->pcnt);
-  c->puse = opsched_alloc_array(m, sizeof *c->puse);
-  c->pm = 0;
-  return c->pt && c->pcnt && c->puse;
+  return opsched_prof_init(&c->prof, s->streams, s->resource_limit);
 }
 
-static void sgs_free(sgs *c) {
-  opsched_free(c->pt);
-  opsched_free(c->pcnt);
-  opsched_free(c->puse);
-}
-
-/* Index of the step containing x (largest i with pt[i] <= x). */
-static int32_t prof_seg(const sgs *c, int64_t x) {
-  int32_t lo = 0, hi = c->pm - 1;
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo + 1) / 2;
-    if (c->pt[mid] <= x)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
-}
-
-/* Makes x a breakpoint and returns its index. */
-static int32_t prof_split(sgs *c, int64_t x) {
-  int32_t i = prof_seg(c, x);
-  if (c->pt[i] == x)
-    return i;
-  size_t tail = (size_t)(c->pm - i - 1);
-  memmove(c->pt + i + 2, c->pt + i + 1, tail * sizeof *c->pt);
-  memmove(c->pcnt + i + 2, c->pcnt + i + 1, tail * sizeof *c->pcnt);
-  memmove(c->puse + i + 2, c->puse + i + 1, tail * sizeof *c->puse);
-  c->pt[i + 1] = x;
-  c->pcnt[i + 1] = c->pcnt[i];
-  c->puse[i + 1] = c->puse[i];
-  c->pm++;
-  return i + 1;
-}
-
-static void prof_add(sgs *c, int64_t t, int64_t cost, int32_t demand) {
-  int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
-  int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
-  int32_t a = prof_split(c, lo);
-  int32_t b = prof_split(c, hi);
-  for (int32_t k = a; k < b; k++) {
-    c->pcnt[k]++;
-    if (cost > 0) /* zero-duration ops run at no instant: no capacity */
-      c->puse[k] += demand;
-  }
-}
-
-/* Earliest t >= est where the op fits both resources over its whole span.
- * Candidates only move forward, to the end of the violating step, and the
- * window's first step is found from there by a local step (it is the next
- * step or the one after), not a binary search: a walk through a saturated
- * stretch of the profile costs O(1) per step. */
-static int64_t prof_earliest(const sgs *c, int64_t t, int64_t cost,
-                             int32_t demand) {
-  int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
-  int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
-  int32_t j = prof_seg(c, lo);
-  for (;;) {
-    int32_t bad = -1;
-    for (int32_t k = j; k < c->pm && c->pt[k] < hi; k++)
-      if (c->pcnt[k] + 1 > c->streams || (cost > 0 && c->puse[k] + demand > c->cap)) {
-        bad = k;
-        break;
-      }
-    if (bad < 0)
-      return t;
-    int64_t next = c->pt[bad + 1]; /* exists: the last step is empty */
-    t = cost > 0 ? next / 2 : (next + 1) / 2;
-    lo = cost > 0 ? 2 * t + 1 : 2 * t;
-    hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
-    /* The step containing lo (>= next = pt[bad + 1]). */
-    for (j = bad + 1; j + 1 < c->pm && c->pt[j + 1] <= lo; j++)
-      ;
-  }
-}
+static void sgs_free(sgs *c) { opsched_prof_free(&c->prof); }
 
 /* Serial schedule generation with insertion: places `list` (topological in
  * the chosen direction) one op at a time at its earliest feasible start.
@@ -131,10 +48,7 @@ static int64_t prof_earliest(const sgs *c, int64_t t, int64_t cost,
  * makespan, or INT64_MAX as soon as an op ends after `bound`. */
 static int64_t sgs_decode(sgs *c, const int32_t *list, int reverse,
                           int64_t bound, int64_t *st, int64_t *en) {
-  c->pm = 1;
-  c->pt[0] = 0;
-  c->pcnt[0] = 0;
-  c->puse[0] = 0;
+  opsched_prof_reset(&c->prof);
   int64_t ms = 0;
   for (int32_t i = 0; i < c->n; i++) {
     int32_t v = list[i], nd;
@@ -146,14 +60,15 @@ static int64_t sgs_decode(sgs *c, const int32_t *list, int reverse,
         est = en[dep[k]];
     int64_t cost = opsched_graph_cost(c->g, v);
     int32_t d = opsched_graph_demand(c->g, v);
-    int64_t t = prof_earliest(c, est, cost, d);
+    int64_t t = opsched_prof_earliest(&c->prof, est, cost, d);
     st[v] = t;
     en[v] = t + cost;
     if (en[v] > bound)
       return INT64_MAX;
     if (en[v] > ms)
       ms = en[v];
-    prof_add(c, t, cost, d);
+    if (!opsched_prof_add(&c->prof, t, cost, d))
+      return INT64_MAX; /* out of memory: no schedule from this list */
   }
   return ms;
 }
@@ -523,10 +438,7 @@ opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *
   opsched_status st = OPSCHED_ERR_NOMEM;
   if (!ok || !stream_end)
     goto done;
-  c.streams = INT32_MAX; /* streams are fixed: only the capacity is placed */
-  c.pm = 1;
-  c.pt[0] = 0;
-  c.pcnt[0] = c.puse[0] = 0;
+  c.prof.streams = INT32_MAX; /* streams are fixed: only the capacity is placed */
   /* s->order sorts by start and is topological: each op's predecessors and
    * stream predecessor are re-timed before it. */
   for (int32_t i = 0; i < n; i++) {
@@ -536,8 +448,9 @@ opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *
       cost += region_ns;
     int64_t t = charged_est(g, s, v, stream_end[k], handoff_ns);
     if (capacity_binds) {
-      t = prof_earliest(&c, t, cost, opsched_graph_demand(g, v));
-      prof_add(&c, t, cost, opsched_graph_demand(g, v));
+      t = opsched_prof_earliest(&c.prof, t, cost, opsched_graph_demand(g, v));
+      if (!opsched_prof_add(&c.prof, t, cost, opsched_graph_demand(g, v)))
+        goto done;
     }
     s->start[v] = t;
     s->end[v] = t + cost;

@@ -1,0 +1,171 @@
+/* Unit tests of the chunked resource profile (lib/core/profile.c): exact
+ * small cases, then the earliest start of every query against the flat
+ * array of breakpoints it replaced (the reference below, the decoder's
+ * profile before issue 16's round 6) on seeded random profiles: serial
+ * insertion (earliest start, then add) of thousands of ops with mixed
+ * costs (zero included), demands and limits, so chunks split, take whole
+ * adds and are skipped both ways. */
+#include "check.h"
+
+#include "../../lib/core/profile.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------- */
+/* The reference: one flat array of breakpoints.                          */
+
+typedef struct flat {
+  int64_t *pt;
+  int32_t *cnt, *use;
+  int32_t m, streams, cap;
+} flat;
+
+static int32_t flat_seg(const flat *c, int64_t x) {
+  int32_t lo = 0, hi = c->m - 1;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo + 1) / 2;
+    if (c->pt[mid] <= x)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+static int32_t flat_split(flat *c, int64_t x) {
+  int32_t i = flat_seg(c, x);
+  if (c->pt[i] == x)
+    return i;
+  size_t tail = (size_t)(c->m - i - 1);
+  memmove(c->pt + i + 2, c->pt + i + 1, tail * sizeof *c->pt);
+  memmove(c->cnt + i + 2, c->cnt + i + 1, tail * sizeof *c->cnt);
+  memmove(c->use + i + 2, c->use + i + 1, tail * sizeof *c->use);
+  c->pt[i + 1] = x;
+  c->cnt[i + 1] = c->cnt[i];
+  c->use[i + 1] = c->use[i];
+  c->m++;
+  return i + 1;
+}
+
+static void flat_add(flat *c, int64_t t, int64_t cost, int32_t demand) {
+  int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
+  int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+  int32_t a = flat_split(c, lo), b = flat_split(c, hi);
+  for (int32_t k = a; k < b; k++) {
+    c->cnt[k]++;
+    if (cost > 0)
+      c->use[k] += demand;
+  }
+}
+
+/* Tries every candidate start in doubled time from t on, one by one. */
+static int64_t flat_earliest(const flat *c, int64_t t, int64_t cost,
+                             int32_t demand) {
+  for (;; t++) {
+    int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
+    int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+    int ok = 1;
+    for (int32_t k = flat_seg(c, lo); ok && k < c->m && c->pt[k] < hi; k++)
+      if (c->cnt[k] + 1 > c->streams ||
+          (cost > 0 && c->use[k] + demand > c->cap))
+        ok = 0;
+    if (ok)
+      return t;
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+static uint64_t rnd(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+static void test_small(void) {
+  opsched_prof p;
+  CHECK(opsched_prof_init(&p, 2, 4));
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 3, 5, 2), 3);
+  CHECK(opsched_prof_add(&p, 0, 10, 3)); /* [0, 10) demand 3 */
+  /* Demand 2 does not fit beside 3 of 4: after 10. */
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 5, 2), 10);
+  /* Demand 1 fits; a second one would make three ops on two streams. */
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 2, 5, 1), 2);
+  CHECK(opsched_prof_add(&p, 2, 5, 1));
+  /* A third op waits for a stream, whatever its demand: until 7. */
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 2, 1, 0), 7);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 1, 0), 0);
+  /* A zero-cost op needs a stream at its instant: at 2 only [0, 10) runs
+   * across it ([2, 7) starts there); at 3 both do, so the next is 7. */
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 2, 0, 1), 2);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 3, 0, 1), 7);
+  CHECK(opsched_prof_add(&p, 7, 0, 1));
+  /* An op of cost 3 starting at 7 holds (7, 10): beside [0, 10) and
+   * after the instant 7. */
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 7, 3, 1), 7);
+  opsched_prof_free(&p);
+}
+
+/* One seeded run: n ops placed serially against both profiles. */
+static void random_run(uint64_t seed, int32_t n, int32_t streams,
+                       int32_t cap, int64_t max_cost, int64_t spread) {
+  uint64_t s = seed * 0x9e3779b97f4a7c15u + 1;
+  flat f = {malloc(sizeof(int64_t) * (2 * (size_t)n + 2)),
+            malloc(sizeof(int32_t) * (2 * (size_t)n + 2)),
+            malloc(sizeof(int32_t) * (2 * (size_t)n + 2)), 1, streams, cap};
+  f.pt[0] = 0;
+  f.cnt[0] = f.use[0] = 0;
+  opsched_prof p;
+  CHECK(opsched_prof_init(&p, streams, cap));
+  int mismatches = 0;
+  int64_t horizon = 0;
+  for (int32_t i = 0; i < n; i++) {
+    int64_t cost = (int64_t)(rnd(&s) % (uint64_t)(max_cost + 1));
+    if (rnd(&s) % 8 == 0)
+      cost = 0;
+    int32_t demand = 1 + (int32_t)(rnd(&s) % (uint64_t)cap);
+    /* Mostly near the end (a list decode), sometimes anywhere. */
+    int64_t est = rnd(&s) % 4 ? horizon - (int64_t)(rnd(&s) % (uint64_t)(spread + 1))
+                              : (int64_t)(rnd(&s) % (uint64_t)(horizon + 1));
+    if (est < 0)
+      est = 0;
+    int64_t a = opsched_prof_earliest(&p, est, cost, demand);
+    int64_t b = flat_earliest(&f, est, cost, demand);
+    if (a != b && mismatches++ < 3)
+      fprintf(stderr, "seed %llu op %d: earliest %lld, reference %lld\n",
+              (unsigned long long)seed, (int)i, (long long)a, (long long)b);
+    CHECK(opsched_prof_add(&p, b, cost, demand));
+    flat_add(&f, b, cost, demand);
+    if (b + cost > horizon)
+      horizon = b + cost;
+  }
+  CHECK_EQ_I64(mismatches, 0);
+  /* Reset keeps the memory and starts empty. */
+  opsched_prof_reset(&p);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 5, 3, cap), 5);
+  CHECK(p.nch == 1);
+  opsched_prof_free(&p);
+  free(f.pt);
+  free(f.cnt);
+  free(f.use);
+}
+
+static void test_random_profiles(void) {
+  /* Count-bound (demand <= capacity always), capacity-bound, long and
+   * short ops, dense and sparse placement. */
+  for (uint64_t seed = 1; seed <= 12; seed++) {
+    random_run(seed, 3000, 1 + (int32_t)(seed % 5), 1, 9, 20);
+    random_run(seed + 100, 3000, 4, 6, 30, 60);
+    random_run(seed + 200, 2000, 16, 40, 200, 500);
+    random_run(seed + 300, 2000, 1000000, 5, 4, 8); /* streams unbounded */
+  }
+}
+
+int main(void) {
+  test_small();
+  test_random_profiles();
+  return check_report("test_profile");
+}
