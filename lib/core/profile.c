@@ -7,15 +7,23 @@
 
 enum { CH = OPSCHED_PROF_CHUNK, HALF = OPSCHED_PROF_CHUNK / 2 };
 
-int opsched_prof_init(opsched_prof *p, int32_t streams, int32_t cap) {
+int opsched_prof_init(opsched_prof *p, int32_t streams, int32_t cap,
+                      int32_t max_demand, int32_t ops) {
+  p->flat = ops >= 0 && ops <= OPSCHED_PROF_FLAT_OPS;
+  size_t m = p->flat ? 2 * (size_t)ops + 2 : 1;
+  p->pt = opsched_alloc_array(m, sizeof *p->pt);
+  p->pcnt = opsched_alloc_array(m, sizeof *p->pcnt);
+  p->puse = opsched_alloc_array(m, sizeof *p->puse);
   p->cap_ch = 4;
   p->ch = opsched_alloc_array((size_t)p->cap_ch, sizeof *p->ch);
   p->dir = opsched_alloc_array((size_t)p->cap_ch, sizeof *p->dir);
   p->first = opsched_alloc_array((size_t)p->cap_ch, sizeof *p->first);
   p->streams = streams;
   p->cap = cap;
+  p->max_demand = max_demand > 0 ? max_demand : 1;
+  p->runs = (int64_t)streams * p->max_demand <= cap;
   p->nch = 0;
-  if (!p->ch || !p->dir || !p->first)
+  if (!p->ch || !p->dir || !p->first || !p->pt || !p->pcnt || !p->puse)
     return 0;
   opsched_prof_reset(p);
   return 1;
@@ -25,15 +33,25 @@ void opsched_prof_free(opsched_prof *p) {
   opsched_free(p->ch);
   opsched_free(p->dir);
   opsched_free(p->first);
+  opsched_free(p->pt);
+  opsched_free(p->pcnt);
+  opsched_free(p->puse);
+  p->pt = NULL;
+  p->pcnt = p->puse = NULL;
   p->ch = NULL;
   p->dir = NULL;
   p->first = NULL;
 }
 
 void opsched_prof_reset(opsched_prof *p) {
+  p->pm = 1;
+  p->pt[0] = 0;
+  p->pcnt[0] = p->puse[0] = 0;
   opsched_prof_chunk *c = &p->ch[0];
   memset(c, 0, sizeof *c);
   c->len = 1;
+  c->full_first = c->full_last = -1;
+  c->stale = c->mm_stale = 0;
   p->dir[0] = 0;
   p->first[0] = 0;
   p->nch = 1;
@@ -81,6 +99,7 @@ static void refresh(opsched_prof_chunk *c) {
   c->max_cnt = b;
   c->min_use = u;
   c->max_use = w;
+  c->mm_stale = 0;
 }
 
 /* Splits the full chunk at directory position ci into two halves. */
@@ -110,8 +129,8 @@ static int split_chunk(opsched_prof *p, int32_t ci) {
   b->add_cnt = a->add_cnt;
   b->add_use = a->add_use;
   a->len = HALF;
-  refresh(a);
-  refresh(b);
+  a->stale = a->mm_stale = 1;
+  b->stale = b->mm_stale = 1;
   size_t tail = (size_t)(p->nch - ci - 1);
   memmove(p->dir + ci + 2, p->dir + ci + 1, tail * sizeof *p->dir);
   memmove(p->first + ci + 2, p->first + ci + 1, tail * sizeof *p->first);
@@ -149,6 +168,7 @@ static int split_at(opsched_prof *p, int64_t x, opsched_prof_pos *at) {
   c->cnt[k] = c->cnt[q.k];
   c->use[k] = c->use[q.k];
   c->len++;
+  c->stale = 1;
   *at = (opsched_prof_pos){q.c, k};
   return 1;
 }
@@ -159,24 +179,100 @@ static void add_steps(opsched_prof_chunk *c, int32_t a, int32_t b, int32_t dc,
   if (a == 0 && b == c->len) {
     c->add_cnt += dc;
     c->add_use += du;
+    c->stale = 1;
     return;
   }
   for (int32_t k = a; k < b; k++) {
     c->cnt[k] += dc;
     c->use[k] += du;
   }
-  refresh(c);
+  c->stale = c->mm_stale = 1;
 }
+
+/* ---------------------------------------------------------------------- */
+/* The flat array (small profiles).                                        */
+
+/* Index of the step containing x (largest i with pt[i] <= x). */
+static int32_t flat_seg(const opsched_prof *p, int64_t x) {
+  int32_t lo = 0, hi = p->pm - 1;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo + 1) / 2;
+    if (p->pt[mid] <= x)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Makes x a breakpoint and returns its index. */
+static int32_t flat_split(opsched_prof *p, int64_t x) {
+  int32_t i = flat_seg(p, x);
+  if (p->pt[i] == x)
+    return i;
+  size_t tail = (size_t)(p->pm - i - 1);
+  memmove(p->pt + i + 2, p->pt + i + 1, tail * sizeof *p->pt);
+  memmove(p->pcnt + i + 2, p->pcnt + i + 1, tail * sizeof *p->pcnt);
+  memmove(p->puse + i + 2, p->puse + i + 1, tail * sizeof *p->puse);
+  p->pt[i + 1] = x;
+  p->pcnt[i + 1] = p->pcnt[i];
+  p->puse[i + 1] = p->puse[i];
+  p->pm++;
+  return i + 1;
+}
+
+static void flat_add(opsched_prof *p, int64_t lo, int64_t hi, int32_t du) {
+  int32_t a = flat_split(p, lo);
+  int32_t b = flat_split(p, hi);
+  for (int32_t k = a; k < b; k++) {
+    p->pcnt[k]++;
+    p->puse[k] += du;
+  }
+}
+
+/* Candidates only move forward, to the end of the violating step, and the
+ * window's first step is found from there by a local step. */
+static int64_t flat_earliest(const opsched_prof *p, int64_t t, int64_t cost,
+                             int32_t demand) {
+  int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
+  int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+  int32_t j = flat_seg(p, lo);
+  for (;;) {
+    int32_t bad = -1;
+    for (int32_t k = j; k < p->pm && p->pt[k] < hi; k++)
+      if (p->pcnt[k] + 1 > p->streams || (cost > 0 && p->puse[k] + demand > p->cap)) {
+        bad = k;
+        break;
+      }
+    if (bad < 0)
+      return t;
+    if (bad + 1 == p->pm)
+      return t; /* a demand over the capacity: callers never ask it */
+    int64_t next = p->pt[bad + 1];
+    t = cost > 0 ? next / 2 : (next + 1) / 2;
+    lo = cost > 0 ? 2 * t + 1 : 2 * t;
+    hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+    for (j = bad + 1; j + 1 < p->pm && p->pt[j + 1] <= lo; j++)
+      ;
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Chunks.                                                                 */
 
 int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
                      int32_t demand) {
   int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
   int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+  int32_t du = cost > 0 ? demand : 0; /* zero duration: no capacity */
+  if (p->flat) {
+    flat_add(p, lo, hi, du);
+    return 1;
+  }
   opsched_prof_pos a, b;
   if (!split_at(p, lo, &a) || !split_at(p, hi, &b))
     return 0;
   a = locate(p, lo); /* splitting at hi may have moved lo's chunk */
-  int32_t du = cost > 0 ? demand : 0; /* zero duration: no capacity */
   if (a.c == b.c) {
     add_steps(chunk(p, a.c), a.k, b.k, 1, du);
     return 1;
@@ -197,71 +293,171 @@ typedef struct fit {
   int capacity;         /* whether the op uses capacity (cost > 0) */
 } fit;
 
-static int step_bad(const fit *f, const opsched_prof_chunk *c, int32_t k) {
-  return (int64_t)c->cnt[k] + c->add_cnt > f->streams ||
-         (f->capacity && (int64_t)c->use[k] + c->add_use > f->cap);
-}
-
-static int chunk_may_be_bad(const fit *f, const opsched_prof_chunk *c) {
+static int chunk_may_be_bad(const fit *f, opsched_prof_chunk *c) {
+  if (c->mm_stale)
+    refresh(c);
   return (int64_t)c->max_cnt + c->add_cnt > f->streams ||
          (f->capacity && (int64_t)c->max_use + c->add_use > f->cap);
 }
 
-static int chunk_all_bad(const fit *f, const opsched_prof_chunk *c) {
+static int chunk_all_bad(const fit *f, opsched_prof_chunk *c) {
+  if (c->mm_stale)
+    refresh(c);
   return (int64_t)c->min_cnt + c->add_cnt > f->streams ||
          (f->capacity && (int64_t)c->min_use + c->add_use > f->cap);
 }
 
 /* From step *q on, the first step before `hi` where the op does not fit:
- * returns 1 and moves *q there, or 0 when every step up to hi fits. */
-static int find_bad(const opsched_prof *p, const fit *f, int64_t hi,
+ * returns 1 and moves *q there, or 0 when every step up to hi fits. Steps
+ * are read in place; a chunk that cannot conflict is skipped on entry. */
+static int find_bad(opsched_prof *p, const fit *f, int64_t hi,
                     opsched_prof_pos *q) {
+  int32_t ci = q->c, k = q->k;
+  opsched_prof_chunk *c = chunk(p, ci);
   for (;;) {
-    const opsched_prof_chunk *c = chunk(p, q->c);
-    if (c->t[q->k] >= hi)
-      return 0;
-    if (chunk_may_be_bad(f, c))
-      for (; q->k < c->len; q->k++) {
-        if (c->t[q->k] >= hi)
-          return 0;
-        if (step_bad(f, c, q->k))
-          return 1;
+    const int64_t fs = f->streams - c->add_cnt;
+    const int64_t fc = f->capacity ? f->cap - c->add_use : INT64_MAX;
+    const int64_t *t = c->t;
+    const int32_t *cnt = c->cnt, *use = c->use;
+    for (int32_t len = c->len; k < len; k++) {
+      if (t[k] >= hi)
+        return 0;
+      if (cnt[k] > fs || use[k] > fc) {
+        q->c = ci;
+        q->k = k;
+        return 1;
       }
-    if (q->c + 1 == p->nch)
-      return 0;
-    q->c++;
-    q->k = 0;
+    }
+    do {
+      if (++ci == p->nch)
+        return 0;
+      c = chunk(p, ci);
+      if (c->t[0] >= hi)
+        return 0;
+    } while (!chunk_may_be_bad(f, c));
+    k = 0;
   }
 }
 
 /* From a step where the op does not fit, moves *q to the first later step
  * where it does (the last step, empty, at the latest) and returns 1; 0 when
  * not even the last step fits (a demand over the capacity: callers never
- * ask it). */
-static int skip_bad(const opsched_prof *p, const fit *f, opsched_prof_pos *q) {
-  q->k++;
+ * ask it). A chunk where the op fits nowhere is skipped on entry. */
+static int skip_bad(opsched_prof *p, const fit *f, opsched_prof_pos *q) {
+  int32_t ci = q->c, k = q->k + 1;
+  opsched_prof_chunk *c = chunk(p, ci);
   for (;;) {
-    const opsched_prof_chunk *c = chunk(p, q->c);
-    if (q->k < c->len && !chunk_all_bad(f, c))
-      for (; q->k < c->len; q->k++)
-        if (!step_bad(f, c, q->k))
-          return 1;
-    if (q->c + 1 == p->nch) {
-      q->k = c->len - 1;
-      return 0;
-    }
-    q->c++;
-    q->k = 0;
+    const int64_t fs = f->streams - c->add_cnt;
+    const int64_t fc = f->capacity ? f->cap - c->add_use : INT64_MAX;
+    const int32_t *cnt = c->cnt, *use = c->use;
+    for (int32_t len = c->len; k < len; k++)
+      if (cnt[k] <= fs && use[k] <= fc) {
+        q->c = ci;
+        q->k = k;
+        return 1;
+      }
+    do {
+      if (ci + 1 == p->nch) {
+        q->c = ci;
+        q->k = c->len - 1;
+        return 0;
+      }
+      c = chunk(p, ++ci);
+    } while (chunk_all_bad(f, c));
+    k = 0;
   }
 }
+
+/* ---------------------------------------------------------------------- */
+/* The earliest start when only the running count binds: runs of free time */
+/* (fewer than `streams` running) between full steps.                      */
+
+static void runs_refresh(const opsched_prof *p, opsched_prof_chunk *c) {
+  int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
+  c->full_first = c->full_last = -1;
+  c->gap_max = 0;
+  for (int32_t k = 0; k < c->len; k++) {
+    if (c->cnt[k] <= free_max)
+      continue;
+    if (c->full_last >= 0 && k > c->full_last + 1 &&
+        c->t[k] - c->t[c->full_last + 1] > c->gap_max)
+      c->gap_max = c->t[k] - c->t[c->full_last + 1];
+    if (c->full_first < 0)
+      c->full_first = k;
+    c->full_last = k;
+  }
+  c->stale = 0;
+}
+
+/* The op to place and its first candidate start in the current run of
+ * free time (the run from doubled time `a`): the first start t >= t0 whose
+ * span begins at or after a, and where that span ends. */
+typedef struct run_query {
+  int64_t t0, cost, t, hi;
+} run_query;
+
+static void run_from(run_query *r, int64_t a) {
+  int64_t t = r->cost > 0 ? a / 2 : (a + 1) / 2; /* first t with lo >= a */
+  r->t = t < r->t0 ? r->t0 : t;
+  r->hi = r->cost > 0 ? 2 * (r->t + r->cost) : 2 * r->t + 1;
+}
+
+/* Where the run after step k (full) of chunk ci starts. */
+static int64_t after_step(const opsched_prof *p, int32_t ci, int32_t k) {
+  const opsched_prof_chunk *c = chunk(p, ci);
+  return k + 1 < c->len ? c->t[k + 1] : p->first[ci + 1];
+}
+
+/* The op fits exactly where its span lies in a run, so the answer is the
+ * candidate of the first run, in time order, that no full step ends before
+ * the candidate's span does: the earliest feasible start, the flat
+ * decoder's. Steps are read until the span's end or a full step; a chunk
+ * whose inner runs are all shorter than the span is crossed by its summary
+ * (the run entering it ends at its first full step, the run leaving it
+ * starts after its last). The last step is empty, never full. */
+static int64_t earliest_runs(opsched_prof *p, int64_t t0, int64_t cost) {
+  run_query r = {t0, cost, 0, 0};
+  int64_t span = cost > 0 ? 2 * cost - 1 : 1;
+  opsched_prof_pos q = locate(p, cost > 0 ? 2 * t0 + 1 : 2 * t0);
+  run_from(&r, 0); /* t0 itself: its span starts in q's step */
+  for (int32_t ci = q.c, k = q.k;; ci++, k = 0) {
+    opsched_prof_chunk *c = chunk(p, ci);
+    if (c->t[k] >= r.hi)
+      return r.t;
+    if (k == 0 && c->stale)
+      runs_refresh(p, c);
+    if (k > 0 || (c->full_first >= 0 && c->gap_max >= span)) {
+      int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
+      for (; k < c->len; k++) {
+        if (c->t[k] >= r.hi)
+          return r.t;
+        if (c->cnt[k] > free_max)
+          run_from(&r, after_step(p, ci, k));
+      }
+    } else if (c->full_first >= 0) {
+      if (c->t[c->full_first] >= r.hi)
+        return r.t;
+      run_from(&r, after_step(p, ci, c->full_last));
+    }
+    if (ci + 1 == p->nch)
+      return r.t;
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* The earliest start, any limits.                                          */
 
 /* Candidates only move forward: past a step where the op does not fit, to
  * the end of the run of such steps (the flat decoder jumped one step at a
  * time and landed on the same start, the first whose window begins after
  * the run), and the window's first step is found from there by a local
  * walk. */
-int64_t opsched_prof_earliest(const opsched_prof *p, int64_t t, int64_t cost,
+int64_t opsched_prof_earliest(opsched_prof *p, int64_t t, int64_t cost,
                               int32_t demand) {
+  if (p->flat)
+    return flat_earliest(p, t, cost, demand);
+  if (p->runs && demand <= p->max_demand)
+    return earliest_runs(p, t, cost);
   fit f = {(int64_t)p->streams - 1, (int64_t)p->cap - demand, cost > 0};
   int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
   int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;

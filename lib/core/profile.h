@@ -25,8 +25,15 @@ typedef struct opsched_prof_chunk {
   int32_t len;
   /* Added to every step of the chunk (adds that cover it whole). */
   int32_t add_cnt, add_use;
-  /* Over t/cnt/use as stored, i.e. without add_cnt/add_use. */
-  int32_t min_cnt, max_cnt, min_use, max_use;
+  /* Over t/cnt/use as stored, i.e. without add_cnt/add_use; valid when
+   * `mm_stale` is 0 (recomputed when a search needs them). */
+  int32_t min_cnt, max_cnt, min_use, max_use, mm_stale;
+  /* Runs, when only the running count can bind (opsched_prof.runs): the
+   * first and last step where the count is full (-1: none), and the
+   * longest stretch of time between two full steps of the chunk. Valid
+   * when `stale` is 0. */
+  int32_t full_first, full_last, stale;
+  int64_t gap_max;
 } opsched_prof_chunk;
 
 typedef struct opsched_prof {
@@ -35,15 +42,31 @@ typedef struct opsched_prof {
   int64_t *first;         /* first[i] = ch[dir[i]].t[0] */
   int32_t nch, cap_ch;    /* chunks in use, pool (and directory) size */
   int32_t streams, cap;   /* limits: ops running, sum of demands */
+  /* 1 when streams * (largest demand) <= cap: the capacity can never bind,
+   * an op fits wherever fewer than `streams` run, and the search walks the
+   * chunks' runs of free time instead of their steps. */
+  int runs;
+  int32_t max_demand;
+  /* Small profiles (at most OPSCHED_PROF_FLAT_OPS ops) stay one flat array
+   * of breakpoints (the decoder's profile before issue 16's round 6):
+   * cheaper there than chunks. Step i is [pt[i], pt[i+1]). */
+  int flat;
+  int64_t *pt;
+  int32_t *pcnt, *puse, pm;
 } opsched_prof;
+
+enum { OPSCHED_PROF_FLAT_OPS = 1024 };
 
 /* A step: chunk `c` (directory position), step `k` inside it. */
 typedef struct opsched_prof_pos {
   int32_t c, k;
 } opsched_prof_pos;
 
-/* Returns 0 when out of memory; opsched_prof_free is safe either way. */
-int opsched_prof_init(opsched_prof *p, int32_t streams, int32_t cap);
+/* `max_demand`: the largest demand any op added or queried will have;
+ * `ops`: at most how many ops are added between resets. Returns 0 when
+ * out of memory; opsched_prof_free is safe either way. */
+int opsched_prof_init(opsched_prof *p, int32_t streams, int32_t cap,
+                      int32_t max_demand, int32_t ops);
 void opsched_prof_free(opsched_prof *p);
 /* Back to one empty step from 0 to infinity (keeps the memory). */
 void opsched_prof_reset(opsched_prof *p);
@@ -54,7 +77,7 @@ int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
                      int32_t demand);
 /* The earliest start >= t where an op of `cost` and `demand` fits both
  * limits over its whole span. */
-int64_t opsched_prof_earliest(const opsched_prof *p, int64_t t, int64_t cost,
+int64_t opsched_prof_earliest(opsched_prof *p, int64_t t, int64_t cost,
                               int32_t demand);
 
 #endif

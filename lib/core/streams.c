@@ -37,7 +37,12 @@ typedef struct sgs {
 static int sgs_init(sgs *c, const opsched_graph *g, const opsched_schedule *s) {
   c->g = g;
   c->n = s->n;
-  return opsched_prof_init(&c->prof, s->streams, s->resource_limit);
+  int32_t max_demand = 1;
+  for (int32_t v = 0; v < s->n; v++)
+    if (opsched_graph_demand(g, v) > max_demand)
+      max_demand = opsched_graph_demand(g, v);
+  return opsched_prof_init(&c->prof, s->streams, s->resource_limit, max_demand,
+                           s->n);
 }
 
 static void sgs_free(sgs *c) { opsched_prof_free(&c->prof); }
@@ -439,6 +444,8 @@ opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *
   if (!ok || !stream_end)
     goto done;
   c.prof.streams = INT32_MAX; /* streams are fixed: only the capacity is placed */
+  c.prof.runs = 0;
+  opsched_prof_reset(&c.prof);
   /* s->order sorts by start and is topological: each op's predecessors and
    * stream predecessor are re-timed before it. */
   for (int32_t i = 0; i < n; i++) {

@@ -87,7 +87,7 @@ static uint64_t rnd(uint64_t *s) {
 
 static void test_small(void) {
   opsched_prof p;
-  CHECK(opsched_prof_init(&p, 2, 4));
+  CHECK(opsched_prof_init(&p, 2, 4, 3, 8));
   CHECK_EQ_I64(opsched_prof_earliest(&p, 3, 5, 2), 3);
   CHECK(opsched_prof_add(&p, 0, 10, 3)); /* [0, 10) demand 3 */
   /* Demand 2 does not fit beside 3 of 4: after 10. */
@@ -111,7 +111,8 @@ static void test_small(void) {
 
 /* One seeded run: n ops placed serially against both profiles. */
 static void random_run(uint64_t seed, int32_t n, int32_t streams,
-                       int32_t cap, int64_t max_cost, int64_t spread) {
+                       int32_t cap, int32_t max_demand, int64_t max_cost,
+                       int64_t spread) {
   uint64_t s = seed * 0x9e3779b97f4a7c15u + 1;
   flat f = {malloc(sizeof(int64_t) * (2 * (size_t)n + 2)),
             malloc(sizeof(int32_t) * (2 * (size_t)n + 2)),
@@ -119,14 +120,16 @@ static void random_run(uint64_t seed, int32_t n, int32_t streams,
   f.pt[0] = 0;
   f.cnt[0] = f.use[0] = 0;
   opsched_prof p;
-  CHECK(opsched_prof_init(&p, streams, cap));
+  CHECK(opsched_prof_init(&p, streams, cap, max_demand, n));
+  CHECK(p.flat == (n <= OPSCHED_PROF_FLAT_OPS));
+  CHECK(p.runs == ((int64_t)streams * max_demand <= cap));
   int mismatches = 0;
   int64_t horizon = 0;
   for (int32_t i = 0; i < n; i++) {
     int64_t cost = (int64_t)(rnd(&s) % (uint64_t)(max_cost + 1));
     if (rnd(&s) % 8 == 0)
       cost = 0;
-    int32_t demand = 1 + (int32_t)(rnd(&s) % (uint64_t)cap);
+    int32_t demand = 1 + (int32_t)(rnd(&s) % (uint64_t)max_demand);
     /* Mostly near the end (a list decode), sometimes anywhere. */
     int64_t est = rnd(&s) % 4 ? horizon - (int64_t)(rnd(&s) % (uint64_t)(spread + 1))
                               : (int64_t)(rnd(&s) % (uint64_t)(horizon + 1));
@@ -145,8 +148,8 @@ static void random_run(uint64_t seed, int32_t n, int32_t streams,
   CHECK_EQ_I64(mismatches, 0);
   /* Reset keeps the memory and starts empty. */
   opsched_prof_reset(&p);
-  CHECK_EQ_I64(opsched_prof_earliest(&p, 5, 3, cap), 5);
-  CHECK(p.nch == 1);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 5, 3, max_demand), 5);
+  CHECK(p.nch == 1 && p.pm == 1);
   opsched_prof_free(&p);
   free(f.pt);
   free(f.cnt);
@@ -154,13 +157,19 @@ static void random_run(uint64_t seed, int32_t n, int32_t streams,
 }
 
 static void test_random_profiles(void) {
-  /* Count-bound (demand <= capacity always), capacity-bound, long and
-   * short ops, dense and sparse placement. */
+  /* Count-bound and capacity-bound (the chunks' minima and maxima), count
+   * only (streams * largest demand <= capacity: the runs of free time),
+   * long and short ops, dense and sparse placement. */
   for (uint64_t seed = 1; seed <= 12; seed++) {
-    random_run(seed, 3000, 1 + (int32_t)(seed % 5), 1, 9, 20);
-    random_run(seed + 100, 3000, 4, 6, 30, 60);
-    random_run(seed + 200, 2000, 16, 40, 200, 500);
-    random_run(seed + 300, 2000, 1000000, 5, 4, 8); /* streams unbounded */
+    random_run(seed, 3000, 1 + (int32_t)(seed % 5), 1, 1, 9, 20);
+    random_run(seed + 100, 3000, 4, 6, 6, 30, 60);
+    random_run(seed + 200, 2000, 16, 40, 40, 200, 500);
+    random_run(seed + 300, 2000, 1000000, 5, 5, 4, 8); /* streams unbounded */
+    random_run(seed + 400, 3000, 4, 4, 1, 12, 40);     /* runs, demand 1 */
+    random_run(seed + 500, 3000, 3, 30, 10, 50, 300);  /* runs, demands */
+    random_run(seed + 600, 2000, 16, 16, 1, 300, 2000); /* runs, long ops */
+    random_run(seed + 700, 1000, 4, 6, 6, 30, 60);     /* flat */
+    random_run(seed + 800, 1000, 4, 4, 1, 12, 40);     /* flat */
   }
 }
 
