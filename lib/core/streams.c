@@ -557,22 +557,56 @@ void opsched_charge_barrier_free(opsched_charge_barrier *b) {
   b->key = NULL;
 }
 
-/* The earliest charged start of v the barrier allows (0 when v allocates
- * nothing), read while s->start/end[v] are still the placed times and
- * every op before v in s->order is charged. The buffers freed by the
- * placed instant v allocates at are held only by ops that end by then,
- * which come before v in s->order (sorted by start, then end); the placed
- * instants are non-decreasing along s->order, so one pass serves a walk. */
-static int64_t barrier_start(opsched_charge_barrier *b, const opsched_schedule *s, int32_t v) {
+static void barrier_reset(opsched_charge_barrier *b) {
+  b->next = 0;
+  b->top = b->other = -1;
+  b->top_stream = -1;
+}
+
+/* A holder of a passed buffer ends at doubled instant x on `stream`. */
+static void barrier_hold(opsched_charge_barrier *b, int64_t x, int32_t stream) {
+  if (stream == b->top_stream) {
+    b->top = x > b->top ? x : b->top;
+  } else if (x > b->top) {
+    b->other = b->top;
+    b->top = x;
+    b->top_stream = stream;
+  } else if (x > b->other) {
+    b->other = x;
+  }
+}
+
+/* Passes the buffers freed by the placed instant v allocates at (read
+ * while s->start/end[v] are still the placed times, every op before v in
+ * s->order charged): they are held only by ops that end by then, which
+ * come before v in s->order (sorted by start, then end); the placed
+ * instants are non-decreasing along s->order, so one pass serves a walk.
+ * Returns 0 when v allocates nothing (no floor). */
+static int barrier_pass(opsched_charge_barrier *b, const opsched_schedule *s, int32_t v) {
   const mem_model *m = b->m;
   if (m->alloc_off[v] == m->alloc_off[v + 1])
     return 0;
   int64_t at = hold_start2(s, v);
   for (; b->next < b->nb && b->key[b->next] <= at; b->next++) {
-    int64_t f = freed2(m, s, b->buf[b->next]);
-    b->gate = f > b->gate ? f : b->gate;
+    int32_t k = b->buf[b->next];
+    barrier_hold(b, hold_end2(s, m->owner[k]), s->stream[m->owner[k]]);
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      barrier_hold(b, hold_end2(s, m->user[i]), s->stream[m->user[i]]);
   }
-  int64_t need = b->gate - (at & 1); /* 2t + (at & 1) >= gate */
+  return 1;
+}
+
+/* The earliest start on `stream` of an op of non-zero cost (nz) or not
+ * that the passed buffers allow: after their holders' ends there, and
+ * handoff_ns after those on other streams (the wait a runtime needs to
+ * reuse their memory). */
+static int64_t barrier_floor(const opsched_charge_barrier *b, int32_t stream, int nz,
+                             int64_t handoff_ns) {
+  int64_t away = stream == b->top_stream ? b->other : b->top;
+  int64_t need = stream == b->top_stream ? b->top : -1;
+  if (away >= 0 && away + 2 * handoff_ns > need)
+    need = away + 2 * handoff_ns;
+  need -= nz; /* 2t + nz >= need */
   return need > 0 ? (need + 1) / 2 : 0;
 }
 
@@ -601,7 +635,7 @@ opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *
     goto done;
   c.streams = INT32_MAX; /* streams are fixed: only the capacity is placed */
   if (barrier)
-    barrier->next = 0, barrier->gate = 0;
+    barrier_reset(barrier);
   c.pm = 1;
   c.pt[0] = 0;
   c.pcnt[0] = c.puse[0] = 0;
@@ -613,8 +647,10 @@ opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *
     if (cost > 0)
       cost += region_ns;
     int64_t t = charged_est(g, s, v, stream_end[k], handoff_ns);
-    int64_t floor_t = barrier ? barrier_start(barrier, s, v) : 0;
-    t = floor_t > t ? floor_t : t;
+    if (barrier && barrier_pass(barrier, s, v)) {
+      int64_t floor_t = barrier_floor(barrier, k, cost > 0, handoff_ns);
+      t = floor_t > t ? floor_t : t;
+    }
     if (capacity_binds) {
       t = prof_earliest(&c, t, cost, opsched_graph_demand(g, v));
       prof_add(&c, t, cost, opsched_graph_demand(g, v));
@@ -708,42 +744,53 @@ static void group_preds(const opsched_graph *g, const opsched_schedule *s, int32
   }
 }
 
-/* The earliest start of the op on stream k: after the stream's last op,
- * its predecessors there, and handoff_ns after those elsewhere. */
-static int64_t start_on(const pred_streams *p, const int64_t *stream_end, int32_t k,
-                        int64_t handoff_ns, int64_t floor_t) {
-  int64_t t = stream_end[k] > floor_t ? stream_end[k] : floor_t;
-  int64_t away = k == p->top_k ? p->other : p->top;
-  if (away >= 0 && away + handoff_ns > t)
-    t = away + handoff_ns;
-  if (p->count[k] > 0 && p->last[k] > t)
-    t = p->last[k];
-  return t;
-}
-
-/* The op to place: its charged cost and demand, and the capacity profile
- * when the capacity can bind (NULL otherwise). */
+/* The op to place: its charged cost and demand, the capacity profile when
+ * the capacity can bind (NULL otherwise), and the barrier when it sets a
+ * floor (NULL otherwise). */
 typedef struct op_fit {
   const sgs *cap;
-  int64_t cost;
+  const opsched_charge_barrier *bar;
+  int64_t cost, handoff_ns;
   int32_t demand;
 } op_fit;
 
+/* The earliest start of the op on stream k: after the stream's last op,
+ * its predecessors there, handoff_ns after those elsewhere, and the
+ * barrier's floor on k. */
+static int64_t start_on(const pred_streams *p, const int64_t *stream_end, int32_t k,
+                        const op_fit *f) {
+  int64_t t = stream_end[k];
+  int64_t away = k == p->top_k ? p->other : p->top;
+  if (away >= 0 && away + f->handoff_ns > t)
+    t = away + f->handoff_ns;
+  if (p->count[k] > 0 && p->last[k] > t)
+    t = p->last[k];
+  if (f->bar) {
+    int64_t floor_t = barrier_floor(f->bar, k, f->cost > 0, f->handoff_ns);
+    t = floor_t > t ? floor_t : t;
+  }
+  return t;
+}
+
 /* The stream v goes on: the earliest start (after the capacity) among its
- * predecessors' streams and the stream free first; ties to more
- * predecessors, then the lower index. *t receives the start. */
+ * predecessors' streams, the stream free first and the stream whose
+ * buffers the barrier waits for; ties to more predecessors, then the lower
+ * index. *t receives the start. */
 static int32_t choose_stream(const pred_streams *p, const int64_t *stream_end,
-                             const stream_tree *tree, int64_t handoff_ns, int64_t floor_t,
-                             const op_fit *f, int64_t *t) {
+                             const stream_tree *tree, const op_fit *f, int64_t *t) {
   int32_t best = -1;
   int64_t bt = INT64_MAX;
-  for (int32_t i = -1; i < p->nt; i++) {
-    int32_t k = i < 0 ? tree->win[1] : p->touched[i];
-    int64_t x = start_on(p, stream_end, k, handoff_ns, floor_t);
+  for (int32_t i = -2; i < p->nt; i++) {
+    int32_t k = i == -2 ? (f->bar ? f->bar->top_stream : -1)
+                : i == -1 ? tree->win[1] : p->touched[i];
+    if (k < 0)
+      continue;
+    int64_t x = start_on(p, stream_end, k, f);
     if (f->cap && x <= bt)
       x = prof_earliest(f->cap, x, f->cost, f->demand);
-    if (x < bt || (x == bt && (p->count[k] > p->count[best] ||
-                               (p->count[k] == p->count[best] && k < best)))) {
+    if (best < 0 || x < bt ||
+        (x == bt && (p->count[k] > p->count[best] ||
+                     (p->count[k] == p->count[best] && k < best)))) {
       best = k;
       bt = x;
     }
@@ -780,16 +827,16 @@ opsched_status opsched_streams_charge_place(const opsched_graph *g, opsched_sche
   c.pt[0] = 0;
   c.pcnt[0] = c.puse[0] = 0;
   if (barrier)
-    barrier->next = 0, barrier->gate = 0;
+    barrier_reset(barrier);
   for (int32_t i = 0; i < n; i++) {
     int32_t v = s->order[i], d = opsched_graph_demand(g, v);
     int64_t cost = opsched_graph_cost(g, v), t;
     if (cost > 0)
       cost += region_ns;
-    int64_t floor_t = barrier ? barrier_start(barrier, s, v) : 0;
+    op_fit f = {capacity_binds ? &c : NULL,
+                barrier && barrier_pass(barrier, s, v) ? barrier : NULL, cost, handoff_ns, d};
     group_preds(g, s, v, &p);
-    op_fit f = {capacity_binds ? &c : NULL, cost, d};
-    int32_t k = choose_stream(&p, stream_end, &tree, handoff_ns, floor_t, &f, &t);
+    int32_t k = choose_stream(&p, stream_end, &tree, &f, &t);
     for (int32_t j = 0; j < p.nt; j++)
       p.count[p.touched[j]] = 0;
     if (capacity_binds)
