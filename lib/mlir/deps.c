@@ -112,6 +112,19 @@ static MlirWalkResult find_trap(MlirOperation op, void *data) {
   return MlirWalkResultAdvance;
 }
 
+static const char *const element_access[] = {"tensor.extract", "tensor.insert",
+                                             "tensor.extract_slice", "tensor.insert_slice",
+                                             "tensor.gather", "tensor.scatter", NULL};
+
+int opsched_deps_name_may_trap(MlirStringRef name) {
+  const char *const *lists[] = {signed_div, unsigned_div, element_access};
+  for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++)
+    for (const char *const *n = lists[l]; *n; n++)
+      if (opsched_mlir_ref_is(name, *n))
+        return 1;
+  return 0;
+}
+
 int opsched_deps_op_may_trap_itself(MlirOperation op) {
   return division_may_trap(op) || element_access_may_trap(op);
 }

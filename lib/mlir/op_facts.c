@@ -77,6 +77,16 @@ typedef struct summary {
   uint8_t bufferization; /* a to_tensor / to_buffer in the subtree */
 } summary;
 
+/* What an op's name alone says, memoized per name (an op name is one
+ * identifier: one pointer per name). */
+enum { NAME_KNOWN = 1, NAME_BUFFERIZATION = 2, NAME_MAY_TRAP = 4 };
+enum { NAME_MEMO = 64 }; /* direct-mapped: a function has few op names */
+
+typedef struct name_memo {
+  const void *name;
+  uint8_t cls;
+} name_memo;
+
 typedef struct flag_memo {
   void *key;
   int value;
@@ -98,6 +108,7 @@ struct opsched_op_facts {
   int64_t nraw, capraw;
   flag_memo flags[4];
   int nflags;
+  name_memo names[NAME_MEMO];
 };
 
 /* Makes room for `need` items of `size` bytes in *buf (capacity *cap). */
@@ -131,9 +142,31 @@ void opsched_op_facts_free(opsched_op_facts *f) {
   free(f);
 }
 
-static int is_bufferization(MlirOperation op) {
-  return opsched_mlir_op_is(op, "bufferization.to_tensor") ||
-         opsched_mlir_op_is(op, "bufferization.to_buffer");
+/* The NAME_* classes of `op`'s name. */
+static int name_class(opsched_op_facts *f, MlirOperation op) {
+  MlirIdentifier id = mlirOperationGetName(op);
+  name_memo *m = &f->names[((uintptr_t)id.ptr >> 4) % NAME_MEMO];
+  if (m->name == id.ptr && m->cls)
+    return m->cls;
+  MlirStringRef s = mlirIdentifierStr(id);
+  int cls = NAME_KNOWN;
+  if (opsched_mlir_ref_is(s, "bufferization.to_tensor") ||
+      opsched_mlir_ref_is(s, "bufferization.to_buffer"))
+    cls |= NAME_BUFFERIZATION;
+  if (opsched_deps_name_may_trap(s))
+    cls |= NAME_MAY_TRAP;
+  m->name = id.ptr;
+  m->cls = (uint8_t)cls;
+  return cls;
+}
+
+static int is_bufferization(opsched_op_facts *f, MlirOperation op) {
+  return (name_class(f, op) & NAME_BUFFERIZATION) != 0;
+}
+
+/* opsched_deps_op_may_trap_itself(op), asked only of names that may. */
+static int may_trap_itself(opsched_op_facts *f, MlirOperation op) {
+  return (name_class(f, op) & NAME_MAY_TRAP) && opsched_deps_op_may_trap_itself(op);
 }
 
 /* Whether `v` is defined by `op` or in one of `op`'s blocks: a value used
@@ -221,8 +254,8 @@ static int merge_kids(opsched_op_facts *f, MlirOperation op, int64_t base, summa
     } else {
       int kt = opsched_mlir_op_traits(k);
       all_spec &= (kt & (OPSCHED_OP_SPECULATABLE | OPSCHED_OP_RECURSIVELY_SPECULATABLE)) != 0;
-      s->sub_trap |= opsched_deps_op_may_trap_itself(k) || !opsched_mlir_op_is_speculatable(k);
-      s->bufferization |= is_bufferization(k);
+      s->sub_trap |= may_trap_itself(f, k) || !opsched_mlir_op_is_speculatable(k);
+      s->bufferization |= is_bufferization(f, k);
     }
   }
   s->cap_count = f->nvals - s->cap_first;
@@ -231,8 +264,8 @@ static int merge_kids(opsched_op_facts *f, MlirOperation op, int64_t base, summa
   int ends = s->spec || (traits & (OPSCHED_OP_DESTINATION_STYLE |
                                    OPSCHED_OP_RECURSIVELY_SPECULATABLE));
   s->not_ending |= !ends;
-  s->sub_trap |= opsched_deps_op_may_trap_itself(op);
-  s->bufferization |= is_bufferization(op);
+  s->sub_trap |= may_trap_itself(f, op);
+  s->bufferization |= is_bufferization(f, op);
   return 0;
 }
 
@@ -403,8 +436,8 @@ int64_t opsched_op_facts_effects(opsched_op_facts *f, MlirOperation op, opsched_
 }
 
 int opsched_op_facts_may_trap(opsched_op_facts *f, MlirOperation op) {
-  if (mlirOperationGetNumRegions(op) == 0)
-    return opsched_deps_may_trap(op);
+  if (mlirOperationGetNumRegions(op) == 0) /* as opsched_deps_may_trap */
+    return !opsched_mlir_op_is_speculatable(op) || may_trap_itself(f, op);
   const summary *s = get(f, op);
   return !s || !s->spec || s->sub_trap;
 }
@@ -420,7 +453,7 @@ const MlirValue *opsched_op_facts_captured(opsched_op_facts *f, MlirOperation op
                                            int64_t *count, int *bufferization) {
   if (mlirOperationGetNumRegions(op) == 0) {
     *count = 0;
-    *bufferization = is_bufferization(op);
+    *bufferization = is_bufferization(f, op);
     return f->vals;
   }
   const summary *s = get(f, op);
