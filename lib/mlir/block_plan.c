@@ -39,7 +39,7 @@ static int64_t read_override(MlirOperation op, const char *name, int64_t min) {
 
 /* The op's duration; sets *dynamic when the roofline met a dynamic shape. */
 static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed,
-                       int *dynamic) {
+                       int *dynamic, opsched_work_memo *memo) {
   int64_t override = read_override(op, OPSCHED_ATTR_COST, 0);
   if (override == -2)
     *failed = 1;
@@ -48,7 +48,7 @@ static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed,
   if (o->cost_model == OPSCHED_COST_UNIT)
     return 1;
   opsched_op_work work;
-  opsched_op_work_measure(op, &work, dynamic);
+  opsched_op_work_measure_memo(op, &work, dynamic, memo);
   const opsched_device *d = opsched_options_device(o);
   int64_t t = opsched_cost_roofline(d, &work);
   /* On several streams each op may run in its own async.execute region;
@@ -343,6 +343,7 @@ static int demand_too_large(MlirOperation op, int64_t demand, const opsched_opti
 static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_options *o,
                      opsched_op_facts *facts) {
   int failed = 0;
+  opsched_work_memo *memo = opsched_op_facts_work_memo(facts);
   uint8_t *cost_dynamic = calloc((size_t)p->n, 1);
   if (!cost_dynamic) {
     emit_oom(block);
@@ -350,7 +351,7 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
   }
   for (int32_t i = 0; i < p->n; i++) {
     int dynamic = 0;
-    int64_t cost = op_cost(p->ops[i], o, &failed, &dynamic);
+    int64_t cost = op_cost(p->ops[i], o, &failed, &dynamic, memo);
     cost_dynamic[i] = (uint8_t)dynamic;
     int64_t demand = read_override(p->ops[i], OPSCHED_ATTR_RESOURCES, 1);
     if (demand == -2)

@@ -2,6 +2,7 @@
 #include "op_name.h"
 
 #include "deps.h"
+#include "op_work.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,7 @@ struct opsched_op_facts {
   flag_memo flags[4];
   int nflags;
   name_memo names[NAME_MEMO];
+  opsched_work_memo *work; /* made on first use */
 };
 
 /* Makes room for `need` items of `size` bytes in *buf (capacity *cap). */
@@ -139,6 +141,7 @@ void opsched_op_facts_free(opsched_op_facts *f) {
   free(f->vals);
   free(f->kids);
   free(f->raw);
+  opsched_work_memo_free(f->work);
   free(f);
 }
 
@@ -478,4 +481,10 @@ int opsched_op_facts_function_flag(opsched_op_facts *f, MlirOperation key, int *
 void opsched_op_facts_set_function_flag(opsched_op_facts *f, MlirOperation key, int value) {
   if (f->nflags < (int)(sizeof f->flags / sizeof f->flags[0]))
     f->flags[f->nflags++] = (flag_memo){key.ptr, value};
+}
+
+opsched_work_memo *opsched_op_facts_work_memo(opsched_op_facts *f) {
+  if (f && !f->work)
+    f->work = opsched_work_memo_new();
+  return f ? f->work : NULL;
 }

@@ -54,4 +54,9 @@ const MlirValue *opsched_op_facts_captured(opsched_op_facts *f, MlirOperation op
 int opsched_op_facts_function_flag(opsched_op_facts *f, MlirOperation key, int *value);
 void opsched_op_facts_set_function_flag(opsched_op_facts *f, MlirOperation key, int value);
 
+/* The function's memo of op work (op_work.h); NULL when `f` is NULL or out
+ * of memory. */
+typedef struct opsched_work_memo opsched_work_memo;
+opsched_work_memo *opsched_op_facts_work_memo(opsched_op_facts *f);
+
 #endif
