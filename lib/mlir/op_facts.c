@@ -80,7 +80,7 @@ typedef struct summary {
 
 /* What an op's name alone says, memoized per name (an op name is one
  * identifier: one pointer per name). */
-enum { NAME_KNOWN = 1, NAME_BUFFERIZATION = 2, NAME_MAY_TRAP = 4 };
+enum { NAME_KNOWN = 1, NAME_BUFFERIZATION = 2, NAME_MAY_TRAP = 4, NAME_DPS = 8 };
 enum { NAME_MEMO = 64 }; /* direct-mapped: a function has few op names */
 
 typedef struct name_memo {
@@ -158,6 +158,8 @@ static int name_class(opsched_op_facts *f, MlirOperation op) {
     cls |= NAME_BUFFERIZATION;
   if (opsched_deps_name_may_trap(s))
     cls |= NAME_MAY_TRAP;
+  if (opsched_mlir_op_is_destination_style(op))
+    cls |= NAME_DPS;
   m->name = id.ptr;
   m->cls = (uint8_t)cls;
   return cls;
@@ -487,4 +489,11 @@ opsched_work_memo *opsched_op_facts_work_memo(opsched_op_facts *f) {
   if (f && !f->work)
     f->work = opsched_work_memo_new();
   return f ? f->work : NULL;
+}
+
+int64_t opsched_op_facts_tied_operand(opsched_op_facts *f, MlirOperation op,
+                                      int64_t result_index) {
+  if (f && !(name_class(f, op) & NAME_DPS))
+    return -1;
+  return opsched_mlir_op_tied_operand(op, result_index);
 }

@@ -203,6 +203,10 @@ int opsched_mlir_op_accesses_value(MlirOperation op, MlirValue v) {
          });
 }
 
+int opsched_mlir_op_is_destination_style(MlirOperation op) {
+  return isa<DestinationStyleOpInterface>(unwrap(op)) ? 1 : 0;
+}
+
 int64_t opsched_mlir_op_tied_operand(MlirOperation op, int64_t resultIndex) {
   auto dps = dyn_cast<DestinationStyleOpInterface>(unwrap(op));
   if (!dps || resultIndex < 0 ||

@@ -113,6 +113,10 @@ int opsched_mlir_op_may_not_return(MlirOperation op);
  * `result_index` (the init it writes in place), or -1. */
 int64_t opsched_mlir_op_tied_operand(MlirOperation op, int64_t result_index);
 
+/* 1 when `op` is a destination-passing op (DestinationStyleOpInterface):
+ * a property of its name. */
+int opsched_mlir_op_is_destination_style(MlirOperation op);
+
 /* Removes the discardable attributes named in `remove` and sets those in
  * `set`, in one dictionary update (the C API rebuilds the dictionary at
  * every single change). Both arrays must be sorted by name (byte-wise, the
