@@ -86,6 +86,7 @@ enum { NAME_MEMO = 64 }; /* direct-mapped: a function has few op names */
 typedef struct name_memo {
   const void *name;
   uint8_t cls;
+  uint8_t traits; /* opsched_mlir_op_name_traits */
 } name_memo;
 
 typedef struct flag_memo {
@@ -145,12 +146,12 @@ void opsched_op_facts_free(opsched_op_facts *f) {
   free(f);
 }
 
-/* The NAME_* classes of `op`'s name. */
-static int name_class(opsched_op_facts *f, MlirOperation op) {
+/* The memo entry of `op`'s name. */
+static const name_memo *name_entry(opsched_op_facts *f, MlirOperation op) {
   MlirIdentifier id = mlirOperationGetName(op);
   name_memo *m = &f->names[((uintptr_t)id.ptr >> 4) % NAME_MEMO];
   if (m->name == id.ptr && m->cls)
-    return m->cls;
+    return m;
   MlirStringRef s = mlirIdentifierStr(id);
   int cls = NAME_KNOWN;
   if (opsched_mlir_ref_is(s, "bufferization.to_tensor") ||
@@ -158,11 +159,24 @@ static int name_class(opsched_op_facts *f, MlirOperation op) {
     cls |= NAME_BUFFERIZATION;
   if (opsched_deps_name_may_trap(s))
     cls |= NAME_MAY_TRAP;
-  if (opsched_mlir_op_is_destination_style(op))
+  int traits = opsched_mlir_op_name_traits(op);
+  if (traits & OPSCHED_OP_DESTINATION_STYLE)
     cls |= NAME_DPS;
   m->name = id.ptr;
   m->cls = (uint8_t)cls;
-  return cls;
+  m->traits = (uint8_t)traits;
+  return m;
+}
+
+/* The NAME_* classes of `op`'s name. */
+static int name_class(opsched_op_facts *f, MlirOperation op) { return name_entry(f, op)->cls; }
+
+/* As opsched_mlir_op_traits(op), the name's part memoized. */
+static int op_traits(opsched_op_facts *f, MlirOperation op) {
+  int t = name_entry(f, op)->traits;
+  if (t & OPSCHED_OP_CONDITIONALLY_SPECULATABLE)
+    t |= opsched_mlir_op_speculatability(op);
+  return t & ~OPSCHED_OP_CONDITIONALLY_SPECULATABLE;
 }
 
 static int is_bufferization(opsched_op_facts *f, MlirOperation op) {
@@ -257,7 +271,7 @@ static int merge_kids(opsched_op_facts *f, MlirOperation op, int64_t base, summa
       s->not_ending |= cs.not_ending;
       s->bufferization |= cs.bufferization;
     } else {
-      int kt = opsched_mlir_op_traits(k);
+      int kt = op_traits(f, k);
       all_spec &= (kt & (OPSCHED_OP_SPECULATABLE | OPSCHED_OP_RECURSIVELY_SPECULATABLE)) != 0;
       s->sub_trap |= may_trap_itself(f, k) || !opsched_mlir_op_is_speculatable(k);
       s->bufferization |= is_bufferization(f, k);
@@ -368,7 +382,7 @@ static int64_t summarize(opsched_op_facts *f, MlirOperation op) {
   int64_t base = f->nkids;
   summary s;
   memset(&s, 0, sizeof s);
-  int traits = opsched_mlir_op_traits(op);
+  int traits = op_traits(f, op);
   int err = push_kids(f, op) ||
             reserve((void **)&f->sums, &f->capsums, f->nsums + 1, sizeof *f->sums) ||
             merge_kids(f, op, base, &s, traits) || merge_effects(f, op, base, &s, traits);
