@@ -524,6 +524,7 @@ typedef struct arena_work {
   sort_key *keys;
   int64_t best, sweep_top; /* best arena so far (-1 none); sweep's (-2 not run) */
   int winner;              /* packer of best, -1 none */
+  int64_t bound;           /* lower bound on every layout; -1 not computed */
 } arena_work;
 
 static void work_free(arena_work *W) {
@@ -1184,6 +1185,32 @@ static pk packer_view(arena_work *W) {
   return P;
 }
 
+/* No layout ends below this: the aligned live bytes less the top buffer's
+ * padding or, once the best layout is above those, the tighter largest set
+ * of pairwise conflicting buffers (arena_bound.h; blocks of up to 4096
+ * buffers, work bounded by the improvement rounds' own). Computed once per
+ * run, the first time a layout is above the first bound. */
+static int64_t layout_bound(arena_work *W) {
+  int64_t bound = W->A->aligned_lower_bound;
+  if (W->best <= bound)
+    return bound;
+  if (W->bound < 0) {
+    int64_t anti = opsched_arena_antichain_bound(W->m, W->fev, W->asz, W->rsz, W->adj_off,
+                                                 W->adj, 4096, 256 * ((int64_t)W->n + W->m));
+    W->bound = anti > bound ? anti : bound;
+  }
+  return W->bound;
+}
+
+/* Whether the best layout so far already meets the lower bound, so no
+ * packer, compaction or round can find a smaller one (each keeps a layout
+ * only when strictly smaller): the rest is skipped unless every packer's
+ * size is asked for (OPSCHED_ARENA_EVERY_PACKER). */
+static int at_bound(arena_work *W) {
+  return W->best >= 0 && !(W->packers & OPSCHED_ARENA_EVERY_PACKER) &&
+         W->best <= layout_bound(W);
+}
+
 /* Every asked packer over the conflict lists (and the sweep's result);
  * the smallest arena wins; then compaction of the winner. */
 static opsched_status phase_packers(arena_work *W) {
@@ -1197,7 +1224,7 @@ static opsched_status phase_packers(arena_work *W) {
     return OPSCHED_ERR_NOMEM;
   pk P = packer_view(W);
   for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++) {
-    if (!(W->packers & OPSCHED_ARENA_PACKER_BIT(p)))
+    if (!(W->packers & OPSCHED_ARENA_PACKER_BIT(p)) || at_bound(W))
       continue;
     if (p == OPSCHED_ARENA_SWEEP_BEST_FIT) {
       if (W->best < 0 || W->sweep_top < W->best) {
@@ -1221,7 +1248,8 @@ static opsched_status phase_packers(arena_work *W) {
   }
   W->A->winner = packer_names[W->winner];
   /* Compaction assumes the stacked results, which the sweep does not use. */
-  if ((W->packers & OPSCHED_ARENA_COMPACT) && W->winner != OPSCHED_ARENA_SWEEP_BEST_FIT) {
+  if ((W->packers & OPSCHED_ARENA_COMPACT) && W->winner != OPSCHED_ARENA_SWEEP_BEST_FIT &&
+      !at_bound(W)) {
     memcpy(W->off, W->best_off, sizeof *W->off * (size_t)m);
     int32_t cnt = 0;
     for (int32_t x = 0; x < m; x++)
@@ -1324,16 +1352,8 @@ static void phase_improvement_rounds(arena_work *W) {
     return;
   }
   pk P = packer_view(W);
-  /* No round goes below a lower bound: the aligned live bytes less the
-   * top buffer's padding, or the tighter largest set of pairwise
-   * conflicting buffers (arena_bound.h; blocks of up to 4096 buffers, work
-   * bounded by the rounds' own). */
-  int64_t bound = W->A->aligned_lower_bound;
-  if (W->best > bound) {
-    int64_t anti = opsched_arena_antichain_bound(W->m, W->fev, W->asz, W->rsz, W->adj_off,
-                                                 W->adj, 4096, 256 * ((int64_t)W->n + W->m));
-    bound = anti > bound ? anti : bound;
-  }
+  /* No round goes below the lower bound (layout_bound). */
+  int64_t bound = layout_bound(W);
   iterated_rounds(W, &P, promoted, bound);
   perturbed_rounds(W, &P, promoted, bound);
   opsched_free(promoted);
@@ -1365,6 +1385,7 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
   W.ends = opsched_schedule_ends(s);
   W.best = -1;
   W.winner = -1;
+  W.bound = -1;
   opsched_status st = phase_clocks(&W);
   if (st == OPSCHED_OK)
     st = phase_buffer_intervals(&W);
