@@ -392,6 +392,46 @@ static opsched_status model_and_graph(const opsched_graph *g0, const opsched_buf
   return OPSCHED_OK;
 }
 
+static void memo_model_free(opsched_schedule_memo *memo) {
+  if (memo->model) {
+    mem_model_free(memo->model);
+    opsched_free(memo->model);
+    opsched_graph_destroy(memo->aug);
+  }
+  memo->model = NULL;
+  memo->aug = NULL;
+  memo->model_graph = NULL;
+  memo->model_buffers = NULL;
+}
+
+/* model_and_graph through the memo: the runs of one search schedule the
+ * same graph and buffers, so the model and augmented graph are built by
+ * the first and kept in the memo (read-only for the runs). */
+static opsched_status memo_model(const opsched_graph *g0, const opsched_buffers *b,
+                                 opsched_schedule_memo *memo, const mem_model **m,
+                                 const opsched_graph **g) {
+  if (!memo->model || memo->model_graph != g0 || memo->model_buffers != b) {
+    memo_model_free(memo);
+    mem_model *built = opsched_alloc_array(1, sizeof *built);
+    if (!built)
+      return OPSCHED_ERR_NOMEM;
+    opsched_graph *aug;
+    const opsched_graph *ga;
+    opsched_status st = model_and_graph(g0, b, built, &aug, &ga);
+    if (st != OPSCHED_OK) {
+      opsched_free(built);
+      return st;
+    }
+    memo->model = built;
+    memo->aug = aug;
+    memo->model_graph = g0;
+    memo->model_buffers = b;
+  }
+  *m = memo->model;
+  *g = memo->aug;
+  return OPSCHED_OK;
+}
+
 static int64_t max_end(const opsched_schedule *s) {
   int64_t ms = 0;
   for (int32_t v = 0; v < s->n; v++)
@@ -500,6 +540,7 @@ void opsched_schedule_memo_free(opsched_schedule_memo *memo) {
     return;
   gated_memo_clear(memo);
   opsched_memory_memo_free(&memo->memory);
+  memo_model_free(memo);
 }
 
 /* The memo's entry for these inputs, NULL when none. Entries are kept for
@@ -892,10 +933,13 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
   for (int32_t v = 0; v < n; v++)
     if (opsched_graph_demand(g0, v) > cap)
       return OPSCHED_ERR_INFEASIBLE;
-  mem_model m;
-  opsched_graph *aug;
+  mem_model local;
+  const mem_model *m = &local;
+  opsched_graph *aug = NULL;
   const opsched_graph *g;
-  opsched_status st = model_and_graph(g0, o->buffers, &m, &aug, &g);
+  int shared = memo && o->buffers;
+  opsched_status st = shared ? memo_model(g0, o->buffers, memo, &m, &g)
+                             : model_and_graph(g0, o->buffers, &local, &aug, &g);
   if (st != OPSCHED_OK)
     return st;
   st = OPSCHED_ERR_NOMEM;
@@ -905,13 +949,13 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
     s->resource_limit = cap;
     opsched_schedule_set_ranks(s, g);
     s->memo = memo;
-    st = o->buffers ? memory_pipeline(g, o, &m, s) : plain_pipeline(g, o, s);
+    st = o->buffers ? memory_pipeline(g, o, m, s) : plain_pipeline(g, o, s);
     s->memo = NULL; /* the memo belongs to the caller's search */
     if (st == OPSCHED_OK && streams > 1 && o->handoff_ns > 0)
-      st = charge_streams(g0, g, o, o->buffers ? &m : NULL, &s);
+      st = charge_streams(g0, g, o, o->buffers ? m : NULL, &s);
   }
-  if (o->buffers) {
-    mem_model_free(&m);
+  if (o->buffers && !shared) {
+    mem_model_free(&local);
     opsched_graph_destroy(aug);
   }
   if (st != OPSCHED_OK) {
