@@ -3,7 +3,7 @@
 #
 #   scripts/run-model.sh MODEL.mlir [--streams N] [--max-memory SIZE] [--policy P]
 #                        [--device D] [--repeats R] [--seed S] [--out DIR] [--keep]
-#                        [--profile] [--build-only | --run-only [--rounds K]]
+#                        [--profile] [--trace] [--build-only | --run-only [--rounds K]]
 #
 # MODEL is linalg on tensors with one public function (static f32 shapes).
 # Scheduled program (docs/materialize.md has the pipeline):
@@ -17,6 +17,10 @@
 #   tools/malloc-count, and the script prints predicted vs measured figures.
 # --profile also times every op of the scheduled function on one thread
 #   (arena only, IR order) and prints predicted vs measured time per op class.
+# --trace also builds the scheduled program with tools/opsched-trace calls
+#   around every op and runs it once: which thread ran which op, how long two
+#   ops ran at once and how long threads idled (per-thread evidence that
+#   host load does not blur the way wall times do).
 # --build-only builds both programs into --out DIR and stops; --run-only runs
 #   the programs built there (same options) without rebuilding: measure on a
 #   quiet machine what was built earlier. --rounds K runs the two programs K
@@ -27,8 +31,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${OPSCHED_BUILD_DIR:-$root/build}"
 llvm=/usr/lib/llvm-22
-streams=2 maxmem=0 policy=critical-path device=cpu repeats=5 seed=1 out="" keep=0 prof=0 phase=all rounds=1
-usage() { sed -n '2,25p' "$0" >&2; exit 2; }
+streams=2 maxmem=0 policy=critical-path device=cpu repeats=5 seed=1 out="" keep=0 prof=0 phase=all rounds=1 tr=0
+usage() { sed -n '2,29p' "$0" >&2; exit 2; }
 model="${1:-}"; [ -n "$model" ] && [ -f "$model" ] || usage; shift
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
     --profile) prof=1; shift ;;
+    --trace) tr=1; shift ;;
     --build-only) phase=build; shift ;;
     --run-only) phase=run; shift ;;
     --rounds) rounds="$2"; shift 2 ;;
@@ -68,7 +73,7 @@ native() { # $1 = LLVM-dialect module, $2 = executable
   # opt runs the coroutine passes the async runtime lowering needs.
   "$llvm/bin/opt" -O2 "$2.ll" -o "$2.bc"
   "$llvm/bin/llc" -O2 -relocation-model=pic "$2.bc" -o "$2.s"
-  cc "$2.s" -o "$2" -L"$build/lib" -lopsched_malloc_count -L"$llvm/lib" \
+  cc "$2.s" -o "$2" "${@:3}" -L"$build/lib" -lopsched_malloc_count -L"$llvm/lib" \
     -lmlir_async_runtime -lmlir_c_runner_utils -lmlir_runner_utils \
     -Wl,-rpath,"$build/lib" -Wl,-rpath,"$llvm/lib"
 }
@@ -101,6 +106,14 @@ mlir-opt-22 "${lower[@]}" "$out/seq.main.mlir" -o "$out/seq.ll.mlir"
 native "$out/seq.ll.mlir" "$out/seq"
 
 fi
+build_trace() { # the scheduled program with opsched_trace calls around its ops
+  cc -std=c11 -O2 -shared -fPIC "$root/tools/opsched-trace/opsched_trace.c" -o "$out/libopsched_trace.so"
+  $py trace "$out/sched.mat.mlir" "$out/trace.mat.mlir"
+  $py main "$out/trace.mat.mlir" "$out/args.json" "$out/trace.main.mlir" "$seed" "$repeats"
+  mlir-opt-22 "${lower[@]}" "$out/trace.main.mlir" -o "$out/trace.ll.mlir"
+  native "$out/trace.ll.mlir" "$out/trace" -L"$out" -lopsched_trace -Wl,-rpath,"$out"
+}
+if [ "$tr" = 1 ] && [ "$phase" != run ]; then step "trace: the scheduled program with opsched_trace calls"; build_trace; fi
 [ "$phase" != build ] || exit 0
 [ -x "$out/seq" ] && [ -x "$out/sched" ] || { echo "run-model: nothing built in $out" >&2; exit 2; }
 step "run both (LD_PRELOAD malloc-count), $rounds round(s)"
@@ -114,6 +127,12 @@ done
 echo "model:                      $(basename "$model") (streams=$streams max-memory=$maxmem policy=$policy device=$device)"
 status=0
 $py report "$out/sched.memref.mlir" "$seqs" "$scheds" "$out/sched.mat.mlir" || status=$?
+if [ "$tr" = 1 ]; then
+  [ -x "$out/trace" ] || { step "trace: the scheduled program with opsched_trace calls"; build_trace; }
+  step "trace: one run of the traced scheduled program"
+  OPSCHED_TRACE="$out/trace.records" LD_PRELOAD="$mc" timeout 600 "$out/trace" >"$out/trace.out"
+  $py trace-report "$out/trace.records"
+fi
 if [ "$prof" = 1 ] && [ "$phase" = all ]; then
   step "profile: every op of the scheduled function timed on one thread"
   "$opt" --op-materialize-arena "$out/sched.memref.mlir" -o "$out/prof.arena.mlir" 2>/dev/null

@@ -26,6 +26,13 @@ profile SCHEDULED OUT
     before the return, and each call of the entry prints "INDEX, SECONDS"
     per op. `profile-report` reads those lines back.
 
+trace MATERIALIZED OUT
+    Puts an opsched_trace call (tools/opsched-trace) before and after every
+    linalg op and memref.copy: which thread ran which op, and when.
+trace-report TRACE_FILE
+    Per call (the first dropped): span, busy time per thread, time with two
+    or more ops at once, idle thread time; medians over the calls.
+
 profile-report SCHEDULED RUN_OUT
     Per op class: ops, predicted ns (the sum of opsched.end - opsched.start),
     measured ns
@@ -391,6 +398,92 @@ def profile_report(scheduled, run_out):
                                            "%.3f" % (total[2] / total[1]) if total[1] else "-"))
 
 
+TRACED_RE = re.compile(r'^(\s+)(?:%[^=]+= )?"?(linalg\.[\w.]+|memref\.copy)\b')
+
+
+def trace(materialized, out):
+    """Puts opsched_trace(LINE, 0) before and opsched_trace(LINE, 1) after
+    every linalg op and memref.copy of the file (LINE: the op's 1-based line
+    in MATERIALIZED; an op with a region ends at the closing brace at its
+    own indentation)."""
+    lines = open(materialized).read().rstrip().split("\n")
+    new, pending, n = [], [], [0]
+
+    def call(ind, ident, phase):
+        n[0] += 1
+        k = n[0]
+        return ["%s%%opsched_tr%d = arith.constant %d : i64" % (ind, k, ident),
+                "%s%%opsched_tp%d = arith.constant %d : i64" % (ind, k, phase),
+                "%sfunc.call @opsched_trace(%%opsched_tr%d, %%opsched_tp%d) : (i64, i64) -> ()"
+                % (ind, k, k)]
+    for j, line in enumerate(lines):
+        m = TRACED_RE.match(line)
+        if m and "opsched." in line:
+            new += call(m.group(1), j + 1, 0)
+            new.append(line)
+            if line.rstrip().endswith("{"):
+                pending.append((m.group(1), j + 1))
+            else:
+                new += call(m.group(1), j + 1, 1)
+            continue
+        new.append(line)
+        if pending and line.rstrip() == pending[-1][0] + "}":
+            ind, ident = pending.pop()
+            new += call(ind, ident, 1)
+    text = "\n".join(new)
+    decl = "  func.func private @opsched_trace(i64, i64)\n"
+    open(out, "w").write(text[:-1].rstrip() + "\n" + decl + "}\n")
+
+
+def trace_report(trace_file):
+    """Per call of the entry (the first dropped): span (first op start to
+    last op end), busy time per thread (sum of its ops' wall time), the time
+    two or more ops ran at once, and idle thread time (threads x span - busy:
+    a worker with nothing to run, waiting on another thread, or preempted
+    between ops). Prints the medians over calls 2..R."""
+    ev = sorted((tuple(int(x) for x in l.split()) for l in open(trace_file) if l.strip()),
+                key=lambda e: e[3])
+    if not ev:
+        print("trace: no records")
+        return
+    # Every traced op runs once per call of the entry.
+    calls_per_run = min(sum(1 for e in ev if e[1] == i and e[2] == 0) for i in set(e[1] for e in ev))
+    per = len(ev) // calls_per_run
+    stats = []
+    for c in range(1 if calls_per_run > 1 else 0, calls_per_run):
+        open_, ops = {}, []
+        for tid, ident, phase, ns, cpu in ev[c * per:(c + 1) * per]:
+            if phase == 0:
+                open_[(tid, ident)] = (ns, cpu)
+            elif (tid, ident) in open_:
+                s, sc = open_.pop((tid, ident))
+                ops.append((s, ns, tid, cpu - sc))
+        t0, t1 = min(o[0] for o in ops), max(o[1] for o in ops)
+        tids = sorted(set(o[2] for o in ops))
+        busy = sorted((sum(o[1] - o[0] for o in ops if o[2] == t) for t in tids), reverse=True)
+        level, last, both = 0, t0, 0
+        for t, d in sorted([(o[0], 1) for o in ops] + [(o[1], -1) for o in ops]):
+            if level >= 2:
+                both += t - last
+            level, last = level + d, t
+        span = t1 - t0
+        stats.append((span, busy, both, len(tids) * span - sum(busy),
+                      sum(o[3] for o in ops), sum(o[1] - o[0] for o in ops), len(tids)))
+    med = lambda xs: statistics.median(xs)
+    span = med([s[0] for s in stats])
+    print("traced calls:               %d (the first dropped), %d op(s) each, on %d thread(s)"
+          % (len(stats), per // 2, max(s[6] for s in stats)))
+    print("span:                       %.6f s (median; first op start to last op end)" % (span / 1e9))
+    nb = max(len(s[1]) for s in stats)
+    print("busy per thread:            %s s (median, busiest first)" % ", ".join(
+        "%.6f" % (med([s[1][k] if k < len(s[1]) else 0 for s in stats]) / 1e9) for k in range(nb)))
+    print("two or more ops at once:    %.1f%% of the span (median)" % (100 * med([s[2] / s[0] for s in stats])))
+    print("idle thread time:           %.1f%% of threads x span (median)" % (
+        100 * med([s[3] / (s[0] * max(1, len(s[1]))) for s in stats])))
+    print("op CPU / op wall:           %.3f (below 1: threads preempted inside ops)" % (
+        sum(s[4] for s in stats) / max(1, sum(s[5] for s in stats))))
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else ""
     if cmd == "prep" and len(sys.argv) == 5:
@@ -401,6 +494,10 @@ if __name__ == "__main__":
         profile(*sys.argv[2:4])
     elif cmd == "profile-report" and len(sys.argv) == 4:
         profile_report(*sys.argv[2:4])
+    elif cmd == "trace" and len(sys.argv) == 4:
+        trace(*sys.argv[2:4])
+    elif cmd == "trace-report" and len(sys.argv) == 3:
+        trace_report(sys.argv[2])
     elif cmd == "report" and len(sys.argv) in (5, 6):
         sys.exit(report(*sys.argv[2:]))
     else:

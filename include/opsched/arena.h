@@ -102,6 +102,13 @@ typedef enum opsched_arena_packer {
  * once the syncs it lists (opsched_arena_syncs) are added to the schedule
  * with opsched_schedule_add_syncs(), which changes no time. */
 #define OPSCHED_ARENA_SYNC_REUSE (1u << 18)
+/* Run every asked packer even once an earlier one met the lower bound
+ * (its size is then final: no packer, compaction or round keeps a layout
+ * unless strictly smaller, and none ends below the bound). Without it the
+ * packers after that one are skipped and opsched_arena_packer_size()
+ * returns -1 for them; the layout, its size and winner are the same. For
+ * benchmarks comparing the packers. */
+#define OPSCHED_ARENA_EVERY_PACKER (1u << 19)
 
 /* The default alignment in bytes. */
 #define OPSCHED_ARENA_DEFAULT_ALIGNMENT 64
@@ -187,7 +194,9 @@ double opsched_arena_fragmentation(const opsched_arena *arena);
  * compaction pass lowered it (e.g. "xla-spatial+compact"), or
  * "sweep-best-fit" (conflict cap) or "empty" (nothing to place). A static string. */
 const char *opsched_arena_winner(const opsched_arena *arena);
-/* Arena size a packer reached before compaction, -1 when it did not run. */
+/* Arena size a packer reached before compaction, -1 when it did not run
+ * (not asked, or skipped once an earlier packer met the lower bound: see
+ * OPSCHED_ARENA_EVERY_PACKER). */
 int64_t opsched_arena_packer_size(const opsched_arena *arena,
                                   opsched_arena_packer packer);
 /* Number of conflicting pairs (buffers of size > 0 that may not share),

@@ -105,6 +105,7 @@ typedef struct pk {
   const int32_t *adj;
   int64_t *off;    /* current layout, -1 = unplaced */
   int64_t *scratch; /* 4 * max degree + 4: intervals, then radix space */
+  uint8_t *dirty;   /* per buffer, for compact() */
 } pk;
 
 /* Sorts `cnt` (lo, hi) pairs by lo, in O(cnt) per byte of the largest lo:
@@ -329,8 +330,15 @@ static int cmp_key(const void *pa, const void *pb) {
   return (a->id > b->id) - (a->id < b->id);
 }
 
-/* Drops every buffer, in offset order, to its lowest feasible offset. */
+/* Drops every buffer, in offset order, to its lowest feasible offset.
+ * A buffer is placed again only when a conflicting buffer moved since its
+ * last placement (`dirty`) and it is above its floor: otherwise its
+ * neighbours' offsets are those it was placed among, where it took the
+ * lowest feasible offset, so place() would return the offset it has (the
+ * same layout as placing every buffer in every pass). */
 static void compact(const pk *P, int32_t *perm, int32_t count, sort_key *keys) {
+  for (int32_t i = 0; i < count; i++)
+    P->dirty[perm[i]] = 1;
   for (int pass = 0; pass < 4; pass++) {
     for (int32_t i = 0; i < count; i++) {
       keys[i].k1 = P->off[perm[i]];
@@ -341,12 +349,19 @@ static void compact(const pk *P, int32_t *perm, int32_t count, sort_key *keys) {
     int moved = 0;
     for (int32_t i = 0; i < count; i++) {
       int32_t x = keys[i].id;
+      perm[i] = x;
       int64_t old = P->off[x];
+      if (!P->dirty[x] || old == P->floor[x])
+        continue;
+      P->dirty[x] = 0;
       P->off[x] = -1;
       int64_t now = place(P, x, 1);
       P->off[x] = now < old ? now : old;
-      moved |= now < old;
-      perm[i] = x;
+      if (now < old) {
+        moved = 1;
+        for (int64_t e = P->adj_off[x]; e < P->adj_off[x + 1]; e++)
+          P->dirty[P->adj[e]] = 1;
+      }
     }
     if (!moved)
       break;
@@ -520,10 +535,12 @@ typedef struct arena_work {
   int capped;
   int64_t fsum;            /* bytes of the forever stack */
   int64_t *scratch;        /* 4 * max degree + 4, for place() */
+  uint8_t *dirty;          /* per local buffer, for compact() */
   int32_t *perm;
   sort_key *keys;
   int64_t best, sweep_top; /* best arena so far (-1 none); sweep's (-2 not run) */
   int winner;              /* packer of best, -1 none */
+  int64_t bound;           /* lower bound on every layout; -1 not computed */
 } arena_work;
 
 static void work_free(arena_work *W) {
@@ -545,6 +562,7 @@ static void work_free(arena_work *W) {
   opsched_free(W->adj_off);
   opsched_free(W->adj);
   opsched_free(W->scratch);
+  opsched_free(W->dirty);
   opsched_free(W->perm);
   opsched_free(W->keys);
 }
@@ -1180,8 +1198,35 @@ static int32_t packer_keys(const arena_work *W, int p) {
 }
 
 static pk packer_view(arena_work *W) {
-  pk P = {W->m, W->asz, W->rsz, W->fev, W->floor_, W->adj_off, W->adj, W->off, W->scratch};
+  pk P = {W->m,   W->asz, W->rsz, W->fev,     W->floor_,
+          W->adj_off, W->adj, W->off, W->scratch, W->dirty};
   return P;
+}
+
+/* No layout ends below this: the aligned live bytes less the top buffer's
+ * padding or, once the best layout is above those, the tighter largest set
+ * of pairwise conflicting buffers (arena_bound.h; blocks of up to 4096
+ * buffers, work bounded by the improvement rounds' own). Computed once per
+ * run, the first time a layout is above the first bound. */
+static int64_t layout_bound(arena_work *W) {
+  int64_t bound = W->A->aligned_lower_bound;
+  if (W->best <= bound)
+    return bound;
+  if (W->bound < 0) {
+    int64_t anti = opsched_arena_antichain_bound(W->m, W->fev, W->asz, W->rsz, W->adj_off,
+                                                 W->adj, 4096, 256 * ((int64_t)W->n + W->m));
+    W->bound = anti > bound ? anti : bound;
+  }
+  return W->bound;
+}
+
+/* Whether the best layout so far already meets the lower bound, so no
+ * packer, compaction or round can find a smaller one (each keeps a layout
+ * only when strictly smaller): the rest is skipped unless every packer's
+ * size is asked for (OPSCHED_ARENA_EVERY_PACKER). */
+static int at_bound(arena_work *W) {
+  return W->best >= 0 && !(W->packers & OPSCHED_ARENA_EVERY_PACKER) &&
+         W->best <= layout_bound(W);
 }
 
 /* Every asked packer over the conflict lists (and the sweep's result);
@@ -1193,11 +1238,12 @@ static opsched_status phase_packers(arena_work *W) {
     if (W->adj_off[x + 1] - W->adj_off[x] > maxdeg)
       maxdeg = W->adj_off[x + 1] - W->adj_off[x];
   W->scratch = opsched_alloc_array((size_t)maxdeg * 4 + 4, sizeof *W->scratch);
-  if (!W->scratch || phase_breadth(W) != OPSCHED_OK)
+  W->dirty = opsched_alloc_array((size_t)m, sizeof *W->dirty);
+  if (!W->scratch || !W->dirty || phase_breadth(W) != OPSCHED_OK)
     return OPSCHED_ERR_NOMEM;
   pk P = packer_view(W);
   for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++) {
-    if (!(W->packers & OPSCHED_ARENA_PACKER_BIT(p)))
+    if (!(W->packers & OPSCHED_ARENA_PACKER_BIT(p)) || at_bound(W))
       continue;
     if (p == OPSCHED_ARENA_SWEEP_BEST_FIT) {
       if (W->best < 0 || W->sweep_top < W->best) {
@@ -1221,7 +1267,8 @@ static opsched_status phase_packers(arena_work *W) {
   }
   W->A->winner = packer_names[W->winner];
   /* Compaction assumes the stacked results, which the sweep does not use. */
-  if ((W->packers & OPSCHED_ARENA_COMPACT) && W->winner != OPSCHED_ARENA_SWEEP_BEST_FIT) {
+  if ((W->packers & OPSCHED_ARENA_COMPACT) && W->winner != OPSCHED_ARENA_SWEEP_BEST_FIT &&
+      !at_bound(W)) {
     memcpy(W->off, W->best_off, sizeof *W->off * (size_t)m);
     int32_t cnt = 0;
     for (int32_t x = 0; x < m; x++)
@@ -1319,21 +1366,13 @@ static void phase_improvement_rounds(arena_work *W) {
       W->A->winner == packer_names[OPSCHED_ARENA_SWEEP_BEST_FIT])
     return;
   uint8_t *promoted = opsched_alloc_array((size_t)W->m, sizeof *promoted);
-  if (!promoted || !W->scratch) {
+  if (!promoted || !W->scratch || !W->dirty) {
     opsched_free(promoted);
     return;
   }
   pk P = packer_view(W);
-  /* No round goes below a lower bound: the aligned live bytes less the
-   * top buffer's padding, or the tighter largest set of pairwise
-   * conflicting buffers (arena_bound.h; blocks of up to 4096 buffers, work
-   * bounded by the rounds' own). */
-  int64_t bound = W->A->aligned_lower_bound;
-  if (W->best > bound) {
-    int64_t anti = opsched_arena_antichain_bound(W->m, W->fev, W->asz, W->rsz, W->adj_off,
-                                                 W->adj, 4096, 256 * ((int64_t)W->n + W->m));
-    bound = anti > bound ? anti : bound;
-  }
+  /* No round goes below the lower bound (layout_bound). */
+  int64_t bound = layout_bound(W);
   iterated_rounds(W, &P, promoted, bound);
   perturbed_rounds(W, &P, promoted, bound);
   opsched_free(promoted);
@@ -1365,6 +1404,7 @@ static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *
   W.ends = opsched_schedule_ends(s);
   W.best = -1;
   W.winner = -1;
+  W.bound = -1;
   opsched_status st = phase_clocks(&W);
   if (st == OPSCHED_OK)
     st = phase_buffer_intervals(&W);

@@ -166,7 +166,7 @@ static int64_t try_budget(search *s, int64_t budget, opsched_memory_policy *firs
      * rejects (opsched-gen dag 800 4: 1.0163x slower at every budget up to
      * 2.8x the floor; with it the best makespan at 1.07x). Larger misses
      * are structural (docs/benchmarks.md §7), not worth its time. */
-    if (k == 2 && !within(closest, best_makespan(s), 3 * tol))
+    if (k == 2 && (!within(closest, best_makespan(s), 3 * tol) || s->options.handoff_ns > 0))
       break;
     if (k == 2)
       p = OPSCHED_MEMORY_CRITICAL_PATH;

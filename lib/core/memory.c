@@ -130,6 +130,38 @@ void opsched_memory_memo_free(opsched_memory_memo *memo) {
     opsched_free(memo->order[p]);
     memo->order[p] = NULL;
   }
+  if (memo && memo->model) {
+    mem_model_free(memo->model);
+    opsched_free(memo->model);
+    memo->model = NULL;
+  }
+}
+
+/* The memory model of (g, b): the memo's, built by its first query (the
+ * queries of one search ask for the same graph and buffers; rebuilt when
+ * another query brings others). Read-only for the queries. */
+static opsched_status memo_model(opsched_memory_memo *memo, const opsched_graph *g,
+                                 const opsched_buffers *b, const mem_model **m) {
+  if (!memo->model || memo->model_graph != g || memo->model_buffers != b) {
+    if (memo->model) {
+      mem_model_free(memo->model);
+      opsched_free(memo->model);
+      memo->model = NULL;
+    }
+    mem_model *built = opsched_alloc_array(1, sizeof *built);
+    if (!built)
+      return OPSCHED_ERR_NOMEM;
+    opsched_status st = mem_model_build(g, b, built);
+    if (st != OPSCHED_OK) {
+      opsched_free(built);
+      return st;
+    }
+    memo->model = built;
+    memo->model_graph = g;
+    memo->model_buffers = b;
+  }
+  *m = memo->model;
+  return OPSCHED_OK;
 }
 
 /* Keep-best over every heuristic, then exact when asked. */
@@ -187,11 +219,12 @@ opsched_status opsched_memory_schedule_memo(const opsched_graph *g, const opsche
       o->exact_budget < 0 || (int)o->policy < 0 ||
       o->policy >= OPSCHED_MEMORY_POLICY_COUNT)
     return OPSCHED_ERR_INVALID;
-  mem_model m;
-  opsched_status st = mem_model_build(g, b, &m);
+  mem_model local;
+  const mem_model *m = &local;
+  opsched_status st = memo ? memo_model(memo, g, b, &m) : mem_model_build(g, b, &local);
   if (st != OPSCHED_OK)
     return st;
-  int32_t n = m.n;
+  int32_t n = m->n;
   int64_t budget = o->exact_budget; /* 0: the default, see min_memory */
   int32_t exact_max = o->exact_max_nodes ? o->exact_max_nodes : 40;
   int64_t limit = o->max_memory ? o->max_memory : INT64_MAX;
@@ -208,39 +241,39 @@ opsched_status opsched_memory_schedule_memo(const opsched_graph *g, const opsche
   if (!r->order || !r->during || !r->after || !r->starts)
     goto done;
   r->peak = -1;
-  r->resident = m.resident;
-  r->lower_bound = mem_trivial_lower_bound(&m);
+  r->resident = m->resident;
+  r->lower_bound = mem_trivial_lower_bound(m);
   for (int i = 0; i < OPSCHED_MEMORY_POLICY_COUNT; i++)
     r->policy_peak[i] = -1;
-  if ((st = mem_order_program(&m, scratch)) != OPSCHED_OK)
+  if ((st = mem_order_program(m, scratch)) != OPSCHED_OK)
     goto done;
-  r->original_peak = mem_simulate(&m, scratch, NULL, NULL);
+  r->original_peak = mem_simulate(m, scratch, NULL, NULL);
   st = OPSCHED_ERR_NOMEM;
   if (r->original_peak < 0)
     goto done;
 
   switch (o->policy) {
   case OPSCHED_MEMORY_MIN_MEMORY:
-    st = min_memory(&m, r, limit, exact_max >= 0 && n <= exact_max, budget, scratch, memo);
+    st = min_memory(m, r, limit, exact_max >= 0 && n <= exact_max, budget, scratch, memo);
     break;
   case OPSCHED_MEMORY_EXACT:
-    st = min_memory(&m, r, limit, 1, budget, scratch, memo);
+    st = min_memory(m, r, limit, 1, budget, scratch, memo);
     break;
   case OPSCHED_MEMORY_CRITICAL_PATH:
-    st = try_candidate(&m, r, OPSCHED_MEMORY_CRITICAL_PATH, limit, scratch, memo);
+    st = try_candidate(m, r, OPSCHED_MEMORY_CRITICAL_PATH, limit, scratch, memo);
     /* A hard limit, not a tie-breaker: when rank order cannot keep it, take
      * the lowest-peak order if that one can, else report the lowest found. */
     if (st == OPSCHED_OK && r->peak > limit)
-      st = min_memory(&m, r, limit, exact_max >= 0 && n <= exact_max, budget,
+      st = min_memory(m, r, limit, exact_max >= 0 && n <= exact_max, budget,
                       scratch, memo);
     break;
   default:
-    st = try_candidate(&m, r, o->policy, limit, scratch, memo);
+    st = try_candidate(m, r, o->policy, limit, scratch, memo);
     break;
   }
   if (st != OPSCHED_OK)
     goto done;
-  r->peak = mem_simulate(&m, r->order, r->during, r->after);
+  r->peak = mem_simulate(m, r->order, r->during, r->after);
   st = OPSCHED_ERR_NOMEM;
   if (r->peak < 0)
     goto done;
@@ -255,7 +288,8 @@ opsched_status opsched_memory_schedule_memo(const opsched_graph *g, const opsche
   st = OPSCHED_OK;
 done:
   opsched_free(scratch);
-  mem_model_free(&m);
+  if (!memo)
+    mem_model_free(&local);
   if (st != OPSCHED_OK) {
     opsched_memory_result_destroy(r);
     return st;

@@ -15,6 +15,11 @@
 typedef struct opsched_memory_memo {
   int32_t *order[OPSCHED_MEMORY_POLICY_COUNT]; /* NULL: not run yet */
   int64_t peak[OPSCHED_MEMORY_POLICY_COUNT];
+  /* The memory model of model_graph and model_buffers (NULL before the
+   * first query), shared by the queries. */
+  struct mem_model *model;
+  const opsched_graph *model_graph;
+  const opsched_buffers *model_buffers;
 } opsched_memory_memo;
 
 void opsched_memory_memo_free(opsched_memory_memo *memo);

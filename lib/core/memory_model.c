@@ -381,7 +381,8 @@ static int sort_time_events(time_event *ev, size_t ne, int32_t id_limit) {
     qsort(ev, ne, sizeof *ev, cmp_time_event);
     return 1;
   }
-  uint64_t *keys = opsched_alloc_array(2 * ne, sizeof *keys);
+  /* Not zero-filled: the sort writes every key of tmp before reading it. */
+  uint64_t *keys = opsched_realloc_array(NULL, 2 * ne, sizeof *keys);
   if (!keys)
     return 0;
   for (size_t i = 0; i < ne; i++)
@@ -429,7 +430,9 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
         return -1;
   }
   size_t cap = 2 * (size_t)m->nb + (size_t)n;
-  time_event *ev = opsched_alloc_array(cap, sizeof *ev);
+  /* Not zero-filled (every peak-in-time query allocates it): only the ne
+   * events written below are read. */
+  time_event *ev = opsched_realloc_array(NULL, cap ? cap : 1, sizeof *ev);
   if (!ev)
     return -2;
   size_t ne = 0;

@@ -392,6 +392,46 @@ static opsched_status model_and_graph(const opsched_graph *g0, const opsched_buf
   return OPSCHED_OK;
 }
 
+static void memo_model_free(opsched_schedule_memo *memo) {
+  if (memo->model) {
+    mem_model_free(memo->model);
+    opsched_free(memo->model);
+    opsched_graph_destroy(memo->aug);
+  }
+  memo->model = NULL;
+  memo->aug = NULL;
+  memo->model_graph = NULL;
+  memo->model_buffers = NULL;
+}
+
+/* model_and_graph through the memo: the runs of one search schedule the
+ * same graph and buffers, so the model and augmented graph are built by
+ * the first and kept in the memo (read-only for the runs). */
+static opsched_status memo_model(const opsched_graph *g0, const opsched_buffers *b,
+                                 opsched_schedule_memo *memo, const mem_model **m,
+                                 const opsched_graph **g) {
+  if (!memo->model || memo->model_graph != g0 || memo->model_buffers != b) {
+    memo_model_free(memo);
+    mem_model *built = opsched_alloc_array(1, sizeof *built);
+    if (!built)
+      return OPSCHED_ERR_NOMEM;
+    opsched_graph *aug;
+    const opsched_graph *ga;
+    opsched_status st = model_and_graph(g0, b, built, &aug, &ga);
+    if (st != OPSCHED_OK) {
+      opsched_free(built);
+      return st;
+    }
+    memo->model = built;
+    memo->aug = aug;
+    memo->model_graph = g0;
+    memo->model_buffers = b;
+  }
+  *m = memo->model;
+  *g = memo->aug;
+  return OPSCHED_OK;
+}
+
 static int64_t max_end(const opsched_schedule *s) {
   int64_t ms = 0;
   for (int32_t v = 0; v < s->n; v++)
@@ -500,6 +540,7 @@ void opsched_schedule_memo_free(opsched_schedule_memo *memo) {
     return;
   gated_memo_clear(memo);
   opsched_memory_memo_free(&memo->memory);
+  memo_model_free(memo);
 }
 
 /* The memo's entry for these inputs, NULL when none. Entries are kept for
@@ -749,11 +790,80 @@ static opsched_status memory_pipeline(const opsched_graph *g,
   return st;
 }
 
+/* The placed times and streams of a schedule, kept across a charge. */
+typedef struct placed_copy {
+  int64_t *start, *end;
+  int32_t *stream;
+} placed_copy;
+
+static void placed_save(placed_copy *c, const opsched_schedule *s) {
+  memcpy(c->start, s->start, sizeof *s->start * (size_t)s->n);
+  memcpy(c->end, s->end, sizeof *s->end * (size_t)s->n);
+  memcpy(c->stream, s->stream, sizeof *s->stream * (size_t)s->n);
+}
+
+static void placed_load(opsched_schedule *s, const placed_copy *c) {
+  memcpy(s->start, c->start, sizeof *s->start * (size_t)s->n);
+  memcpy(s->end, c->end, sizeof *s->end * (size_t)s->n);
+  memcpy(s->stream, c->stream, sizeof *s->stream * (size_t)s->n);
+}
+
+/* Charges the runtime's costs two ways from the placement in *s (its
+ * times, streams and s->order): re-timed on its own streams
+ * (opsched_streams_charge), and placed again in its order on the stream
+ * where each op starts first with the hand-off counted
+ * (opsched_streams_charge_place); the shorter stays in *s (ties: the
+ * first). Under a memory limit both keep every buffer freed before another
+ * is allocated so (the barrier): the charge never raises the placed peak.
+ * The tie-break positions of the placed order go to *tie. */
+static opsched_status charge_both(const opsched_graph *g, const opsched_schedule_options *o,
+                                  const mem_model *m, opsched_schedule *s, int32_t *tie) {
+  int32_t n = s->n;
+  for (int32_t i = 0; i < n; i++)
+    tie[s->order[i]] = i; /* equal times keep the order (and stream order) */
+  opsched_charge_barrier bar, *b = NULL;
+  placed_copy placed = {opsched_alloc_array((size_t)n, sizeof(int64_t)),
+                        opsched_alloc_array((size_t)n, sizeof(int64_t)),
+                        opsched_alloc_array((size_t)n, sizeof(int32_t))};
+  placed_copy kept = {opsched_alloc_array((size_t)n, sizeof(int64_t)),
+                      opsched_alloc_array((size_t)n, sizeof(int64_t)),
+                      opsched_alloc_array((size_t)n, sizeof(int32_t))};
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!placed.start || !placed.end || !placed.stream || !kept.start || !kept.end ||
+      !kept.stream)
+    goto done;
+  placed_save(&placed, s);
+  if (m && o->max_memory > 0) {
+    if ((st = opsched_charge_barrier_build(&bar, m, s)) != OPSCHED_OK)
+      goto done;
+    b = &bar;
+  }
+  if ((st = opsched_streams_charge(g, s, o->region_ns, o->handoff_ns, b)) != OPSCHED_OK)
+    goto done;
+  int64_t first = max_end(s);
+  placed_save(&kept, s);
+  placed_load(s, &placed);
+  if ((st = opsched_streams_charge_place(g, s, o->region_ns, o->handoff_ns, b)) != OPSCHED_OK)
+    goto done;
+  if (max_end(s) >= first)
+    placed_load(s, &kept);
+done:
+  if (b)
+    opsched_charge_barrier_free(b);
+  opsched_free(placed.start);
+  opsched_free(placed.end);
+  opsched_free(placed.stream);
+  opsched_free(kept.start);
+  opsched_free(kept.end);
+  opsched_free(kept.stream);
+  return st;
+}
+
 /* The runtime's costs of several streams (options.handoff_ns, region_ns):
- * re-times *sp with them (its streams and per-stream orders kept), then
- * replaces it by the one-stream schedule of the same options when that is
- * not slower, or meets a memory limit *sp misses: a plan that does not pay
- * uses no streams. g0 is the caller's graph, g the one scheduled. */
+ * charges *sp with them (charge_both), then replaces it by the one-stream
+ * schedule of the same options when that is not slower, or meets a memory
+ * limit *sp misses: a plan that does not pay uses no streams. g0 is the
+ * caller's graph, g the one scheduled. */
 static opsched_status charge_streams(const opsched_graph *g0, const opsched_graph *g,
                                      const opsched_schedule_options *o, const mem_model *m,
                                      opsched_schedule **sp) {
@@ -761,9 +871,7 @@ static opsched_status charge_streams(const opsched_graph *g0, const opsched_grap
   int32_t *tie = opsched_alloc_array((size_t)s->n, sizeof *tie);
   if (!tie)
     return OPSCHED_ERR_NOMEM;
-  for (int32_t i = 0; i < s->n; i++)
-    tie[s->order[i]] = i; /* equal times keep the order (and stream order) */
-  opsched_status st = opsched_streams_charge(g, s, o->region_ns, o->handoff_ns);
+  opsched_status st = charge_both(g, o, m, s, tie);
   if (st == OPSCHED_OK)
     st = opsched_schedule_sort_order_by(s, g, tie);
   opsched_free(tie);
@@ -825,10 +933,13 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
   for (int32_t v = 0; v < n; v++)
     if (opsched_graph_demand(g0, v) > cap)
       return OPSCHED_ERR_INFEASIBLE;
-  mem_model m;
-  opsched_graph *aug;
+  mem_model local;
+  const mem_model *m = &local;
+  opsched_graph *aug = NULL;
   const opsched_graph *g;
-  opsched_status st = model_and_graph(g0, o->buffers, &m, &aug, &g);
+  int shared = memo && o->buffers;
+  opsched_status st = shared ? memo_model(g0, o->buffers, memo, &m, &g)
+                             : model_and_graph(g0, o->buffers, &local, &aug, &g);
   if (st != OPSCHED_OK)
     return st;
   st = OPSCHED_ERR_NOMEM;
@@ -838,13 +949,13 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
     s->resource_limit = cap;
     opsched_schedule_set_ranks(s, g);
     s->memo = memo;
-    st = o->buffers ? memory_pipeline(g, o, &m, s) : plain_pipeline(g, o, s);
+    st = o->buffers ? memory_pipeline(g, o, m, s) : plain_pipeline(g, o, s);
     s->memo = NULL; /* the memo belongs to the caller's search */
     if (st == OPSCHED_OK && streams > 1 && o->handoff_ns > 0)
-      st = charge_streams(g0, g, o, o->buffers ? &m : NULL, &s);
+      st = charge_streams(g0, g, o, o->buffers ? m : NULL, &s);
   }
-  if (o->buffers) {
-    mem_model_free(&m);
+  if (o->buffers && !shared) {
+    mem_model_free(&local);
     opsched_graph_destroy(aug);
   }
   if (st != OPSCHED_OK) {

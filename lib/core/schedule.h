@@ -29,6 +29,13 @@ typedef struct opsched_schedule_memo {
   opsched_memory_memo memory;
   int32_t gated_count;
   opsched_gated_memo gated[OPSCHED_GATED_MEMO_MAX];
+  /* The memory model and augmented graph every run schedules on, built by
+   * the first run with buffers (NULL before); for `model_graph` and
+   * `model_buffers`, rebuilt when another run brings others. */
+  struct mem_model *model;
+  opsched_graph *aug;
+  const opsched_graph *model_graph;
+  const opsched_buffers *model_buffers;
 } opsched_schedule_memo;
 
 void opsched_schedule_memo_free(opsched_schedule_memo *memo);

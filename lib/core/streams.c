@@ -15,6 +15,7 @@
 
 #include "alloc.h"
 #include "heap.h"
+#include "memory_model.h"
 #include "profile.h"
 #include "rng.h"
 #include "saturate.h"
@@ -421,8 +422,117 @@ static int64_t charged_est(const opsched_graph *g, const opsched_schedule *s, in
   return est;
 }
 
+/* ---------------------------------------------------------------------- */
+/* The memory barrier of a charge (streams.h).                              */
+
+/* The doubled-time instant v frees what it holds (memory_model.c's model:
+ * a run [s, e) ends at 2e, a zero-duration op at t holds [2t, 2t + 1)) and
+ * the one it allocates at (2s + 1, or 2t). */
+static int64_t hold_end2(const opsched_schedule *s, int32_t v) {
+  return s->end[v] > s->start[v] ? 2 * s->end[v] : 2 * s->start[v] + 1;
+}
+
+static int64_t hold_start2(const opsched_schedule *s, int32_t v) {
+  return 2 * s->start[v] + (s->end[v] > s->start[v]);
+}
+
+/* The doubled instant buffer k is freed: its owner's and users' last end. */
+static int64_t freed2(const mem_model *m, const opsched_schedule *s, int32_t k) {
+  int64_t f = hold_end2(s, m->owner[k]);
+  for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++) {
+    int64_t t = hold_end2(s, m->user[i]);
+    f = t > f ? t : f;
+  }
+  return f;
+}
+
+opsched_status opsched_charge_barrier_build(opsched_charge_barrier *b, const mem_model *m,
+                                            const opsched_schedule *s) {
+  memset(b, 0, sizeof *b);
+  b->m = m;
+  key_rec *rec = opsched_alloc_array((size_t)m->nb + 1, sizeof *rec);
+  b->buf = opsched_alloc_array((size_t)m->nb + 1, sizeof *b->buf);
+  b->key = opsched_alloc_array((size_t)m->nb + 1, sizeof *b->key);
+  if (!rec || !b->buf || !b->key) {
+    opsched_free(rec);
+    opsched_charge_barrier_free(b);
+    return OPSCHED_ERR_NOMEM;
+  }
+  for (int32_t k = 0; k < m->nb; k++)
+    if (!m->forever[k] && m->size[k] > 0)
+      rec[b->nb++] = (key_rec){freed2(m, s, k), 0, k, k};
+  qsort(rec, (size_t)b->nb, sizeof *rec, cmp_key);
+  for (int32_t i = 0; i < b->nb; i++) {
+    b->buf[i] = rec[i].id;
+    b->key[i] = rec[i].k1;
+  }
+  opsched_free(rec);
+  return OPSCHED_OK;
+}
+
+void opsched_charge_barrier_free(opsched_charge_barrier *b) {
+  opsched_free(b->buf);
+  opsched_free(b->key);
+  b->buf = NULL;
+  b->key = NULL;
+}
+
+static void barrier_reset(opsched_charge_barrier *b) {
+  b->next = 0;
+  b->top = b->other = -1;
+  b->top_stream = -1;
+}
+
+/* A holder of a passed buffer ends at doubled instant x on `stream`. */
+static void barrier_hold(opsched_charge_barrier *b, int64_t x, int32_t stream) {
+  if (stream == b->top_stream) {
+    b->top = x > b->top ? x : b->top;
+  } else if (x > b->top) {
+    b->other = b->top;
+    b->top = x;
+    b->top_stream = stream;
+  } else if (x > b->other) {
+    b->other = x;
+  }
+}
+
+/* Passes the buffers freed by the placed instant v allocates at (read
+ * while s->start/end[v] are still the placed times, every op before v in
+ * s->order charged): they are held only by ops that end by then, which
+ * come before v in s->order (sorted by start, then end); the placed
+ * instants are non-decreasing along s->order, so one pass serves a walk.
+ * Returns 0 when v allocates nothing (no floor). */
+static int barrier_pass(opsched_charge_barrier *b, const opsched_schedule *s, int32_t v) {
+  const mem_model *m = b->m;
+  if (m->alloc_off[v] == m->alloc_off[v + 1])
+    return 0;
+  int64_t at = hold_start2(s, v);
+  for (; b->next < b->nb && b->key[b->next] <= at; b->next++) {
+    int32_t k = b->buf[b->next];
+    barrier_hold(b, hold_end2(s, m->owner[k]), s->stream[m->owner[k]]);
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      barrier_hold(b, hold_end2(s, m->user[i]), s->stream[m->user[i]]);
+  }
+  return 1;
+}
+
+/* The earliest start on `stream` of an op of non-zero cost (nz) or not
+ * that the passed buffers allow: after their holders' ends there, and
+ * handoff_ns after those on other streams (the wait a runtime needs to
+ * reuse their memory). */
+static int64_t barrier_floor(const opsched_charge_barrier *b, int32_t stream, int nz,
+                             int64_t handoff_ns) {
+  int64_t away = stream == b->top_stream ? b->other : b->top;
+  int64_t need = stream == b->top_stream ? b->top : -1;
+  if (away >= 0 && away + 2 * handoff_ns > need)
+    need = away + 2 * handoff_ns;
+  need -= nz; /* 2t + nz >= need */
+  return need > 0 ? (need + 1) / 2 : 0;
+}
+
 opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *s,
-                                      int64_t region_ns, int64_t handoff_ns) {
+                                      int64_t region_ns, int64_t handoff_ns,
+                                      opsched_charge_barrier *barrier) {
   int32_t n = s->n, S = 1, max_demand = 1;
   if (region_ns < 0 || handoff_ns < 0)
     return OPSCHED_ERR_INVALID;
@@ -445,6 +555,8 @@ opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *
     goto done;
   c.prof.streams = INT32_MAX; /* streams are fixed: only the capacity is placed */
   c.prof.runs = 0;
+  if (barrier)
+    barrier_reset(barrier);
   opsched_prof_reset(&c.prof);
   /* s->order sorts by start and is topological: each op's predecessors and
    * stream predecessor are re-timed before it. */
@@ -454,6 +566,10 @@ opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *
     if (cost > 0)
       cost += region_ns;
     int64_t t = charged_est(g, s, v, stream_end[k], handoff_ns);
+    if (barrier && barrier_pass(barrier, s, v)) {
+      int64_t floor_t = barrier_floor(barrier, k, cost > 0, handoff_ns);
+      t = floor_t > t ? floor_t : t;
+    }
     if (capacity_binds) {
       t = opsched_prof_earliest(&c.prof, t, cost, opsched_graph_demand(g, v));
       if (!opsched_prof_add(&c.prof, t, cost, opsched_graph_demand(g, v)))
@@ -467,5 +583,196 @@ opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *
 done:
   sgs_free(&c);
   opsched_free(stream_end);
+  return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* A charged placement that knows the hand-off (streams.h).               */
+
+/* The streams by the time they are free, a tournament tree: the stream
+ * free first (the lowest index on ties) at the root, O(log streams) per
+ * update. */
+typedef struct stream_tree {
+  int32_t leaves; /* a power of two >= the streams */
+  int32_t *win;   /* per node, the winner of its subtree (-1: no stream) */
+  const int64_t *free_at;
+} stream_tree;
+
+static int32_t tree_pick(const stream_tree *t, int32_t a, int32_t b) {
+  if (a < 0 || b < 0)
+    return a < 0 ? b : a;
+  return t->free_at[b] < t->free_at[a] ? b : a; /* a is the lower index */
+}
+
+static int tree_init(stream_tree *t, int32_t streams, const int64_t *free_at) {
+  t->leaves = 1;
+  while (t->leaves < streams)
+    t->leaves *= 2;
+  t->free_at = free_at;
+  t->win = opsched_alloc_array(2 * (size_t)t->leaves, sizeof *t->win);
+  if (!t->win)
+    return 0;
+  for (int32_t k = 0; k < t->leaves; k++)
+    t->win[t->leaves + k] = k < streams ? k : -1;
+  for (int32_t i = t->leaves - 1; i >= 1; i--)
+    t->win[i] = tree_pick(t, t->win[2 * i], t->win[2 * i + 1]);
+  return 1;
+}
+
+static void tree_update(stream_tree *t, int32_t k) {
+  for (int32_t i = (t->leaves + k) / 2; i >= 1; i /= 2)
+    t->win[i] = tree_pick(t, t->win[2 * i], t->win[2 * i + 1]);
+}
+
+/* Per op, its predecessors grouped by stream (reset after each op). */
+typedef struct pred_streams {
+  int64_t *last;    /* per stream: the latest charged end of a predecessor there */
+  int32_t *count;   /* per stream: predecessors there */
+  int32_t *touched; /* the streams with a predecessor */
+  int32_t nt;
+  int64_t top, other; /* latest end overall (on stream top_k), latest elsewhere; -1: none */
+  int32_t top_k;
+} pred_streams;
+
+static void group_preds(const opsched_graph *g, const opsched_schedule *s, int32_t v,
+                        pred_streams *p) {
+  int32_t np;
+  const int32_t *pred = opsched_graph_preds(g, v, &np);
+  int64_t ns = s->sync_off ? s->sync_off[v + 1] - s->sync_off[v] : 0;
+  p->nt = 0;
+  for (int64_t e = 0; e < np + ns; e++) {
+    int32_t u = e < np ? pred[e] : s->sync_ids[s->sync_off[v] + e - np];
+    int32_t k = s->stream[u];
+    if (p->count[k]++ == 0) {
+      p->touched[p->nt++] = k;
+      p->last[k] = s->end[u];
+    } else if (s->end[u] > p->last[k]) {
+      p->last[k] = s->end[u];
+    }
+  }
+  p->top = p->other = -1;
+  p->top_k = -1;
+  for (int32_t i = 0; i < p->nt; i++) {
+    int32_t k = p->touched[i];
+    if (p->last[k] > p->top) {
+      p->other = p->top;
+      p->top = p->last[k];
+      p->top_k = k;
+    } else if (p->last[k] > p->other) {
+      p->other = p->last[k];
+    }
+  }
+}
+
+/* The op to place: its charged cost and demand, the capacity profile when
+ * the capacity can bind (NULL otherwise), and the barrier when it sets a
+ * floor (NULL otherwise). */
+typedef struct op_fit {
+  sgs *cap;
+  const opsched_charge_barrier *bar;
+  int64_t cost, handoff_ns;
+  int32_t demand;
+} op_fit;
+
+/* The earliest start of the op on stream k: after the stream's last op,
+ * its predecessors there, handoff_ns after those elsewhere, and the
+ * barrier's floor on k. */
+static int64_t start_on(const pred_streams *p, const int64_t *stream_end, int32_t k,
+                        const op_fit *f) {
+  int64_t t = stream_end[k];
+  int64_t away = k == p->top_k ? p->other : p->top;
+  if (away >= 0 && away + f->handoff_ns > t)
+    t = away + f->handoff_ns;
+  if (p->count[k] > 0 && p->last[k] > t)
+    t = p->last[k];
+  if (f->bar) {
+    int64_t floor_t = barrier_floor(f->bar, k, f->cost > 0, f->handoff_ns);
+    t = floor_t > t ? floor_t : t;
+  }
+  return t;
+}
+
+/* The stream v goes on: the earliest start (after the capacity) among its
+ * predecessors' streams, the stream free first and the stream whose
+ * buffers the barrier waits for; ties to more predecessors, then the lower
+ * index. *t receives the start. */
+static int32_t choose_stream(const pred_streams *p, const int64_t *stream_end,
+                             const stream_tree *tree, const op_fit *f, int64_t *t) {
+  int32_t best = -1;
+  int64_t bt = INT64_MAX;
+  for (int32_t i = -2; i < p->nt; i++) {
+    int32_t k = i == -2 ? (f->bar ? f->bar->top_stream : -1)
+                : i == -1 ? tree->win[1] : p->touched[i];
+    if (k < 0)
+      continue;
+    int64_t x = start_on(p, stream_end, k, f);
+    if (f->cap && x <= bt)
+      x = opsched_prof_earliest(&f->cap->prof, x, f->cost, f->demand);
+    if (best < 0 || x < bt ||
+        (x == bt && (p->count[k] > p->count[best] ||
+                     (p->count[k] == p->count[best] && k < best)))) {
+      best = k;
+      bt = x;
+    }
+  }
+  *t = bt;
+  return best;
+}
+
+opsched_status opsched_streams_charge_place(const opsched_graph *g, opsched_schedule *s,
+                                            int64_t region_ns, int64_t handoff_ns,
+                                            opsched_charge_barrier *barrier) {
+  int32_t n = s->n, S = opsched_lanes_usable(s->streams, n), max_demand = 1;
+  if (region_ns < 0 || handoff_ns < 0)
+    return OPSCHED_ERR_INVALID;
+  if (charged_span(g, s, region_ns, handoff_ns) >= INT64_MAX / 8)
+    return OPSCHED_ERR_INVALID; /* doubled times would overflow */
+  for (int32_t v = 0; v < n; v++)
+    if (opsched_graph_demand(g, v) > max_demand)
+      max_demand = opsched_graph_demand(g, v);
+  int capacity_binds = (int64_t)S * max_demand > s->resource_limit;
+  sgs c;
+  int ok = sgs_init(&c, g, s);
+  int64_t *stream_end = opsched_alloc_array((size_t)S, sizeof *stream_end);
+  pred_streams p = {opsched_alloc_array((size_t)S, sizeof *p.last),
+                    opsched_alloc_array((size_t)S, sizeof *p.count),
+                    opsched_alloc_array((size_t)S, sizeof *p.touched), 0, -1, -1, -1};
+  stream_tree tree = {0, NULL, stream_end};
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!ok || !stream_end || !p.last || !p.count || !p.touched ||
+      !tree_init(&tree, S, stream_end))
+    goto done;
+  c.prof.streams = INT32_MAX; /* one op per stream: only the capacity is placed */
+  c.prof.runs = 0;
+  opsched_prof_reset(&c.prof);
+  if (barrier)
+    barrier_reset(barrier);
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = s->order[i], d = opsched_graph_demand(g, v);
+    int64_t cost = opsched_graph_cost(g, v), t;
+    if (cost > 0)
+      cost += region_ns;
+    op_fit f = {capacity_binds ? &c : NULL,
+                barrier && barrier_pass(barrier, s, v) ? barrier : NULL, cost, handoff_ns, d};
+    group_preds(g, s, v, &p);
+    int32_t k = choose_stream(&p, stream_end, &tree, &f, &t);
+    for (int32_t j = 0; j < p.nt; j++)
+      p.count[p.touched[j]] = 0;
+    if (capacity_binds && !opsched_prof_add(&c.prof, t, cost, d))
+      goto done;
+    s->start[v] = t;
+    s->end[v] = t + cost;
+    s->stream[v] = k;
+    stream_end[k] = s->end[v];
+    tree_update(&tree, k);
+  }
+  st = OPSCHED_OK;
+done:
+  sgs_free(&c);
+  opsched_free(stream_end);
+  opsched_free(p.last);
+  opsched_free(p.count);
+  opsched_free(p.touched);
+  opsched_free(tree.win);
   return st;
 }

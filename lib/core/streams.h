@@ -34,6 +34,34 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
                                                 opsched_times_filter accept,
                                                 void *ctx);
 
+/* What keeps a placement's memory through a charge (docs/streams.md,
+ * "Charging the runtime"): every buffer freed before an op allocates in the
+ * placed times is still freed before it allocates in the charged ones, so
+ * no two buffers that did not overlap in time overlap after, and the peak
+ * in time never grows (intervals that meet pairwise share an instant).
+ * The op starts after those buffers' holders end on its own stream and
+ * handoff_ns after those on other streams: reusing their memory there
+ * takes a wait (the arena's sync-reuse adds it), which the runtime pays.
+ * Built from the placed times; each charge walk reads it in s->order.
+ * Buffers that are never freed (results) and empty ones impose nothing. */
+struct mem_model;
+typedef struct opsched_charge_barrier {
+  const struct mem_model *m;
+  int32_t nb;   /* freed buffers, by placed free instant (doubled time) */
+  int32_t *buf;
+  int64_t *key;
+  /* Walk state: the buffers passed so far, and their holders' latest
+   * charged end (doubled time) on one stream and on any other (-1: none). */
+  int32_t next;
+  int64_t top, other;
+  int32_t top_stream;
+} opsched_charge_barrier;
+
+opsched_status opsched_charge_barrier_build(opsched_charge_barrier *b,
+                                            const struct mem_model *m,
+                                            const opsched_schedule *s);
+void opsched_charge_barrier_free(opsched_charge_barrier *b);
+
 /* Re-times a finished schedule with the runtime's costs of several streams
  * (opsched_schedule_options.handoff_ns/region_ns): streams and each
  * stream's order are kept; in s->order, each op starts at the earliest time
@@ -41,9 +69,25 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
  * or sync), that predecessor's end plus handoff_ns when it is on another
  * stream, and no earlier than the capacity allows (only checked when the
  * streams' demands can exceed it); an op of non-zero cost lasts region_ns
- * longer. O(ops + edges) without the capacity check. Leaves s->order (no
- * longer sorted), waits and memory figures to the caller. */
+ * longer; no earlier than `barrier` allows (nullable, above). O(ops +
+ * edges) without the capacity check. Leaves s->order (no longer sorted),
+ * waits and memory figures to the caller. */
 opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *s,
-                                      int64_t region_ns, int64_t handoff_ns);
+                                      int64_t region_ns, int64_t handoff_ns,
+                                      opsched_charge_barrier *barrier);
+
+/* A charged placement that knows the hand-off: the ops in s->order (a
+ * placement's sequential order), each on the stream where it starts
+ * earliest: after that stream's last op and each predecessor's end plus
+ * handoff_ns when the predecessor is on another stream, no earlier than
+ * the barrier (nullable) and the capacity allow. Candidates: the
+ * predecessors' streams, the stream free first and the one whose buffers
+ * the barrier waits for; ties: the stream holding more predecessors, then
+ * the lower index. An op of non-zero cost lasts region_ns longer. Rewrites
+ * s->start/end/stream; O((ops + edges) log streams) without the capacity
+ * check. Leaves the rest to the caller, as opsched_streams_charge. */
+opsched_status opsched_streams_charge_place(const opsched_graph *g, opsched_schedule *s,
+                                            int64_t region_ns, int64_t handoff_ns,
+                                            opsched_charge_barrier *barrier);
 
 #endif

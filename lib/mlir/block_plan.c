@@ -7,6 +7,7 @@
 #include "queries.h"
 
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "opsched/frontier.h"
 
 #include <stdio.h>
@@ -38,7 +39,7 @@ static int64_t read_override(MlirOperation op, const char *name, int64_t min) {
 
 /* The op's duration; sets *dynamic when the roofline met a dynamic shape. */
 static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed,
-                       int *dynamic) {
+                       int *dynamic, opsched_work_memo *memo) {
   int64_t override = read_override(op, OPSCHED_ATTR_COST, 0);
   if (override == -2)
     *failed = 1;
@@ -47,7 +48,7 @@ static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed,
   if (o->cost_model == OPSCHED_COST_UNIT)
     return 1;
   opsched_op_work work;
-  opsched_op_work_measure(op, &work, dynamic);
+  opsched_op_work_measure_memo(op, &work, dynamic, memo);
   const opsched_device *d = opsched_options_device(o);
   int64_t t = opsched_cost_roofline(d, &work);
   /* On several streams each op may run in its own async.execute region;
@@ -342,6 +343,7 @@ static int demand_too_large(MlirOperation op, int64_t demand, const opsched_opti
 static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_options *o,
                      opsched_op_facts *facts) {
   int failed = 0;
+  opsched_work_memo *memo = opsched_op_facts_work_memo(facts);
   uint8_t *cost_dynamic = calloc((size_t)p->n, 1);
   if (!cost_dynamic) {
     emit_oom(block);
@@ -349,7 +351,7 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
   }
   for (int32_t i = 0; i < p->n; i++) {
     int dynamic = 0;
-    int64_t cost = op_cost(p->ops[i], o, &failed, &dynamic);
+    int64_t cost = op_cost(p->ops[i], o, &failed, &dynamic, memo);
     cost_dynamic[i] = (uint8_t)dynamic;
     int64_t demand = read_override(p->ops[i], OPSCHED_ATTR_RESOURCES, 1);
     if (demand == -2)
@@ -499,6 +501,38 @@ static int costs_nothing(const opsched_block_plan *p, opsched_plan_source source
   return 1;
 }
 
+/* What costs_nothing would find, decided before building anything: under
+ * the roofline every op is free (no shaped operand or result, no region,
+ * no cost or resource override), no block argument is a buffer, and every
+ * operand is defined before its user (no cycle for finish_graph to warn
+ * about). A linalg op's scalar body is one: thousands of them in a model,
+ * each otherwise a graph, a buffer model and dependencies dropped at once. */
+static int trivially_free(const opsched_block_plan *p, const opsched_ptrmap *index,
+                          const opsched_options *o, opsched_plan_source source) {
+  if (source == OPSCHED_PLAN_PLACEMENT || o->cost_model == OPSCHED_COST_UNIT)
+    return 0;
+  for (intptr_t a = 0, na = mlirBlockGetNumArguments(p->block); a < na; a++)
+    if (mlirTypeIsAShaped(mlirValueGetType(mlirBlockGetArgument(p->block, a))))
+      return 0;
+  for (int32_t i = 0; i < p->n; i++) {
+    MlirOperation op = p->ops[i];
+    if (mlirOperationGetNumRegions(op) != 0 || mlirOperationGetNumDiscardableAttributes(op) != 0)
+      return 0;
+    for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++)
+      if (mlirTypeIsAShaped(mlirValueGetType(mlirOperationGetResult(op, r))))
+        return 0;
+    for (intptr_t k = 0, nk = mlirOperationGetNumOperands(op); k < nk; k++) {
+      MlirValue v = mlirOperationGetOperand(op, k);
+      if (mlirTypeIsAShaped(mlirValueGetType(v)))
+        return 0;
+      if (mlirValueIsAOpResult(v) &&
+          opsched_ptrmap_get(index, mlirOpResultGetOwner(v).ptr) >= i)
+        return 0;
+    }
+  }
+  return 1;
+}
+
 opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBlock block,
                                                    const opsched_options *o,
                                                    opsched_plan_source source,
@@ -522,7 +556,10 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
 
   int phase = -1;
   plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_GRAPH);
-  opsched_plan_result result = OPSCHED_PLAN_FAILED;
+  opsched_plan_result result = OPSCHED_PLAN_UNTOUCHED;
+  if (trivially_free(p, &index, o, source))
+    goto done;
+  result = OPSCHED_PLAN_FAILED;
   p->graph = opsched_graph_create((size_t)p->n);
   if (!p->graph) {
     emit_oom(block);

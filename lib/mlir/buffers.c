@@ -55,12 +55,35 @@ typedef struct builder {
   int64_t *next_init;          /* and its init operand */
   opsched_ptrmap home_writer;  /* DPS result written into its empty's home buffer */
   int program_order;           /* decide in-place writes by program order */
+  opsched_op_facts *facts;     /* nullable */
+  struct {
+    const void *type; /* NULL: empty */
+    int64_t bytes;
+    int dynamic;
+  } sizes[64]; /* storage_bytes by type, direct-mapped */
   /* Order edges in-place decisions rely on (program_order only): the first
    * num_edges are kept, the rest belong to the question being asked. */
   int32_t *edge_from, *edge_to;
   int32_t num_edges, num_pending, cap_edges;
   int failed;
 } builder;
+
+/* storage_bytes(t, dynamic), memoized in the builder (types are uniqued:
+ * a block has few). */
+static int64_t type_storage_bytes(builder *b, MlirType t, int *dynamic) {
+  size_t slot = (size_t)(((uint64_t)(uintptr_t)t.ptr * 0x9e3779b97f4a7c15ull) >> 58);
+  if (b->sizes[slot].type != t.ptr) {
+    b->sizes[slot].dynamic = 0;
+    b->sizes[slot].bytes = storage_bytes(t, &b->sizes[slot].dynamic);
+    b->sizes[slot].type = t.ptr;
+  }
+  *dynamic |= b->sizes[slot].dynamic;
+  return b->sizes[slot].bytes;
+}
+
+static int64_t tied_operand(const builder *b, MlirOperation op, intptr_t r) {
+  return opsched_op_facts_tied_operand(b->facts, op, r);
+}
 
 /* Ops visited per in-place question: past it the write counts as a copy,
  * which keeps the model near-linear on huge blocks. */
@@ -218,9 +241,9 @@ static int holds_latest(builder *b, MlirValue head, int32_t w, int64_t self) {
 }
 
 /* True when operand `k` of `op` is the init tied to one of its results. */
-static int is_tied_init(MlirOperation op, intptr_t k) {
+static int is_tied_init(const builder *b, MlirOperation op, intptr_t k) {
   for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++)
-    if (opsched_mlir_op_tied_operand(op, r) == k)
+    if (tied_operand(b, op, r) == k)
       return 1;
   return 0;
 }
@@ -238,7 +261,7 @@ static MlirValue chain_next(builder *b, MlirValue v) {
       continue;
     intptr_t k = mlirOpOperandGetOperandNumber(u);
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(x); r < nr; r++)
-      if (opsched_mlir_op_tied_operand(x, r) == k) {
+      if (tied_operand(b, x, r) == k) {
         int32_t mark = b->num_pending;
         if (holds_latest_within(b, v, t, SELF_ANY))
           return mlirOperationGetResult(x, r);
@@ -282,7 +305,7 @@ static void choose_home_writers(builder *b, int32_t n) {
   for (int32_t i = n - 1; i >= 0; i--) {
     MlirOperation op = b->ops[i];
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++) {
-      int64_t k = opsched_mlir_op_tied_operand(op, r);
+      int64_t k = tied_operand(b, op, r);
       int32_t e = k < 0 ? -1 : empty_index(b, mlirOperationGetOperand(op, k));
       if (e < 0)
         continue;
@@ -389,7 +412,7 @@ static void add_empty_inputs(builder *b, MlirOperation *ops, int32_t i) {
   for (intptr_t k = 0, nk = mlirOperationGetNumOperands(op); k < nk; k++) {
     MlirValue in = mlirOperationGetOperand(op, k);
     if (!mlirValueIsAOpResult(in) || !opsched_mlir_op_is_any(mlirOpResultGetOwner(in), empty_ops) ||
-        opsched_ptrmap_get(&b->empty_buffer, in.ptr) >= 0 || is_tied_init(op, k))
+        opsched_ptrmap_get(&b->empty_buffer, in.ptr) >= 0 || is_tied_init(b, op, k))
       continue;
     int32_t owner = i - 1;
     while (owner >= 0 && !mlirOperationEqual(ops[owner], mlirOpResultGetOwner(in)))
@@ -399,7 +422,7 @@ static void add_empty_inputs(builder *b, MlirOperation *ops, int32_t i) {
     /* Allocated where the tensor.empty stands, like the memref.alloc that
      * replaces it; the empty's result owns it. */
     int dynamic = 0;
-    int32_t buf = new_buffer(b, storage_bytes(mlirValueGetType(in), &dynamic), owner);
+    int32_t buf = new_buffer(b, type_storage_bytes(b, mlirValueGetType(in), &dynamic), owner);
     if (buf < 0)
       break;
     b->buffer_head[buf] = in.ptr;
@@ -420,7 +443,7 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
                                 !mlirTypeIsAUnrankedMemRef(t)))
     return;
   int dynamic = 0;
-  int64_t bytes = storage_bytes(t, &dynamic);
+  int64_t bytes = type_storage_bytes(b, t, &dynamic);
   if (dynamic) {
     bb->op_dynamic[i] = 1;
     MlirAttribute over = mlirOperationGetDiscardableAttributeByName(
@@ -449,7 +472,7 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
       add_value(b, v, i, (int32_t)r, buf, 1);
     return;
   }
-  int64_t tied = opsched_mlir_op_tied_operand(op, r);
+  int64_t tied = tied_operand(b, op, r);
   int home = opsched_ptrmap_get(&b->home_writer, v.ptr) >= 0;
   MlirValue init = {NULL};
   if (tied >= 0) {
@@ -534,7 +557,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
                                 MlirOperation *ops, int32_t n, MlirOperation terminator,
                                 int program_order, opsched_op_facts *facts) {
   memset(bb, 0, sizeof *bb);
-  builder b = {.bb = bb, .program_order = program_order};
+  builder b = {.bb = bb, .program_order = program_order, .facts = facts};
   int32_t nargs = (int32_t)mlirBlockGetNumArguments(block);
   int32_t total_results = nargs;
   for (int32_t i = 0; i < n; i++)
@@ -561,7 +584,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   for (int32_t a = 0; a < nargs && !b.failed; a++) {
     MlirValue v = mlirBlockGetArgument(block, a);
     int dynamic = 0;
-    int64_t bytes = storage_bytes(mlirValueGetType(v), &dynamic);
+    int64_t bytes = type_storage_bytes(&b, mlirValueGetType(v), &dynamic);
     if (bytes > 0 || mlirTypeIsAShaped(mlirValueGetType(v))) {
       int32_t buf = new_buffer(&b, bytes, -1);
       if (buf >= 0)

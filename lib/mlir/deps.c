@@ -112,6 +112,19 @@ static MlirWalkResult find_trap(MlirOperation op, void *data) {
   return MlirWalkResultAdvance;
 }
 
+static const char *const element_access[] = {"tensor.extract", "tensor.insert",
+                                             "tensor.extract_slice", "tensor.insert_slice",
+                                             "tensor.gather", "tensor.scatter", NULL};
+
+int opsched_deps_name_may_trap(MlirStringRef name) {
+  const char *const *lists[] = {signed_div, unsigned_div, element_access};
+  for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++)
+    for (const char *const *n = lists[l]; *n; n++)
+      if (opsched_mlir_ref_is(name, *n))
+        return 1;
+  return 0;
+}
+
 int opsched_deps_op_may_trap_itself(MlirOperation op) {
   return division_may_trap(op) || element_access_may_trap(op);
 }
@@ -418,6 +431,9 @@ typedef struct effect_pool {
                      count[i] of fx at the same place */
   int64_t *count;
   uint8_t *unknown;
+  uint8_t *observable; /* per op: an effect writes a whole or non-default
+                          resource (what opsched_mlir_op_may_not_return
+                          finds of an op without regions) */
 } effect_pool;
 
 static int pool_grow(effect_pool *p, int64_t need) {
@@ -451,6 +467,9 @@ static int collect_op(effect_pool *p, MlirOperation op, int32_t i, uint8_t alias
     p->unknown[i] = 1;
     return pool_grow(p, p->n + 1);
   }
+  for (int64_t e = p->n; e < p->n + k; e++)
+    p->observable[i] |= p->raw[e].write && (mlirValueIsNull(p->raw[e].value) ||
+                                            p->raw[e].resource != OPSCHED_RESOURCE_DEFAULT);
   p->n += k;
   if (alias)
     p->raw[p->n++] = (opsched_value_effect){OPSCHED_RESOURCE_DEFAULT, {NULL}, alias == 2};
@@ -483,6 +502,7 @@ static void pool_free(effect_pool *p) {
   free(p->first);
   free(p->count);
   free(p->unknown);
+  free(p->observable);
 }
 
 /* Collects and classifies the effects of the block's ops. */
@@ -491,7 +511,8 @@ static int pool_build(effect_pool *p, opsched_alias *a, MlirOperation *ops, int3
   p->first = calloc((size_t)n + 1, sizeof *p->first);
   p->count = calloc((size_t)n + 1, sizeof *p->count);
   p->unknown = calloc((size_t)n + 1, 1);
-  int err = !p->first || !p->count || !p->unknown || pool_grow(p, 64);
+  p->observable = calloc((size_t)n + 1, 1);
+  int err = !p->first || !p->count || !p->unknown || !p->observable || pool_grow(p, 64);
   for (int32_t i = 0; i < n && !err; i++)
     err = collect_op(p, ops[i], i, alias[i], facts);
   if (err)
@@ -560,8 +581,12 @@ static int add_order_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
     err = !(order = opsched_effect_order_new(&classes, n));
   for (int32_t i = 0; i < n && !err; i++) {
     err |= opsched_effect_order_add(order, g, i, pool.fx + pool.first[i], pool.count[i]);
-    err |= add_speculation_edges(&spec, g, i, opsched_op_facts_may_trap(facts, ops[i]),
-                                 opsched_op_facts_may_not_return(facts, ops[i]));
+    /* Without regions, the effects just collected say it (no second
+     * effects query). */
+    int barrier = mlirOperationGetNumRegions(ops[i]) == 0
+                      ? pool.unknown[i] || pool.observable[i]
+                      : opsched_op_facts_may_not_return(facts, ops[i]);
+    err |= add_speculation_edges(&spec, g, i, opsched_op_facts_may_trap(facts, ops[i]), barrier);
   }
   opsched_effect_order_free(order);
   opsched_alias_free(&classes);

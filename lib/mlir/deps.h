@@ -44,4 +44,8 @@ int opsched_deps_may_trap(MlirOperation op);
  * access not known in bounds. */
 int opsched_deps_op_may_trap_itself(MlirOperation op);
 
+/* 0 when no op named `name` may trap itself (opsched_deps_op_may_trap_itself
+ * is 0 for every op of that name): a test of the name alone. */
+int opsched_deps_name_may_trap(MlirStringRef name);
+
 #endif

@@ -2,6 +2,7 @@
 #include "op_name.h"
 
 #include "deps.h"
+#include "op_work.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,17 @@ typedef struct summary {
   uint8_t bufferization; /* a to_tensor / to_buffer in the subtree */
 } summary;
 
+/* What an op's name alone says, memoized per name (an op name is one
+ * identifier: one pointer per name). */
+enum { NAME_KNOWN = 1, NAME_BUFFERIZATION = 2, NAME_MAY_TRAP = 4, NAME_DPS = 8 };
+enum { NAME_MEMO = 64 }; /* direct-mapped: a function has few op names */
+
+typedef struct name_memo {
+  const void *name;
+  uint8_t cls;
+  uint8_t traits; /* opsched_mlir_op_name_traits */
+} name_memo;
+
 typedef struct flag_memo {
   void *key;
   int value;
@@ -98,6 +110,8 @@ struct opsched_op_facts {
   int64_t nraw, capraw;
   flag_memo flags[4];
   int nflags;
+  name_memo names[NAME_MEMO];
+  opsched_work_memo *work; /* made on first use */
 };
 
 /* Makes room for `need` items of `size` bytes in *buf (capacity *cap). */
@@ -128,12 +142,50 @@ void opsched_op_facts_free(opsched_op_facts *f) {
   free(f->vals);
   free(f->kids);
   free(f->raw);
+  opsched_work_memo_free(f->work);
   free(f);
 }
 
-static int is_bufferization(MlirOperation op) {
-  return opsched_mlir_op_is(op, "bufferization.to_tensor") ||
-         opsched_mlir_op_is(op, "bufferization.to_buffer");
+/* The memo entry of `op`'s name. */
+static const name_memo *name_entry(opsched_op_facts *f, MlirOperation op) {
+  MlirIdentifier id = mlirOperationGetName(op);
+  name_memo *m = &f->names[((uintptr_t)id.ptr >> 4) % NAME_MEMO];
+  if (m->name == id.ptr && m->cls)
+    return m;
+  MlirStringRef s = mlirIdentifierStr(id);
+  int cls = NAME_KNOWN;
+  if (opsched_mlir_ref_is(s, "bufferization.to_tensor") ||
+      opsched_mlir_ref_is(s, "bufferization.to_buffer"))
+    cls |= NAME_BUFFERIZATION;
+  if (opsched_deps_name_may_trap(s))
+    cls |= NAME_MAY_TRAP;
+  int traits = opsched_mlir_op_name_traits(op);
+  if (traits & OPSCHED_OP_DESTINATION_STYLE)
+    cls |= NAME_DPS;
+  m->name = id.ptr;
+  m->cls = (uint8_t)cls;
+  m->traits = (uint8_t)traits;
+  return m;
+}
+
+/* The NAME_* classes of `op`'s name. */
+static int name_class(opsched_op_facts *f, MlirOperation op) { return name_entry(f, op)->cls; }
+
+/* As opsched_mlir_op_traits(op), the name's part memoized. */
+static int op_traits(opsched_op_facts *f, MlirOperation op) {
+  int t = name_entry(f, op)->traits;
+  if (t & OPSCHED_OP_CONDITIONALLY_SPECULATABLE)
+    t |= opsched_mlir_op_speculatability(op);
+  return t & ~OPSCHED_OP_CONDITIONALLY_SPECULATABLE;
+}
+
+static int is_bufferization(opsched_op_facts *f, MlirOperation op) {
+  return (name_class(f, op) & NAME_BUFFERIZATION) != 0;
+}
+
+/* opsched_deps_op_may_trap_itself(op), asked only of names that may. */
+static int may_trap_itself(opsched_op_facts *f, MlirOperation op) {
+  return (name_class(f, op) & NAME_MAY_TRAP) && opsched_deps_op_may_trap_itself(op);
 }
 
 /* Whether `v` is defined by `op` or in one of `op`'s blocks: a value used
@@ -219,10 +271,10 @@ static int merge_kids(opsched_op_facts *f, MlirOperation op, int64_t base, summa
       s->not_ending |= cs.not_ending;
       s->bufferization |= cs.bufferization;
     } else {
-      int kt = opsched_mlir_op_traits(k);
+      int kt = op_traits(f, k);
       all_spec &= (kt & (OPSCHED_OP_SPECULATABLE | OPSCHED_OP_RECURSIVELY_SPECULATABLE)) != 0;
-      s->sub_trap |= opsched_deps_op_may_trap_itself(k) || !opsched_mlir_op_is_speculatable(k);
-      s->bufferization |= is_bufferization(k);
+      s->sub_trap |= may_trap_itself(f, k) || !opsched_mlir_op_is_speculatable(k);
+      s->bufferization |= is_bufferization(f, k);
     }
   }
   s->cap_count = f->nvals - s->cap_first;
@@ -231,8 +283,8 @@ static int merge_kids(opsched_op_facts *f, MlirOperation op, int64_t base, summa
   int ends = s->spec || (traits & (OPSCHED_OP_DESTINATION_STYLE |
                                    OPSCHED_OP_RECURSIVELY_SPECULATABLE));
   s->not_ending |= !ends;
-  s->sub_trap |= opsched_deps_op_may_trap_itself(op);
-  s->bufferization |= is_bufferization(op);
+  s->sub_trap |= may_trap_itself(f, op);
+  s->bufferization |= is_bufferization(f, op);
   return 0;
 }
 
@@ -330,7 +382,7 @@ static int64_t summarize(opsched_op_facts *f, MlirOperation op) {
   int64_t base = f->nkids;
   summary s;
   memset(&s, 0, sizeof s);
-  int traits = opsched_mlir_op_traits(op);
+  int traits = op_traits(f, op);
   int err = push_kids(f, op) ||
             reserve((void **)&f->sums, &f->capsums, f->nsums + 1, sizeof *f->sums) ||
             merge_kids(f, op, base, &s, traits) || merge_effects(f, op, base, &s, traits);
@@ -403,8 +455,8 @@ int64_t opsched_op_facts_effects(opsched_op_facts *f, MlirOperation op, opsched_
 }
 
 int opsched_op_facts_may_trap(opsched_op_facts *f, MlirOperation op) {
-  if (mlirOperationGetNumRegions(op) == 0)
-    return opsched_deps_may_trap(op);
+  if (mlirOperationGetNumRegions(op) == 0) /* as opsched_deps_may_trap */
+    return !opsched_mlir_op_is_speculatable(op) || may_trap_itself(f, op);
   const summary *s = get(f, op);
   return !s || !s->spec || s->sub_trap;
 }
@@ -420,7 +472,7 @@ const MlirValue *opsched_op_facts_captured(opsched_op_facts *f, MlirOperation op
                                            int64_t *count, int *bufferization) {
   if (mlirOperationGetNumRegions(op) == 0) {
     *count = 0;
-    *bufferization = is_bufferization(op);
+    *bufferization = is_bufferization(f, op);
     return f->vals;
   }
   const summary *s = get(f, op);
@@ -445,4 +497,17 @@ int opsched_op_facts_function_flag(opsched_op_facts *f, MlirOperation key, int *
 void opsched_op_facts_set_function_flag(opsched_op_facts *f, MlirOperation key, int value) {
   if (f->nflags < (int)(sizeof f->flags / sizeof f->flags[0]))
     f->flags[f->nflags++] = (flag_memo){key.ptr, value};
+}
+
+opsched_work_memo *opsched_op_facts_work_memo(opsched_op_facts *f) {
+  if (f && !f->work)
+    f->work = opsched_work_memo_new();
+  return f ? f->work : NULL;
+}
+
+int64_t opsched_op_facts_tied_operand(opsched_op_facts *f, MlirOperation op,
+                                      int64_t result_index) {
+  if (f && !(name_class(f, op) & NAME_DPS))
+    return -1;
+  return opsched_mlir_op_tied_operand(op, result_index);
 }

@@ -54,4 +54,14 @@ const MlirValue *opsched_op_facts_captured(opsched_op_facts *f, MlirOperation op
 int opsched_op_facts_function_flag(opsched_op_facts *f, MlirOperation key, int *value);
 void opsched_op_facts_set_function_flag(opsched_op_facts *f, MlirOperation key, int value);
 
+/* As opsched_mlir_op_tied_operand(op, result_index), asked of MLIR only
+ * for destination-passing op names (`f` nullable). */
+int64_t opsched_op_facts_tied_operand(opsched_op_facts *f, MlirOperation op,
+                                      int64_t result_index);
+
+/* The function's memo of op work (op_work.h); NULL when `f` is NULL or out
+ * of memory. */
+typedef struct opsched_work_memo opsched_work_memo;
+opsched_work_memo *opsched_op_facts_work_memo(opsched_op_facts *f);
+
 #endif

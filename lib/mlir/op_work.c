@@ -7,6 +7,7 @@
 #include "mlir-c/Dialect/Linalg.h"
 #include "queries.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int str_eq(MlirStringRef s, const char *lit) { /* inline, no strlen: most misses stop at once */
@@ -87,6 +88,53 @@ int64_t opsched_type_bytes(MlirType t, int *dynamic) {
   return bits == INT64_MAX ? INT64_MAX : (bits + 7) / 8;
 }
 
+/* ---- Memo ---------------------------------------------------------------- */
+
+enum { TYPE_MEMO = 256, LINALG_MEMO = 256, LINALG_MAX_OPERANDS = 8 };
+
+typedef struct type_entry {
+  const void *type; /* NULL: empty */
+  int64_t bytes;
+  int dynamic;
+} type_entry;
+
+typedef struct linalg_entry {
+  const void *maps; /* NULL: empty */
+  const void *types[LINALG_MAX_OPERANDS];
+  intptr_t noperands;
+  double body_ops;
+  opsched_op_work work;
+  int dynamic;
+} linalg_entry;
+
+struct opsched_work_memo {
+  type_entry types[TYPE_MEMO];
+  linalg_entry linalg[LINALG_MEMO];
+};
+
+opsched_work_memo *opsched_work_memo_new(void) { return calloc(1, sizeof(opsched_work_memo)); }
+
+void opsched_work_memo_free(opsched_work_memo *memo) { free(memo); }
+
+static size_t ptr_hash(const void *p) {
+  uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+  return (size_t)(h >> 32);
+}
+
+/* opsched_type_bytes, through `memo` (nullable). */
+static int64_t type_bytes(opsched_work_memo *memo, MlirType t, int *dynamic) {
+  if (!memo)
+    return opsched_type_bytes(t, dynamic);
+  type_entry *e = &memo->types[ptr_hash(t.ptr) % TYPE_MEMO];
+  if (e->type != t.ptr) {
+    e->dynamic = 0;
+    e->bytes = opsched_type_bytes(t, &e->dynamic);
+    e->type = t.ptr;
+  }
+  *dynamic |= e->dynamic;
+  return e->bytes;
+}
+
 /* Ops that only create a view, a constant or an empty allocation: no kernel. */
 static int is_free_op(MlirStringRef name) {
   static const char *const names[] = {
@@ -115,17 +163,17 @@ static int has_shaped(MlirOperation op) {
   return 0;
 }
 
-static double operand_bytes(MlirOperation op, int *dynamic) {
+static double operand_bytes(MlirOperation op, int *dynamic, opsched_work_memo *memo) {
   double bytes = 0;
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(op); i < n; i++)
-    bytes += (double)opsched_type_bytes(mlirValueGetType(mlirOperationGetOperand(op, i)), dynamic);
+    bytes += (double)type_bytes(memo, mlirValueGetType(mlirOperationGetOperand(op, i)), dynamic);
   return bytes;
 }
 
-static double result_bytes(MlirOperation op, int *dynamic) {
+static double result_bytes(MlirOperation op, int *dynamic, opsched_work_memo *memo) {
   double bytes = 0;
   for (intptr_t i = 0, n = mlirOperationGetNumResults(op); i < n; i++)
-    bytes += (double)opsched_type_bytes(mlirValueGetType(mlirOperationGetResult(op, i)), dynamic);
+    bytes += (double)type_bytes(memo, mlirValueGetType(mlirOperationGetResult(op, i)), dynamic);
   return bytes;
 }
 
@@ -179,21 +227,31 @@ static void measure_strides(MlirOperation op, MlirAttribute maps, intptr_t nloop
   }
 }
 
-/* Structured (linalg) op: iteration domain x arithmetic ops in the body.
- * Loop ranges come from operands whose indexing-map results are plain dims,
- * as LinalgOp::getStaticLoopRanges does. Returns 0 if `op` is not one. */
-static int measure_linalg(MlirOperation op, opsched_op_work *w, int *dynamic) {
-  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(op);
-  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps))
-    return 0;
-  intptr_t nmaps = mlirArrayAttrGetNumElements(maps);
-  if (nmaps == 0 || nmaps > mlirOperationGetNumOperands(op))
-    return 0;
-  enum { MAX_LOOPS = 32 };
+/* Arithmetic per iteration: the body's ops but its terminator and
+ * linalg.index (an induction variable, not arithmetic). */
+static double body_op_count(MlirOperation op) {
+  double body_ops = 0;
+  if (mlirOperationGetNumRegions(op) > 0) {
+    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+    if (!mlirBlockIsNull(body))
+      for (MlirOperation b = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(b);
+           b = mlirOperationGetNextInBlock(b)) {
+        MlirStringRef bn = mlirIdentifierStr(mlirOperationGetName(b));
+        if (!str_eq(bn, "linalg.yield") && !str_eq(bn, "linalg.index"))
+          body_ops += 1;
+      }
+  }
+  return body_ops;
+}
+
+enum { MAX_LOOPS = 32 };
+
+/* measure_linalg's answer from the maps, the operand types and the body's
+ * op count, which are all it reads. */
+static void measure_linalg_fresh(MlirOperation op, MlirAttribute maps, intptr_t nmaps,
+                                 intptr_t nloops, double body_ops, opsched_op_work *w,
+                                 int *dynamic, opsched_work_memo *memo) {
   int64_t range[MAX_LOOPS];
-  intptr_t nloops = mlirAffineMapGetNumDims(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0)));
-  if (nloops > MAX_LOOPS)
-    return 0;
   for (intptr_t l = 0; l < nloops; l++)
     range[l] = -1;
   for (intptr_t m = 0; m < nmaps; m++) {
@@ -220,26 +278,76 @@ static int measure_linalg(MlirOperation op, opsched_op_work *w, int *dynamic) {
     }
     domain *= (double)range[l];
   }
-  /* Arithmetic per iteration: the body's ops but its terminator and
-   * linalg.index (an induction variable, not arithmetic). */
-  double body_ops = 0;
-  if (mlirOperationGetNumRegions(op) > 0) {
-    MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
-    if (!mlirBlockIsNull(body))
-      for (MlirOperation b = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(b);
-           b = mlirOperationGetNextInBlock(b)) {
-        MlirStringRef bn = mlirIdentifierStr(mlirOperationGetName(b));
-        if (!str_eq(bn, "linalg.yield") && !str_eq(bn, "linalg.index"))
-          body_ops += 1;
-      }
-  }
   w->flops = domain * body_ops;
-  w->bytes = operand_bytes(op, dynamic);
+  w->bytes = operand_bytes(op, dynamic, memo);
   measure_strides(op, maps, nloops, domain, w, dynamic);
+}
+
+/* The memo's entry for `op` (its maps, operand types and body op count),
+ * and whether it holds `op`'s answer; NULL when it cannot hold one. */
+static linalg_entry *linalg_memo_entry(opsched_work_memo *memo, MlirOperation op,
+                                       MlirAttribute maps, double body_ops, int *hit) {
+  *hit = 0;
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (!memo || n > LINALG_MAX_OPERANDS)
+    return NULL;
+  const void *types[LINALG_MAX_OPERANDS];
+  uint64_t h = (uint64_t)ptr_hash(maps.ptr) ^ (uint64_t)n ^ (uint64_t)body_ops;
+  for (intptr_t i = 0; i < n; i++) {
+    types[i] = mlirValueGetType(mlirOperationGetOperand(op, i)).ptr;
+    h = h * 31 + ptr_hash(types[i]);
+  }
+  linalg_entry *e = &memo->linalg[h % LINALG_MEMO];
+  *hit = e->maps == maps.ptr && e->noperands == n && e->body_ops == body_ops &&
+         memcmp(e->types, types, sizeof *types * (size_t)n) == 0;
+  if (!*hit) {
+    e->maps = NULL; /* filled once measured */
+    e->noperands = n;
+    e->body_ops = body_ops;
+    memcpy(e->types, types, sizeof *types * (size_t)n);
+  }
+  return e;
+}
+
+/* Structured (linalg) op: iteration domain x arithmetic ops in the body.
+ * Loop ranges come from operands whose indexing-map results are plain dims,
+ * as LinalgOp::getStaticLoopRanges does. Returns 0 if `op` is not one. */
+static int measure_linalg(MlirOperation op, opsched_op_work *w, int *dynamic,
+                          opsched_work_memo *memo) {
+  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(op);
+  if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps))
+    return 0;
+  intptr_t nmaps = mlirArrayAttrGetNumElements(maps);
+  if (nmaps == 0 || nmaps > mlirOperationGetNumOperands(op))
+    return 0;
+  intptr_t nloops = mlirAffineMapGetNumDims(mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0)));
+  if (nloops > MAX_LOOPS)
+    return 0;
+  double body_ops = body_op_count(op);
+  int hit;
+  linalg_entry *e = linalg_memo_entry(memo, op, maps, body_ops, &hit);
+  if (hit) {
+    *w = e->work;
+    *dynamic |= e->dynamic;
+    return 1;
+  }
+  int dyn = 0;
+  measure_linalg_fresh(op, maps, nmaps, nloops, body_ops, w, &dyn, memo);
+  *dynamic |= dyn;
+  if (e) {
+    e->work = *w;
+    e->dynamic = dyn;
+    e->maps = maps.ptr;
+  }
   return 1;
 }
 
 void opsched_op_work_measure(MlirOperation op, opsched_op_work *w, int *dynamic) {
+  opsched_op_work_measure_memo(op, w, dynamic, NULL);
+}
+
+void opsched_op_work_measure_memo(MlirOperation op, opsched_op_work *w, int *dynamic,
+                                  opsched_work_memo *memo) {
   memset(w, 0, sizeof *w);
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   if (is_free_op(name) || !has_shaped(op)) {
@@ -248,22 +356,22 @@ void opsched_op_work_measure(MlirOperation op, opsched_op_work *w, int *dynamic)
     w->is_free = 1;
     return;
   }
-  if (str_prefix(name, "linalg.") && measure_linalg(op, w, dynamic))
+  if (str_prefix(name, "linalg.") && measure_linalg(op, w, dynamic, memo))
     return;
   if (str_eq(name, "tensor.insert_slice") || str_eq(name, "tensor.parallel_insert_slice")) {
     /* Moves the source into the destination. */
-    int64_t src = opsched_type_bytes(mlirValueGetType(mlirOperationGetOperand(op, 0)), dynamic);
+    int64_t src = type_bytes(memo, mlirValueGetType(mlirOperationGetOperand(op, 0)), dynamic);
     w->bytes = 2.0 * (double)src;
     return;
   }
   if (str_eq(name, "tensor.pad") ||
       str_eq(name, "tensor.concat") || str_eq(name, "tensor.gather") ||
       str_eq(name, "tensor.scatter")) {
-    w->bytes = 2.0 * result_bytes(op, dynamic);
+    w->bytes = 2.0 * result_bytes(op, dynamic, memo);
     return;
   }
-  double out = result_bytes(op, dynamic);
-  w->bytes = operand_bytes(op, dynamic) + out;
+  double out = result_bytes(op, dynamic, memo);
+  w->bytes = operand_bytes(op, dynamic, memo) + out;
   if ((str_prefix(name, "arith.") || str_prefix(name, "math.")) &&
       mlirOperationGetNumResults(op) > 0) {
     /* Elementwise on tensors: one operation per result element. */

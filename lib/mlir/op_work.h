@@ -23,4 +23,18 @@ int64_t opsched_type_bytes(MlirType type, int *dynamic);
 /* Measures `op`'s work. *dynamic is set when a shape was not static. */
 void opsched_op_work_measure(MlirOperation op, opsched_op_work *work, int *dynamic);
 
+/* Answers already measured, by type and by linalg op shape (a function's
+ * ops share a few types and a few kinds of linalg op). Types and
+ * attributes are uniqued: a pointer names one. */
+typedef struct opsched_work_memo opsched_work_memo;
+
+/* An empty memo; NULL when out of memory. */
+opsched_work_memo *opsched_work_memo_new(void);
+void opsched_work_memo_free(opsched_work_memo *memo);
+
+/* As opsched_op_work_measure, answered from `memo` (nullable) when it can:
+ * the same work and *dynamic. */
+void opsched_op_work_measure_memo(MlirOperation op, opsched_op_work *work, int *dynamic,
+                                  opsched_work_memo *memo);
+
 #endif

@@ -87,21 +87,28 @@ int64_t opsched_mlir_op_value_effects(MlirOperation op, opsched_value_effect *ou
   return i;
 }
 
-int opsched_mlir_op_traits(MlirOperation op) {
+int opsched_mlir_op_name_traits(MlirOperation op) {
   Operation *o = unwrap(op);
   int t = 0;
   if (o->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
     t |= OPSCHED_OP_RECURSIVE_EFFECTS;
-  if (auto cond = dyn_cast<ConditionallySpeculatable>(o)) {
-    Speculation::Speculatability s = cond.getSpeculatability();
-    if (s == Speculation::Speculatable)
-      t |= OPSCHED_OP_SPECULATABLE;
-    else if (s == Speculation::RecursivelySpeculatable)
-      t |= OPSCHED_OP_RECURSIVELY_SPECULATABLE;
-  }
+  if (isa<ConditionallySpeculatable>(o))
+    t |= OPSCHED_OP_CONDITIONALLY_SPECULATABLE;
   if (isa<DestinationStyleOpInterface>(o))
     t |= OPSCHED_OP_DESTINATION_STYLE;
   return t;
+}
+
+int opsched_mlir_op_speculatability(MlirOperation op) {
+  auto cond = dyn_cast<ConditionallySpeculatable>(unwrap(op));
+  if (!cond)
+    return 0;
+  Speculation::Speculatability s = cond.getSpeculatability();
+  if (s == Speculation::Speculatable)
+    return OPSCHED_OP_SPECULATABLE;
+  if (s == Speculation::RecursivelySpeculatable)
+    return OPSCHED_OP_RECURSIVELY_SPECULATABLE;
+  return 0;
 }
 
 int64_t opsched_mlir_op_own_effects(MlirOperation op, opsched_value_effect *out, int64_t cap) {

@@ -54,11 +54,17 @@ enum {
   OPSCHED_OP_RECURSIVE_EFFECTS = 1, /* HasRecursiveMemoryEffects */
   OPSCHED_OP_SPECULATABLE = 2,      /* ConditionallySpeculatable: Speculatable */
   OPSCHED_OP_RECURSIVELY_SPECULATABLE = 4, /* ... RecursivelySpeculatable */
-  OPSCHED_OP_DESTINATION_STYLE = 8  /* DestinationStyleOpInterface */
+  OPSCHED_OP_DESTINATION_STYLE = 8, /* DestinationStyleOpInterface */
+  OPSCHED_OP_CONDITIONALLY_SPECULATABLE = 16 /* has the interface */
 };
 
-/* The OPSCHED_OP_* bits of `op`. */
-int opsched_mlir_op_traits(MlirOperation op);
+/* The bits a name decides: RECURSIVE_EFFECTS, DESTINATION_STYLE and
+ * CONDITIONALLY_SPECULATABLE (traits and interfaces belong to the op name). */
+int opsched_mlir_op_name_traits(MlirOperation op);
+
+/* The SPECULATABLE / RECURSIVELY_SPECULATABLE bits of `op` (0 without the
+ * ConditionallySpeculatable interface). */
+int opsched_mlir_op_speculatability(MlirOperation op);
 
 /* `op`'s own memory effects (not its nested ops'), as
  * opsched_mlir_op_value_effects filters them but neither merged nor

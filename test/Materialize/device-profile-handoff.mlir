@@ -1,6 +1,7 @@
 // The profile's cross-stream hand-off (handoff_ns, docs/Passes.md): an op
 // that waits on an op of another stream starts handoff_ns after that op's
-// end, every op of non-zero cost takes region_ns more on several streams,
+// end (the placement counts it when it picks each op's stream), every op of
+// non-zero cost takes region_ns more on several streams,
 // and a plan whose charged makespan is not below the one-stream schedule's
 // runs on one stream.
 // RUN: opsched-opt --op-schedule='device=%S/Inputs/two-cores.profile streams=2' %s | FileCheck %s --check-prefix=NONE
@@ -20,22 +21,27 @@
 // NONE-SAME:    opsched.speedup = 1.499{{[0-9]*}} : f64
 // NONE-SAME:    opsched.streams = 2 : i64
 // 10 us: m2 on the other stream starts 10000 ns after m0 (262294), ends at
-// 534588; the add waits on it: 544588 + 662 = 545250. Speedup 787344 /
-// 545250 = 1.444 (the work without regions: the sequential program's).
+// 534588; the add goes where it starts first: on m2's stream, where m1's end
+// (524588) arrives 10000 ns later, at 534588 too: 534588 + 662 = 535250
+// (on m1's stream, it would wait for m2 until 544588). Speedup 787344 /
+// 535250 = 1.471 (the work without regions: the sequential program's).
 // PAYS-LABEL: func.func @fork
-// PAYS-SAME:    opsched.makespan = 545250 : i64
-// PAYS-SAME:    opsched.speedup = 1.444{{[0-9]*}} : f64
+// PAYS-SAME:    opsched.makespan = 535250 : i64
+// PAYS-SAME:    opsched.speedup = 1.470{{[0-9]*}} : f64
 // PAYS-SAME:    opsched.streams = 2 : i64
 // PAYS:         linalg.matmul {{.*}}opsched.end = 262294 : i64, opsched.id = 1 : i64
 // PAYS-SAME:      opsched.start = 0 : i64
 // PAYS:         linalg.matmul {{.*}}opsched.end = 524588 : i64
 // PAYS-SAME:      opsched.start = 262294 : i64
+// PAYS-SAME:      opsched.stream = 0 : i64
 // PAYS:         linalg.matmul {{.*}}opsched.end = 534588 : i64
 // PAYS-SAME:      opsched.start = 272294 : i64
 // PAYS-SAME:      opsched.stream = 1 : i64
 // PAYS-SAME:      opsched.waits = array<i64: 1>
-// PAYS:         linalg.add {{.*}}opsched.end = 545250 : i64
-// PAYS-SAME:      opsched.start = 544588 : i64
+// PAYS:         linalg.add {{.*}}opsched.end = 535250 : i64
+// PAYS-SAME:      opsched.start = 534588 : i64
+// PAYS-SAME:      opsched.stream = 1 : i64
+// PAYS-SAME:      opsched.waits = array<i64: 2>
 // 300 us: m2 would end at 262294 + 300000 + 262294; the add at 1125250 >
 // 787344: one stream, no stream attributes, the sequential times.
 // ONE-LABEL: func.func @fork

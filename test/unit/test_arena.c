@@ -347,7 +347,7 @@ static int checker_before(const random_block *k, uint8_t reach[RB_MAXN][RB_MAXN]
 
 static void test_property(int blocks) {
   static const int64_t aligns[] = {1, 8, 64};
-  int64_t layouts = 0, shared = 0, shared3 = 0, synced = 0;
+  int64_t layouts = 0, shared = 0, shared3 = 0, synced = 0, skipped = 0;
   for (int i = 0; i < blocks; i++) {
     random_block k;
     random_block_make((uint64_t)i * 7919u + 13u, RB_MAXN, &k);
@@ -368,8 +368,11 @@ static void test_property(int blocks) {
         continue;
       }
       layouts++;
-      /* a2: the same call (determinism); a3: the capped fallback. */
-      CHECK(opsched_arena_assign(k.g, s, k.b, align, &a2) == OPSCHED_OK);
+      /* a2: the same call with every packer run (the packers skipped
+       * once the bound is met change nothing); a3: the capped fallback. */
+      CHECK(opsched_arena_assign_with(k.g, s, k.b, align,
+                                      OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_EVERY_PACKER,
+                                      &a2) == OPSCHED_OK);
       opsched_arena *a3 = NULL;
       CHECK(opsched_arena_assign_with(k.g, s, k.b, align, OPSCHED_ARENA_SWEEP, &a3) ==
             OPSCHED_OK);
@@ -386,8 +389,16 @@ static void test_property(int blocks) {
       else if (k.positive)
         CHECK(opsched_arena_lower_bound(a) >= opsched_schedule_peak_memory(s));
       for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++) {
-        int64_t ps = opsched_arena_packer_size(a, (opsched_arena_packer)p);
+        int64_t ps = opsched_arena_packer_size(a2, (opsched_arena_packer)p);
         CHECK(ps >= size || (ps == -1 && size == 0));
+        /* Skipped only after an earlier packer met the bound, i.e. reached
+         * the final size; otherwise the same size as with every packer. */
+        int64_t ds = opsched_arena_packer_size(a, (opsched_arena_packer)p);
+        int met = 0;
+        for (int q = 0; q < p; q++)
+          met |= opsched_arena_packer_size(a, (opsched_arena_packer)q) == size;
+        CHECK(ds == ps || (ds == -1 && met));
+        skipped += ds == -1 && ps != -1;
       }
       int errors = 0;
       int64_t end = 0; /* the largest unaligned end: the arena's size */
@@ -474,9 +485,11 @@ static void test_property(int blocks) {
     random_block_free(&k);
   }
   printf("property: %lld layouts, %lld overlapping ordered pairs (%lld by the "
-         "sweep fallback, %lld with timeline syncs)\n", (long long)layouts, (long long)shared,
-         (long long)shared3, (long long)synced);
+         "sweep fallback, %lld with timeline syncs); %lld packers skipped at the bound\n",
+         (long long)layouts, (long long)shared, (long long)shared3, (long long)synced,
+         (long long)skipped);
   CHECK(shared > 0);
+  CHECK(skipped > 0);
   CHECK(synced > 0);
   CHECK(shared3 > 0);
 }

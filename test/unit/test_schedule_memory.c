@@ -248,6 +248,55 @@ static void test_two_streams_apart(void) {
   opsched_graph_destroy(g);
 }
 
+/* A memory limit through the cross-stream hand-off (docs/streams.md,
+ * "Charging the runtime"). q(10) -> c(10); a(10) writes X (100 B) that c
+ * reads; e(10) writes Y (100 B) that f(10) reads; limit 150: X and Y never
+ * coexist. Placed on 2 streams: q and a [0,10), c [10,20) frees X, e
+ * [20,30), f [30,40). With a hand-off of 5, c waits on q across streams
+ * and runs [15,25); e, which nothing delays, would start at 10 on a free
+ * stream beside X (peak 200), so the plan fell back to one stream
+ * (makespan 50). The barrier keeps e after X's charged free: e [25,35),
+ * f [35,45), peak 100, 2 streams. */
+static void test_charged_limit(void) {
+  opsched_graph *g = opsched_graph_create(5);
+  for (int v = 0; v < 5; v++)
+    opsched_graph_add_node(g, 10, 1);
+  opsched_graph_add_edge(g, 0, 2);
+  opsched_graph_finalize(g);
+  opsched_buffers *b = opsched_buffers_create(5);
+  buf(b, 100, 1, 0, 2, -1);
+  buf(b, 100, 3, 0, 4, -1);
+  opsched_schedule_options o;
+  opsched_schedule_options_init(&o);
+  o.streams = 2;
+  o.buffers = b;
+  o.max_memory = 150;
+  static const struct {
+    int64_t handoff, makespan;
+    int64_t start[5];
+    int32_t stream[5];
+  } cases[] = {
+      {0, 40, {0, 0, 10, 20, 30}, {0, 1, 0, 0, 0}},
+      {5, 45, {0, 0, 15, 25, 35}, {0, 1, 0, 0, 0}},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    o.handoff_ns = cases[k].handoff;
+    opsched_schedule *s = NULL;
+    CHECK(opsched_schedule_run(g, &o, &s) == OPSCHED_OK);
+    for (int v = 0; v < 5; v++) {
+      CHECK_EQ_I64(opsched_schedule_starts(s)[v], cases[k].start[v]);
+      CHECK_EQ_I64(opsched_schedule_streams(s)[v], cases[k].stream[v]);
+    }
+    CHECK_EQ_I64(opsched_schedule_makespan(s), cases[k].makespan);
+    CHECK_EQ_I64(opsched_schedule_stream_count(s), 2);
+    CHECK_EQ_I64(opsched_schedule_peak_memory(s), 100);
+    CHECK(opsched_schedule_memory_limit_met(s));
+    opsched_schedule_destroy(s);
+  }
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
 /* Two streams, a chain a(10) -> c(10) reading A (100) and an independent
  * b(10) writing B (100) read by d(10) = two chains; the limit 250 lets at
  * most two 100 B buffers plus one more never coexist beyond it. */
@@ -501,6 +550,37 @@ static int same_schedule(const opsched_schedule *a, const opsched_schedule *b,
   return opsched_schedule_num_waits(a) == opsched_schedule_num_waits(b);
 }
 
+/* The same options with a cross-stream hand-off (docs/streams.md,
+ * "Charging the runtime"): a valid schedule, every dependency across
+ * streams at least handoff_ns apart, and under a limit the charge keeps
+ * the placement's memory (the barrier): a limit met without the hand-off
+ * is met with it, and a plan that stays on several streams peaks no higher
+ * than its placement (the same placement: the hand-off is charged after). */
+static void check_charged(const random_block *k, opsched_schedule_options o,
+                          const opsched_schedule *placed, int cap, int64_t handoff) {
+  o.handoff_ns = handoff;
+  opsched_schedule *s = NULL;
+  CHECK(opsched_schedule_run(k->g, &o, &s) == OPSCHED_OK);
+  if (!s)
+    return;
+  int32_t streams = opsched_schedule_stream_count(s);
+  int64_t peak = check_run(k, s, streams, cap, o.max_memory);
+  const int64_t *st = opsched_schedule_starts(s), *en = opsched_schedule_ends(s);
+  const int32_t *sm = opsched_schedule_streams(s);
+  for (int v = 0; v < k->n; v++) {
+    int32_t np;
+    const int32_t *pred = opsched_graph_preds(k->g, v, &np);
+    for (int e = 0; e < np; e++)
+      if (sm[pred[e]] != sm[v])
+        CHECK(en[pred[e]] + handoff <= st[v]);
+  }
+  if (o.max_memory > 0 && opsched_schedule_memory_limit_met(placed))
+    CHECK(opsched_schedule_memory_limit_met(s));
+  if (o.max_memory > 0 && streams > 1)
+    CHECK(peak <= opsched_schedule_peak_memory(placed));
+  opsched_schedule_destroy(s);
+}
+
 static void test_random_blocks(void) {
   clock_t t0 = clock();
   int failed_before = check_failed;
@@ -557,6 +637,8 @@ static void test_random_blocks(void) {
         }
         if (li == 3)
           CHECK(!opsched_schedule_memory_limit_met(s));
+        if (streams > 1 && iter % 2 == 0)
+          check_charged(&k, o, s, cap, 1 + iter % 5);
         /* Tight limits are met on one stream, and on several when no op is
          * instantaneous and the order issued is min-memory's (or the
          * critical-path fallback to it). */
@@ -633,6 +715,7 @@ int main(void) {
   test_one_stream();
   test_two_streams_apart();
   test_two_streams_memory_order();
+  test_charged_limit();
   test_random_blocks();
   test_no_buffers_unchanged();
   return check_report("test_schedule_memory");

@@ -426,9 +426,12 @@ static opsched_schedule *run_charged(const opsched_graph *g, int streams, int ca
 
 /* The cross-stream hand-off (options.handoff_ns): a(10) -> b(40), c(40) ->
  * d(10) on 2 streams runs b and c at once (makespan 60 against 100 on one
- * stream). c waits on a and d on c across streams: each starts handoff_ns
- * after its producer's end; region_ns lengthens every op. When the charged
- * makespan is not below 100 the one-stream schedule is returned. */
+ * stream). c waits on a across streams: it starts handoff_ns after a's
+ * end; region_ns lengthens every op. d goes where it starts first: on c's
+ * stream, handoff_ns after b (50 + H), which c ends at too: makespan 60 + H
+ * (re-timed on the placement's streams, d after c on b's stream: 60 + 2H,
+ * test_charge_place). When the charged makespan is not below 100 the
+ * one-stream schedule is returned. */
 static void test_charged_handoff(void) {
   static const int64_t cost[] = {10, 40, 40, 10};
   static const int e[][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
@@ -440,11 +443,12 @@ static void test_charged_handoff(void) {
   } cases[] = {
       {0, 0, 60, 2, {0, 10, 10, 50}},    /* no charge: as before */
       {7, 0, 60, 2, {0, 10, 10, 50}},    /* region_ns alone is not charged here */
-      {0, 5, 70, 2, {0, 10, 15, 60}},    /* c at 10 + 5, d at 55 + 5 */
-      {1, 5, 73, 2, {0, 11, 16, 62}},    /* ops of 11, 41, 41, 11 */
-      {0, 19, 98, 2, {0, 10, 29, 88}},   /* still below 100 */
-      {0, 20, 100, 1, {0, 10, 50, 90}},  /* a tie: one stream */
-      {0, 30, 100, 1, {0, 10, 50, 90}},  /* slower: one stream */
+      {0, 5, 65, 2, {0, 10, 15, 55}},    /* c at 10 + 5, d at 50 + 5 */
+      {1, 5, 68, 2, {0, 11, 16, 57}},    /* ops of 11, 41, 41, 11 */
+      {0, 19, 79, 2, {0, 10, 29, 69}},   /* re-timed: 98 */
+      {0, 30, 90, 2, {0, 10, 40, 80}},   /* re-timed: 120, one stream */
+      {0, 40, 100, 1, {0, 10, 50, 90}},  /* a tie: one stream */
+      {0, 50, 100, 1, {0, 10, 50, 90}},  /* slower: one stream */
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     opsched_schedule *s = run_charged(g, 2, 0, cases[k].region, cases[k].handoff);
@@ -455,10 +459,13 @@ static void test_charged_handoff(void) {
     /* The one-stream work (no region) over the charged makespan. */
     CHECK_EQ_I64(opsched_schedule_total_work(s), 100);
     if (cases[k].streams == 2) {
-      static const int32_t on_a[] = {0}, on_c[] = {2};
+      /* Charged, d runs on c's stream and waits on b; else on b's, on c. */
+      static const int32_t on_a[] = {0}, on_b[] = {1}, on_c[] = {2};
+      int charged = cases[k].handoff > 0;
       check_waits(s, 2, 1, on_a);
-      check_waits(s, 3, 1, on_c);
+      check_waits(s, 3, 1, charged ? on_b : on_c);
       CHECK_EQ_I64(opsched_schedule_streams(s)[2], 1);
+      CHECK_EQ_I64(opsched_schedule_streams(s)[3], charged ? 1 : 0);
     }
     opsched_schedule_destroy(s);
   }
@@ -468,6 +475,39 @@ static void test_charged_handoff(void) {
   o.handoff_ns = -1;
   opsched_schedule *bad = NULL;
   CHECK(opsched_schedule_run(g, &o, &bad) == OPSCHED_ERR_INVALID);
+  opsched_graph_destroy(g);
+}
+
+/* The two charges of one placement (streams.h), on the graph above with a
+ * hand-off of 10: the placement runs a [0,10) and b [10,50) on stream 0, c
+ * [10,50) on stream 1, d [50,60) on stream 0 (b's). Re-timed on those
+ * streams, c starts at 20 and d waits for it on stream 0: 70 + 10 = 80.
+ * Placed with the hand-off, d goes on c's stream, where b's end arrives at
+ * 60 and c's at 60: makespan 70. */
+static void test_charge_place(void) {
+  static const int64_t cost[] = {10, 40, 40, 10};
+  static const int e[][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+  opsched_graph *g = make_graph(4, cost, NULL, e, 4);
+  opsched_schedule *a = run(g, 2, 0, 0), *b = run(g, 2, 0, 0);
+  static const int32_t placed[] = {0, 0, 1, 0};
+  for (int v = 0; v < 4; v++)
+    CHECK_EQ_I64(opsched_schedule_streams(a)[v], placed[v]);
+  CHECK(opsched_streams_charge(g, a, 0, 10, NULL) == OPSCHED_OK);
+  CHECK(opsched_streams_charge_place(g, b, 0, 10, NULL) == OPSCHED_OK);
+  static const int64_t start_a[] = {0, 10, 20, 70}, start_b[] = {0, 10, 20, 60};
+  static const int32_t stream_b[] = {0, 0, 1, 1};
+  for (int v = 0; v < 4; v++) {
+    CHECK_EQ_I64(opsched_schedule_starts(a)[v], start_a[v]);
+    CHECK_EQ_I64(opsched_schedule_streams(a)[v], placed[v]);
+    CHECK_EQ_I64(opsched_schedule_starts(b)[v], start_b[v]);
+    CHECK_EQ_I64(opsched_schedule_ends(b)[v], start_b[v] + cost[v]);
+    CHECK_EQ_I64(opsched_schedule_streams(b)[v], stream_b[v]);
+  }
+  /* Invalid costs are refused, as by opsched_streams_charge. */
+  CHECK(opsched_streams_charge_place(g, b, -1, 0, NULL) == OPSCHED_ERR_INVALID);
+  CHECK(opsched_streams_charge_place(g, b, 0, -1, NULL) == OPSCHED_ERR_INVALID);
+  opsched_schedule_destroy(a);
+  opsched_schedule_destroy(b);
   opsched_graph_destroy(g);
 }
 
@@ -511,6 +551,7 @@ int main(void) {
   test_random_dags();
   test_assign_matches_scan();
   test_charged_handoff();
+  test_charge_place();
   test_charged_capacity();
   return check_report("test_streams");
 }
