@@ -727,6 +727,11 @@ opsched_status opsched_streams_charge_place(const opsched_graph *g, opsched_sche
     return OPSCHED_ERR_INVALID;
   if (charged_span(g, s, region_ns, handoff_ns) >= INT64_MAX / 8)
     return OPSCHED_ERR_INVALID; /* doubled times would overflow */
+  /* Every demand is >= 1, so at most resource_limit ops run at once: more
+   * streams than that would interleave in a way the runtime's workers (as
+   * many as the capacity) do not follow (docs/streams.md). */
+  if (S > s->resource_limit)
+    S = s->resource_limit;
   for (int32_t v = 0; v < n; v++)
     if (opsched_graph_demand(g, v) > max_demand)
       max_demand = opsched_graph_demand(g, v);

@@ -511,6 +511,26 @@ static void test_charge_place(void) {
   opsched_graph_destroy(g);
 }
 
+/* More streams than the capacity: three chains x0 -> x1 of 40 each on 4
+ * streams of capacity 2 with a hand-off of 5. At most 2 ops run at once,
+ * and a third stream would be interleaved by the plan in a way the
+ * runtime's 2 workers do not follow: the placement charged with the
+ * hand-off keeps to 2 streams (the chains on their own streams cannot
+ * start a third before one ends). Each stream's ops are in time order. */
+static void test_charge_place_capacity_streams(void) {
+  static const int64_t cost[] = {40, 40, 40, 40, 40, 40};
+  static const int e[][2] = {{0, 1}, {2, 3}, {4, 5}};
+  opsched_graph *g = make_graph(6, cost, NULL, e, 3);
+  opsched_schedule *s = run_charged(g, 4, 2, 0, 5);
+  for (int v = 0; v < 6; v++) /* stream_count is the lanes asked for, 4 */
+    CHECK(opsched_schedule_streams(s)[v] < 2);
+  /* 240 of work on 2 workers, no chain split across streams: 120 + 5 at
+   * most for the one chain that must hand off. */
+  CHECK(opsched_schedule_makespan(s) <= 125);
+  opsched_schedule_destroy(s);
+  opsched_graph_destroy(g);
+}
+
 /* Charged where the capacity binds: a(10) -> b(40), c(40) -> e(10), and x(20)
  * of demand 2 (nothing else runs beside it), on 2 streams of capacity 2.
  * Uncharged: a [0,10), b and c [10,50), x [50,70), e [70,80). With a
@@ -552,6 +572,7 @@ int main(void) {
   test_assign_matches_scan();
   test_charged_handoff();
   test_charge_place();
+  test_charge_place_capacity_streams();
   test_charged_capacity();
   return check_report("test_streams");
 }
