@@ -530,23 +530,33 @@ static int64_t barrier_floor(const opsched_charge_barrier *b, int32_t stream, in
   return need > 0 ? (need + 1) / 2 : 0;
 }
 
+/* The charges' costs are valid and their doubled times cannot overflow. */
+static int charge_valid(const opsched_graph *g, const opsched_schedule *s,
+                        int64_t region_ns, int64_t handoff_ns) {
+  return region_ns >= 0 && handoff_ns >= 0 &&
+         charged_span(g, s, region_ns, handoff_ns) < INT64_MAX / 8;
+}
+
+/* One op per stream at a time: the capacity can only bind when the
+ * streams' largest demands can exceed it. */
+static int capacity_can_bind(const opsched_graph *g, const opsched_schedule *s, int32_t S) {
+  int32_t max_demand = 1;
+  for (int32_t v = 0; v < s->n; v++)
+    if (opsched_graph_demand(g, v) > max_demand)
+      max_demand = opsched_graph_demand(g, v);
+  return (int64_t)S * max_demand > s->resource_limit;
+}
+
 opsched_status opsched_streams_charge(const opsched_graph *g, opsched_schedule *s,
                                       int64_t region_ns, int64_t handoff_ns,
                                       opsched_charge_barrier *barrier) {
-  int32_t n = s->n, S = 1, max_demand = 1;
-  if (region_ns < 0 || handoff_ns < 0)
+  int32_t n = s->n, S = 1;
+  if (!charge_valid(g, s, region_ns, handoff_ns))
     return OPSCHED_ERR_INVALID;
-  if (charged_span(g, s, region_ns, handoff_ns) >= INT64_MAX / 8)
-    return OPSCHED_ERR_INVALID; /* doubled times would overflow */
-  for (int32_t v = 0; v < n; v++) {
+  for (int32_t v = 0; v < n; v++)
     if (s->stream[v] + 1 > S)
       S = s->stream[v] + 1;
-    if (opsched_graph_demand(g, v) > max_demand)
-      max_demand = opsched_graph_demand(g, v);
-  }
-  /* One op per stream at a time: the capacity can only bind when the
-   * streams' largest demands can exceed it. */
-  int capacity_binds = (int64_t)S * max_demand > s->resource_limit;
+  int capacity_binds = capacity_can_bind(g, s, S);
   sgs c;
   int ok = sgs_init(&c, g, s);
   int64_t *stream_end = opsched_alloc_array((size_t)S, sizeof *stream_end);
@@ -722,20 +732,15 @@ static int32_t choose_stream(const pred_streams *p, const int64_t *stream_end,
 opsched_status opsched_streams_charge_place(const opsched_graph *g, opsched_schedule *s,
                                             int64_t region_ns, int64_t handoff_ns,
                                             opsched_charge_barrier *barrier) {
-  int32_t n = s->n, S = opsched_lanes_usable(s->streams, n), max_demand = 1;
-  if (region_ns < 0 || handoff_ns < 0)
+  int32_t n = s->n, S = opsched_lanes_usable(s->streams, n);
+  if (!charge_valid(g, s, region_ns, handoff_ns))
     return OPSCHED_ERR_INVALID;
-  if (charged_span(g, s, region_ns, handoff_ns) >= INT64_MAX / 8)
-    return OPSCHED_ERR_INVALID; /* doubled times would overflow */
   /* Every demand is >= 1, so at most resource_limit ops run at once: more
    * streams than that would interleave in a way the runtime's workers (as
    * many as the capacity) do not follow (docs/streams.md). */
   if (S > s->resource_limit)
     S = s->resource_limit;
-  for (int32_t v = 0; v < n; v++)
-    if (opsched_graph_demand(g, v) > max_demand)
-      max_demand = opsched_graph_demand(g, v);
-  int capacity_binds = (int64_t)S * max_demand > s->resource_limit;
+  int capacity_binds = capacity_can_bind(g, s, S);
   sgs c;
   int ok = sgs_init(&c, g, s);
   int64_t *stream_end = opsched_alloc_array((size_t)S, sizeof *stream_end);
