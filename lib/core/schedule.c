@@ -808,12 +808,26 @@ static void placed_load(opsched_schedule *s, const placed_copy *c) {
   memcpy(s->stream, c->stream, sizeof *s->stream * (size_t)s->n);
 }
 
+/* The dependencies whose ends are on different streams. */
+static int64_t cross_edges(const opsched_graph *g, const opsched_schedule *s) {
+  int64_t c = 0;
+  for (int32_t v = 0; v < s->n; v++) {
+    int32_t np;
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    for (int32_t e = 0; e < np; e++)
+      c += s->stream[pred[e]] != s->stream[v];
+  }
+  return c;
+}
+
 /* Charges the runtime's costs two ways from the placement in *s (its
  * times, streams and s->order): re-timed on its own streams
  * (opsched_streams_charge), and placed again in its order on the stream
  * where each op starts first with the hand-off counted
  * (opsched_streams_charge_place); the shorter stays in *s (ties: the
- * first). Under a memory limit both keep every buffer freed before another
+ * first). Then placed sticky (opsched_streams_charge_place_sticky), which
+ * replaces it when not longer with fewer dependencies across streams
+ * (docs/streams.md). Under a memory limit both keep every buffer freed before another
  * is allocated so (the barrier): the charge never raises the placed peak.
  * The tie-break positions of the placed order go to *tie. */
 static opsched_status charge_both(const opsched_graph *g, const opsched_schedule_options *o,
@@ -846,6 +860,18 @@ static opsched_status charge_both(const opsched_graph *g, const opsched_schedule
   if ((st = opsched_streams_charge_place(g, s, o->region_ns, o->handoff_ns, b)) != OPSCHED_OK)
     goto done;
   if (max_end(s) >= first)
+    placed_load(s, &kept);
+  else
+    first = max_end(s);
+  placed_save(&kept, s);
+  int64_t kept_cross = cross_edges(g, s);
+  placed_load(s, &placed);
+  if ((st = opsched_streams_charge_place_sticky(g, s, o->region_ns, o->handoff_ns, b)) !=
+      OPSCHED_OK)
+    goto done;
+  /* A wait on another stream waits for the slower of two jittery ops: at
+   * a makespan no longer, fewer dependencies across streams win. */
+  if (cross_edges(g, s) >= kept_cross || max_end(s) > first)
     placed_load(s, &kept);
 done:
   if (b)

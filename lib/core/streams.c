@@ -682,6 +682,7 @@ typedef struct op_fit {
   const opsched_charge_barrier *bar;
   int64_t cost, handoff_ns;
   int32_t demand;
+  int32_t home; /* the stream the op sticks to within handoff_ns (-1: none) */
 } op_fit;
 
 /* The earliest start of the op on stream k: after the stream's last op,
@@ -725,13 +726,71 @@ static int32_t choose_stream(const pred_streams *p, const int64_t *stream_end,
       bt = x;
     }
   }
+  if (f->home >= 0 && f->home != best) {
+    int64_t x = start_on(p, stream_end, f->home, f);
+    if (f->cap && x <= bt + f->handoff_ns)
+      x = opsched_prof_earliest(&f->cap->prof, x, f->cost, f->demand);
+    if (x <= bt + f->handoff_ns) {
+      best = f->home;
+      bt = x;
+    }
+  }
   *t = bt;
   return best;
 }
 
-opsched_status opsched_streams_charge_place(const opsched_graph *g, opsched_schedule *s,
-                                            int64_t region_ns, int64_t handoff_ns,
-                                            opsched_charge_barrier *barrier) {
+/* v's heaviest predecessor placed before position i (pos: positions in
+ * s->order), of non-zero cost; the latest end, then the lower id, on ties
+ * (-1: none). */
+static int32_t heaviest_placed_pred(const opsched_graph *g, const opsched_schedule *s,
+                                    const int32_t *pos, int32_t i, int32_t v) {
+  int32_t np, h = -1;
+  const int32_t *pred = opsched_graph_preds(g, v, &np);
+  for (int32_t e = 0; e < np; e++) {
+    int32_t u = pred[e];
+    int64_t c = opsched_graph_cost(g, u);
+    if (pos[u] >= i || c <= 0)
+      continue;
+    int64_t hc = h < 0 ? 0 : opsched_graph_cost(g, h);
+    if (h < 0 || c > hc ||
+        (c == hc && (s->end[u] > s->end[h] || (s->end[u] == s->end[h] && u < h))))
+      h = u;
+  }
+  return h;
+}
+
+/* The home stream of the op at position i of a sticky placement: that of
+ * its heaviest placed predecessor; for an op with none (an allocation, a
+ * fill), that of its first successor in s->order (the chain it feeds), up
+ * to HOME_STEPS such steps through ops of at most HOME_DEGREE edges each
+ * way (bounded work per op; -1: none). */
+enum { HOME_STEPS = 4, HOME_DEGREE = 64 };
+
+static int32_t home_stream(const opsched_graph *g, const opsched_schedule *s,
+                           const int32_t *pos, int32_t i, int32_t v) {
+  int32_t h = heaviest_placed_pred(g, s, pos, i, v), ns, np;
+  for (int32_t step = 0; h < 0 && step < HOME_STEPS; step++) {
+    int32_t w = -1;
+    const int32_t *succ = opsched_graph_succs(g, v, &ns);
+    if (ns > HOME_DEGREE)
+      break;
+    for (int32_t e = 0; e < ns; e++)
+      if (w < 0 || pos[succ[e]] < pos[w])
+        w = succ[e];
+    if (w < 0)
+      break;
+    opsched_graph_preds(g, w, &np);
+    if (np > HOME_DEGREE)
+      break;
+    h = heaviest_placed_pred(g, s, pos, i, w);
+    v = w;
+  }
+  return h < 0 ? -1 : s->stream[h];
+}
+
+static opsched_status charge_place(const opsched_graph *g, opsched_schedule *s,
+                                   int64_t region_ns, int64_t handoff_ns,
+                                   opsched_charge_barrier *barrier, int sticky) {
   int32_t n = s->n, S = opsched_lanes_usable(s->streams, n);
   if (!charge_valid(g, s, region_ns, handoff_ns))
     return OPSCHED_ERR_INVALID;
@@ -748,10 +807,13 @@ opsched_status opsched_streams_charge_place(const opsched_graph *g, opsched_sche
                     opsched_alloc_array((size_t)S, sizeof *p.count),
                     opsched_alloc_array((size_t)S, sizeof *p.touched), 0, -1, -1, -1};
   stream_tree tree = {0, NULL, stream_end};
+  int32_t *pos = sticky ? opsched_alloc_array((size_t)n + 1, sizeof *pos) : NULL;
   opsched_status st = OPSCHED_ERR_NOMEM;
   if (!ok || !stream_end || !p.last || !p.count || !p.touched ||
-      !tree_init(&tree, S, stream_end))
+      !tree_init(&tree, S, stream_end) || (sticky && !pos))
     goto done;
+  for (int32_t i = 0; sticky && i < n; i++)
+    pos[s->order[i]] = i;
   c.prof.streams = INT32_MAX; /* one op per stream: only the capacity is placed */
   c.prof.runs = 0;
   opsched_prof_reset(&c.prof);
@@ -763,7 +825,8 @@ opsched_status opsched_streams_charge_place(const opsched_graph *g, opsched_sche
     if (cost > 0)
       cost += region_ns;
     op_fit f = {capacity_binds ? &c : NULL,
-                barrier && barrier_pass(barrier, s, v) ? barrier : NULL, cost, handoff_ns, d};
+                barrier && barrier_pass(barrier, s, v) ? barrier : NULL, cost, handoff_ns, d,
+                sticky ? home_stream(g, s, pos, i, v) : -1};
     group_preds(g, s, v, &p);
     int32_t k = choose_stream(&p, stream_end, &tree, &f, &t);
     for (int32_t j = 0; j < p.nt; j++)
@@ -784,5 +847,18 @@ done:
   opsched_free(p.count);
   opsched_free(p.touched);
   opsched_free(tree.win);
+  opsched_free(pos);
   return st;
+}
+
+opsched_status opsched_streams_charge_place(const opsched_graph *g, opsched_schedule *s,
+                                            int64_t region_ns, int64_t handoff_ns,
+                                            opsched_charge_barrier *barrier) {
+  return charge_place(g, s, region_ns, handoff_ns, barrier, 0);
+}
+
+opsched_status opsched_streams_charge_place_sticky(const opsched_graph *g, opsched_schedule *s,
+                                                   int64_t region_ns, int64_t handoff_ns,
+                                                   opsched_charge_barrier *barrier) {
+  return charge_place(g, s, region_ns, handoff_ns, barrier, 1);
 }

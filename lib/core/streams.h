@@ -90,4 +90,15 @@ opsched_status opsched_streams_charge_place(const opsched_graph *g, opsched_sche
                                             int64_t region_ns, int64_t handoff_ns,
                                             opsched_charge_barrier *barrier);
 
+/* opsched_streams_charge_place, sticky: an op goes on its home stream when
+ * it starts there at most handoff_ns after the earliest start elsewhere
+ * (a wait on another stream costs more than the hand-off: it waits for the
+ * slower of two jittery ops, docs/streams.md). Its home is the stream of
+ * its heaviest (non-zero cost) placed predecessor; for an op with none (an
+ * allocation, a fill), the stream of the heaviest placed other predecessor
+ * of its heaviest successor (none: no home). */
+opsched_status opsched_streams_charge_place_sticky(const opsched_graph *g, opsched_schedule *s,
+                                                   int64_t region_ns, int64_t handoff_ns,
+                                                   opsched_charge_barrier *barrier);
+
 #endif
