@@ -511,6 +511,47 @@ static void test_charge_place(void) {
   opsched_graph_destroy(g);
 }
 
+/* The sticky placement (streams.h): z(2) feeds four chains x0(100) ->
+ * x1(3) -> x2(100), x = a, b, c, d, on 2 streams with a hand-off of 5. In
+ * the placement's order the chains' first steps run a, c on stream 0 and
+ * b, d on stream 1 (5 later: they wait on z). Placed with the hand-off,
+ * b1 (after b0 on stream 1) goes on stream 0, free at 205 against 207 on
+ * stream 1, and c1 (after c0 on stream 0) on stream 1: both chains cross
+ * streams twice, every cross a wait in lockstep with the other stream.
+ * Sticky, each x1 stays on x0's stream (2 later at most, within the
+ * hand-off): only z's two hand-offs cross, at the same makespan, 413. */
+static void test_charge_place_sticky(void) {
+  static const int64_t cost[] = {2, 100, 100, 100, 100, 3, 3, 3, 3, 100, 100, 100, 100};
+  static const int e[][2] = {{0, 1}, {0, 2},  {0, 3},  {0, 4},  {1, 5},  {2, 6},
+                             {3, 7}, {4, 8},  {5, 9},  {6, 10}, {7, 11}, {8, 12}};
+  opsched_graph *g = make_graph(13, cost, NULL, e, 12);
+  opsched_schedule *a = run(g, 2, 0, 0), *b = run(g, 2, 0, 0);
+  CHECK(opsched_streams_charge_place(g, a, 0, 5, NULL) == OPSCHED_OK);
+  CHECK(opsched_streams_charge_place_sticky(g, b, 0, 5, NULL) == OPSCHED_OK);
+  static const int64_t start_a[] = {0, 2, 7, 102, 107, 202, 205, 207, 210, 208, 213, 308, 313};
+  static const int32_t stream_a[] = {0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0, 1};
+  static const int64_t start_b[] = {0, 2, 7, 102, 107, 202, 207, 205, 210, 208, 213, 308, 313};
+  static const int32_t stream_b[] = {0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+  int cross_a = 0, cross_b = 0;
+  for (int v = 0; v < 13; v++) {
+    CHECK_EQ_I64(opsched_schedule_starts(a)[v], start_a[v]);
+    CHECK_EQ_I64(opsched_schedule_streams(a)[v], stream_a[v]);
+    CHECK_EQ_I64(opsched_schedule_starts(b)[v], start_b[v]);
+    CHECK_EQ_I64(opsched_schedule_ends(b)[v], start_b[v] + cost[v]);
+    CHECK_EQ_I64(opsched_schedule_streams(b)[v], stream_b[v]);
+  }
+  for (int k = 0; k < 12; k++) {
+    cross_a += stream_a[e[k][0]] != stream_a[e[k][1]];
+    cross_b += stream_b[e[k][0]] != stream_b[e[k][1]];
+  }
+  CHECK_EQ_I64(cross_a, 6);
+  CHECK_EQ_I64(cross_b, 2);
+  CHECK(opsched_streams_charge_place_sticky(g, b, -1, 0, NULL) == OPSCHED_ERR_INVALID);
+  opsched_schedule_destroy(a);
+  opsched_schedule_destroy(b);
+  opsched_graph_destroy(g);
+}
+
 /* More streams than the capacity: three chains x0 -> x1 of 40 each on 4
  * streams of capacity 2 with a hand-off of 5. At most 2 ops run at once,
  * and a third stream would be interleaved by the plan in a way the
@@ -572,6 +613,7 @@ int main(void) {
   test_assign_matches_scan();
   test_charged_handoff();
   test_charge_place();
+  test_charge_place_sticky();
   test_charge_place_capacity_streams();
   test_charged_capacity();
   return check_report("test_streams");
