@@ -20,7 +20,9 @@ opsched_status opsched_streams_heft(const opsched_graph *g,
 opsched_status opsched_streams_improve(const opsched_graph *g,
                                        opsched_schedule *s, int32_t effort);
 
-/* Acceptance test for a candidate schedule's times: non-zero to accept. */
+/* Acceptance test for a candidate schedule's times: non-zero to accept. A
+ * function of the times alone (the search asks again only when they
+ * changed). */
 typedef int (*opsched_times_filter)(void *ctx, const int64_t *start,
                                     const int64_t *end);
 
