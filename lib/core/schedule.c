@@ -402,6 +402,7 @@ static void memo_model_free(opsched_schedule_memo *memo) {
   memo->aug = NULL;
   memo->model_graph = NULL;
   memo->model_buffers = NULL;
+  opsched_heft_memo_free(&memo->heft);
 }
 
 /* model_and_graph through the memo: the runs of one search schedule the
@@ -452,7 +453,7 @@ static opsched_status plain_pipeline(const opsched_graph *g,
   int multi = s->streams > 1 || o->effort > 0;
   int heft_won = 0;
   if (st == OPSCHED_OK && multi)
-    st = opsched_streams_heft(g, o, s, &heft_won);
+    st = opsched_streams_heft_memo(g, o, s, &heft_won, s->memo ? &s->memo->heft : NULL);
   if (st == OPSCHED_OK)
     s->list_makespan = max_end(s);
   if (st == OPSCHED_OK && o->effort > 0)
@@ -678,7 +679,8 @@ static opsched_status limited_times(const opsched_graph *g,
   /* HEFT knows nothing of memory: its schedule replaces the gated one only
    * when shorter and within the limit in time. */
   int heft_won = 0;
-  if ((st = opsched_streams_heft(g, o, s, &heft_won)) != OPSCHED_OK)
+  opsched_heft_memo *hm = s->memo ? &s->memo->heft : NULL;
+  if ((st = opsched_streams_heft_memo(g, o, s, &heft_won, hm)) != OPSCHED_OK)
     goto done;
   peak_filter f = {m, limit};
   if (heft_won && !within_limit(&f, s->start, s->end)) {

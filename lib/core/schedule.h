@@ -7,6 +7,7 @@
 #include "opsched/schedule.h"
 
 #include "memory.h"
+#include "streams.h"
 
 /* A gated list schedule of one search (schedule.c, gated_candidates): its
  * inputs (limit, priority, order window, streams, capacity) and result
@@ -36,6 +37,8 @@ typedef struct opsched_schedule_memo {
   opsched_graph *aug;
   const opsched_graph *model_graph;
   const opsched_buffers *model_buffers;
+  /* HEFT's times on the augmented graph (streams.h), cleared with it. */
+  opsched_heft_memo heft;
 } opsched_schedule_memo;
 
 void opsched_schedule_memo_free(opsched_schedule_memo *memo);

@@ -134,13 +134,12 @@ static void list_from_times(int32_t n, const int64_t *st, const int64_t *en,
  * log V)) is kept alone. docs/streams.md. */
 enum { HEFT_MAX_NODES = 20000 };
 
-opsched_status opsched_streams_heft(const opsched_graph *g,
-                                    const opsched_schedule_options *o,
-                                    opsched_schedule *s, int *improved) {
-  *improved = 0;
+/* HEFT's list (the ready ops by priority) decoded into ts/te; *ms gets
+ * the makespan. */
+static opsched_status heft_times(const opsched_graph *g, const opsched_schedule_options *o,
+                                 const opsched_schedule *s, int64_t *ts, int64_t *te,
+                                 int64_t *ms) {
   int32_t n = s->n;
-  if (n == 0 || n > HEFT_MAX_NODES || !times_fit(s))
-    return OPSCHED_OK;
   opsched_status st = OPSCHED_ERR_NOMEM;
   sgs c;
   int ok = sgs_init(&c, g, s);
@@ -148,9 +147,7 @@ opsched_status opsched_streams_heft(const opsched_graph *g,
   int32_t *heap_ids = opsched_alloc_array((size_t)n, sizeof *heap_ids);
   int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
   int32_t *list = opsched_alloc_array((size_t)n, sizeof *list);
-  int64_t *ts = opsched_alloc_array((size_t)n, sizeof *ts);
-  int64_t *te = opsched_alloc_array((size_t)n, sizeof *te);
-  if (!ok || !prio || !heap_ids || !missing || !list || !ts || !te)
+  if (!ok || !prio || !heap_ids || !missing || !list)
     goto done;
   /* The ready list uses the list scheduler's priority so that both
    * strategies rank ops alike and differ only in placement. */
@@ -170,7 +167,65 @@ opsched_status opsched_streams_heft(const opsched_graph *g,
       if (--missing[succ[k]] == 0)
         opsched_heap_push(&ready, succ[k]);
   }
-  int64_t ms = sgs_decode(&c, list, 0, INT64_MAX, ts, te);
+  *ms = sgs_decode(&c, list, 0, INT64_MAX, ts, te);
+  st = OPSCHED_OK;
+done:
+  sgs_free(&c);
+  opsched_free(prio);
+  opsched_free(heap_ids);
+  opsched_free(missing);
+  opsched_free(list);
+  return st;
+}
+
+opsched_status opsched_streams_heft(const opsched_graph *g,
+                                    const opsched_schedule_options *o,
+                                    opsched_schedule *s, int *improved) {
+  return opsched_streams_heft_memo(g, o, s, improved, NULL);
+}
+
+void opsched_heft_memo_free(opsched_heft_memo *m) {
+  opsched_free(m->start);
+  opsched_free(m->end);
+  memset(m, 0, sizeof *m);
+}
+
+/* Whether `m` holds HEFT's times for these inputs. */
+static int heft_memo_hit(const opsched_heft_memo *m, const opsched_graph *g,
+                         const opsched_schedule_options *o, const opsched_schedule *s) {
+  return m && m->start && m->g == g && m->streams == s->streams &&
+         m->cap == s->resource_limit && m->priority == (int32_t)o->priority;
+}
+
+opsched_status opsched_streams_heft_memo(const opsched_graph *g,
+                                         const opsched_schedule_options *o,
+                                         opsched_schedule *s, int *improved,
+                                         opsched_heft_memo *memo) {
+  *improved = 0;
+  int32_t n = s->n;
+  if (n == 0 || n > HEFT_MAX_NODES || !times_fit(s))
+    return OPSCHED_OK;
+  opsched_status st = OPSCHED_OK;
+  int64_t *ts = NULL, *te = NULL, ms = 0;
+  if (heft_memo_hit(memo, g, o, s)) {
+    ts = memo->start;
+    te = memo->end;
+    ms = memo->makespan;
+  } else {
+    ts = opsched_alloc_array((size_t)n, sizeof *ts);
+    te = opsched_alloc_array((size_t)n, sizeof *te);
+    st = ts && te ? heft_times(g, o, s, ts, te, &ms) : OPSCHED_ERR_NOMEM;
+    if (st != OPSCHED_OK) {
+      opsched_free(ts);
+      opsched_free(te);
+      return st;
+    }
+    if (memo) {
+      opsched_heft_memo_free(memo);
+      *memo = (opsched_heft_memo){g, s->streams, s->resource_limit, (int32_t)o->priority,
+                                  ts, te, ms};
+    }
+  }
   int64_t cur = 0;
   for (int32_t v = 0; v < n; v++)
     if (s->end[v] > cur)
@@ -180,15 +235,10 @@ opsched_status opsched_streams_heft(const opsched_graph *g,
     memcpy(s->end, te, sizeof *te * (size_t)n);
     *improved = 1;
   }
-  st = OPSCHED_OK;
-done:
-  sgs_free(&c);
-  opsched_free(prio);
-  opsched_free(heap_ids);
-  opsched_free(missing);
-  opsched_free(list);
-  opsched_free(ts);
-  opsched_free(te);
+  if (!memo) {
+    opsched_free(ts);
+    opsched_free(te);
+  }
   return st;
 }
 
@@ -326,14 +376,35 @@ typedef struct lsearch {
   int64_t *ts, *te, *rs, *re; /* the current list's times; the trial's */
   int64_t cur_ms;
   int same; /* the last trial placed every op at its current time */
+  /* Per op, the longest path of costs after it (its successors' chain):
+   * every op starts after its predecessors end, so a decode that ends v at
+   * e has a makespan of at least e + tail[v]. */
+  int64_t *tail;
 } lsearch;
+
+/* L->tail from the graph, in reverse topological order. */
+static void tails(const opsched_graph *g, const int32_t *topo, int64_t *tail) {
+  int32_t n = opsched_graph_num_nodes(g);
+  for (int32_t i = n - 1; i >= 0; i--) {
+    int32_t v = topo[i], ns;
+    const int32_t *succ = opsched_graph_succs(g, v, &ns);
+    int64_t t = 0;
+    for (int32_t k = 0; k < ns; k++) {
+      int64_t x = opsched_sat_add(opsched_graph_cost(g, succ[k]), tail[succ[k]]);
+      t = x > t ? x : t;
+    }
+    tail[v] = t;
+  }
+}
 
 /* The forward decode of `trial`, which is the current list with the op at
  * position i moved to j, into rs/re: the same times and result as
  * sgs_decode(trial, bound = cur_ms). It starts at the checkpoint below
  * p = min(i, j), and stops once past max(i, j) with every op placed so far
  * at its current time: the same ops are then placed at the same times, so
- * the profile and every later placement are the current decode's. *hi gets
+ * the profile and every later placement are the current decode's. It
+ * gives up (INT64_MAX, as sgs_decode would at the end) as soon as an op's
+ * end plus its tail passes cur_ms. *hi gets
  * the last checkpoint this decode wrote on the other side (those from
  * p / every + 1 on). */
 static int64_t move_decode(lsearch *L, int32_t i, int32_t j, int32_t *hi) {
@@ -377,7 +448,7 @@ static int64_t move_decode(lsearch *L, int32_t i, int32_t j, int32_t *hi) {
     changed += t != L->ts[v];
     L->rs[v] = t;
     L->re[v] = t + cost;
-    if (L->re[v] > L->cur_ms)
+    if (opsched_sat_add(L->re[v], L->tail[v]) > L->cur_ms)
       return INT64_MAX;
     ms = L->re[v] > ms ? L->re[v] : ms;
     opsched_prof_add(&c->prof, t, cost, d);
@@ -560,12 +631,14 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
   L.te = opsched_alloc_array((size_t)n, sizeof *L.te);
   L.rs = opsched_alloc_array((size_t)n, sizeof *L.rs);
   L.re = opsched_alloc_array((size_t)n, sizeof *L.re);
+  L.tail = opsched_alloc_array((size_t)n, sizeof *L.tail);
   if (!ok || !topo || !topo_pos || !rec || !L.cur || !L.cur_pos || !L.trial ||
-      !L.trial_pos || !L.ts || !L.te || !L.rs || !L.re)
+      !L.trial_pos || !L.ts || !L.te || !L.rs || !L.re || !L.tail)
     goto done;
   opsched_graph_topo_order(g, topo);
   for (int32_t i = 0; i < n; i++)
     topo_pos[topo[i]] = i;
+  tails(g, topo, L.tail);
   local_search(g, s, effort, accept, ctx, &L, topo_pos, rec, best, lb);
   status = OPSCHED_OK;
 done:
@@ -582,6 +655,7 @@ done:
   opsched_free(L.te);
   opsched_free(L.rs);
   opsched_free(L.re);
+  opsched_free(L.tail);
   return status;
 }
 
