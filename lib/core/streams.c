@@ -427,6 +427,7 @@ static int64_t move_decode(lsearch *L, int32_t i, int32_t j, int32_t *hi) {
     ms = L->te[v] > ms ? L->te[v] : ms;
   }
   int32_t changed = 0;
+  int64_t dlo = INT64_MAX, dhi = INT64_MIN; /* hull of the changed ops' old and new times */
   L->same = 0;
   for (int32_t a = p; a < n; a++) {
     if (a > q && changed == 0) {
@@ -439,13 +440,27 @@ static int64_t move_decode(lsearch *L, int32_t i, int32_t j, int32_t *hi) {
     }
     int32_t v = L->trial[a], nd;
     const int32_t *dep = opsched_graph_preds(c->g, v, &nd);
-    int64_t est = 0;
-    for (int32_t e = 0; e < nd; e++)
+    int64_t est = 0, cur_est = 0;
+    for (int32_t e = 0; e < nd; e++) {
       est = L->re[dep[e]] > est ? L->re[dep[e]] : est;
+      cur_est = L->te[dep[e]] > cur_est ? L->te[dep[e]] : cur_est;
+    }
     int64_t cost = opsched_graph_cost(c->g, v);
     int32_t d = opsched_graph_demand(c->g, v);
-    int64_t t = opsched_prof_earliest(&c->prof, est, cost, d);
-    changed += t != L->ts[v];
+    /* Past q the same ops are placed as in the current decode, and the
+     * profiles differ only within the changed ops' times: from the same
+     * earliest start, a search whose span [est, end] the current decode
+     * found away from those gets the same start. */
+    int64_t t = a > q && est == cur_est && (dhi < est || dlo > L->te[v])
+                    ? L->ts[v]
+                    : opsched_prof_earliest(&c->prof, est, cost, d);
+    if (t != L->ts[v]) {
+      changed++;
+      dlo = t < dlo ? t : dlo;
+      dlo = L->ts[v] < dlo ? L->ts[v] : dlo;
+      dhi = t + cost > dhi ? t + cost : dhi;
+      dhi = L->te[v] > dhi ? L->te[v] : dhi;
+    }
     L->rs[v] = t;
     L->re[v] = t + cost;
     if (opsched_sat_add(L->re[v], L->tail[v]) > L->cur_ms)
