@@ -376,35 +376,14 @@ typedef struct lsearch {
   int64_t *ts, *te, *rs, *re; /* the current list's times; the trial's */
   int64_t cur_ms;
   int same; /* the last trial placed every op at its current time */
-  /* Per op, the longest path of costs after it (its successors' chain):
-   * every op starts after its predecessors end, so a decode that ends v at
-   * e has a makespan of at least e + tail[v]. */
-  int64_t *tail;
 } lsearch;
-
-/* L->tail from the graph, in reverse topological order. */
-static void tails(const opsched_graph *g, const int32_t *topo, int64_t *tail) {
-  int32_t n = opsched_graph_num_nodes(g);
-  for (int32_t i = n - 1; i >= 0; i--) {
-    int32_t v = topo[i], ns;
-    const int32_t *succ = opsched_graph_succs(g, v, &ns);
-    int64_t t = 0;
-    for (int32_t k = 0; k < ns; k++) {
-      int64_t x = opsched_sat_add(opsched_graph_cost(g, succ[k]), tail[succ[k]]);
-      t = x > t ? x : t;
-    }
-    tail[v] = t;
-  }
-}
 
 /* The forward decode of `trial`, which is the current list with the op at
  * position i moved to j, into rs/re: the same times and result as
  * sgs_decode(trial, bound = cur_ms). It starts at the checkpoint below
  * p = min(i, j), and stops once past max(i, j) with every op placed so far
  * at its current time: the same ops are then placed at the same times, so
- * the profile and every later placement are the current decode's. It
- * gives up (INT64_MAX, as sgs_decode would at the end) as soon as an op's
- * end plus its tail passes cur_ms. *hi gets
+ * the profile and every later placement are the current decode's. *hi gets
  * the last checkpoint this decode wrote on the other side (those from
  * p / every + 1 on). */
 static int64_t move_decode(lsearch *L, int32_t i, int32_t j, int32_t *hi) {
@@ -463,7 +442,7 @@ static int64_t move_decode(lsearch *L, int32_t i, int32_t j, int32_t *hi) {
     }
     L->rs[v] = t;
     L->re[v] = t + cost;
-    if (opsched_sat_add(L->re[v], L->tail[v]) > L->cur_ms)
+    if (L->re[v] > L->cur_ms)
       return INT64_MAX;
     ms = L->re[v] > ms ? L->re[v] : ms;
     opsched_prof_add(&c->prof, t, cost, d);
@@ -646,14 +625,12 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
   L.te = opsched_alloc_array((size_t)n, sizeof *L.te);
   L.rs = opsched_alloc_array((size_t)n, sizeof *L.rs);
   L.re = opsched_alloc_array((size_t)n, sizeof *L.re);
-  L.tail = opsched_alloc_array((size_t)n, sizeof *L.tail);
   if (!ok || !topo || !topo_pos || !rec || !L.cur || !L.cur_pos || !L.trial ||
-      !L.trial_pos || !L.ts || !L.te || !L.rs || !L.re || !L.tail)
+      !L.trial_pos || !L.ts || !L.te || !L.rs || !L.re)
     goto done;
   opsched_graph_topo_order(g, topo);
   for (int32_t i = 0; i < n; i++)
     topo_pos[topo[i]] = i;
-  tails(g, topo, L.tail);
   local_search(g, s, effort, accept, ctx, &L, topo_pos, rec, best, lb);
   status = OPSCHED_OK;
 done:
@@ -670,7 +647,6 @@ done:
   opsched_free(L.te);
   opsched_free(L.rs);
   opsched_free(L.re);
-  opsched_free(L.tail);
   return status;
 }
 
