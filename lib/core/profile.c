@@ -487,3 +487,20 @@ int64_t opsched_prof_earliest(opsched_prof *p, int64_t t, int64_t cost,
   }
   return t;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Snapshots of a flat profile.                                            */
+
+void opsched_prof_snap_save(const opsched_prof *p, opsched_prof_snap *s) {
+  s->pm = p->pm;
+  memcpy(s->pt, p->pt, sizeof *s->pt * (size_t)p->pm);
+  memcpy(s->cnt, p->pcnt, sizeof *s->cnt * (size_t)p->pm);
+  memcpy(s->use, p->puse, sizeof *s->use * (size_t)p->pm);
+}
+
+void opsched_prof_snap_restore(opsched_prof *p, const opsched_prof_snap *s) {
+  p->pm = s->pm;
+  memcpy(p->pt, s->pt, sizeof *s->pt * (size_t)s->pm);
+  memcpy(p->pcnt, s->cnt, sizeof *s->cnt * (size_t)s->pm);
+  memcpy(p->puse, s->use, sizeof *s->use * (size_t)s->pm);
+}

@@ -80,4 +80,18 @@ int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
 int64_t opsched_prof_earliest(opsched_prof *p, int64_t t, int64_t cost,
                               int32_t demand);
 
+/* Snapshots of a flat profile (p->flat): its breakpoints and steps. A flat
+ * profile is the sorted breakpoints of the ops added and the sums over
+ * them, whatever the order of the adds, so restoring a snapshot taken after
+ * some set of ops gives exactly the profile of adding that set. `cap`
+ * (entries) must be at least 2 * ops + 2 of opsched_prof_init. */
+typedef struct opsched_prof_snap {
+  int64_t *pt;
+  int32_t *cnt, *use;
+  int32_t pm;
+} opsched_prof_snap;
+
+void opsched_prof_snap_save(const opsched_prof *p, opsched_prof_snap *s);
+void opsched_prof_snap_restore(opsched_prof *p, const opsched_prof_snap *s);
+
 #endif

@@ -208,10 +208,31 @@ static int32_t forced_pick(opsched_heap *ready, opsched_heap *by_alloc,
   return -1;
 }
 
+/* The limits under which a gated run decides every comparison the same
+ * way (schedule.h, opsched_gated_memo): the largest live + allocation that
+ * fit and the smallest that did not. */
+typedef struct gate_range {
+  acc128 fit_max, fail_min;
+  int failed;
+} gate_range;
+
+/* need <= lim, recorded in r. */
+static int gate_fits(gate_range *r, const acc128 *lim, const acc128 *need) {
+  if (!acc_less(lim, need)) {
+    if (acc_less(&r->fit_max, need))
+      r->fit_max = *need;
+    return 1;
+  }
+  if (!r->failed || acc_less(need, &r->fail_min))
+    r->fail_min = *need;
+  r->failed = 1;
+  return 0;
+}
+
 static opsched_status gated_list_schedule(const opsched_graph *g,
                                           const mem_model *m, int64_t limit,
                                           const int64_t *prio_in, int32_t window,
-                                          opsched_schedule *s) {
+                                          opsched_schedule *s, gate_range *range) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
   int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
@@ -264,7 +285,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       if (least >= 0) {
         acc128 need = allocs[least];
         acc_addacc(&need, &live);
-        none_fits = acc_less(&lim, &need);
+        none_fits = !gate_fits(range, &lim, &need);
       }
     }
     while (!none_fits && ready.size > 0 && free_streams > 0 && free_cap > 0) {
@@ -280,7 +301,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       acc_addacc(&need, &live);
       if (zero)
         acc_addacc(&need, &pend);
-      int fits = opsched_graph_demand(g, v) <= free_cap && !acc_less(&lim, &need);
+      int fits = opsched_graph_demand(g, v) <= free_cap && gate_fits(range, &lim, &need);
       if (window && !fits && prio[v] == next)
         break; /* nothing overtakes a head that does not fit */
       opsched_heap_pop(&ready);
@@ -402,6 +423,7 @@ static void memo_model_free(opsched_schedule_memo *memo) {
   memo->aug = NULL;
   memo->model_graph = NULL;
   memo->model_buffers = NULL;
+  opsched_heft_memo_free(&memo->heft);
 }
 
 /* model_and_graph through the memo: the runs of one search schedule the
@@ -452,7 +474,7 @@ static opsched_status plain_pipeline(const opsched_graph *g,
   int multi = s->streams > 1 || o->effort > 0;
   int heft_won = 0;
   if (st == OPSCHED_OK && multi)
-    st = opsched_streams_heft(g, o, s, &heft_won);
+    st = opsched_streams_heft_memo(g, o, s, &heft_won, s->memo ? &s->memo->heft : NULL);
   if (st == OPSCHED_OK)
     s->list_makespan = max_end(s);
   if (st == OPSCHED_OK && o->effort > 0)
@@ -532,7 +554,7 @@ static void gated_memo_clear(opsched_schedule_memo *memo) {
     opsched_free(e->end);
     opsched_free(e->stream);
   }
-  memo->gated_count = 0;
+  memo->gated_count = memo->gated_next = 0;
 }
 
 void opsched_schedule_memo_free(opsched_schedule_memo *memo) {
@@ -543,29 +565,29 @@ void opsched_schedule_memo_free(opsched_schedule_memo *memo) {
   memo_model_free(memo);
 }
 
-/* The memo's entry for these inputs, NULL when none. Entries are kept for
- * one limit: another limit clears them. */
+/* The memo's entry for these inputs, NULL when none. */
 static const opsched_gated_memo *gated_memo_find(opsched_schedule_memo *memo,
                                                  const opsched_schedule *s, int64_t limit,
                                                  const int64_t *prio, int32_t window) {
-  if (memo->gated_count > 0 && memo->gated[0].limit != limit)
-    gated_memo_clear(memo);
   for (int32_t i = 0; i < memo->gated_count; i++) {
     const opsched_gated_memo *e = &memo->gated[i];
     if (e->window == window && e->streams == s->streams && e->cap == s->resource_limit &&
+        e->fit_max <= limit && limit < e->fail_min &&
         memcmp(e->prio, prio, sizeof *prio * (size_t)s->n) == 0)
       return e;
   }
   return NULL;
 }
 
-/* Keeps s's gated times in the memo (while there is room). */
+/* Keeps s's gated times in the memo, in place of the oldest entry when it
+ * is full. */
 static void gated_memo_add(opsched_schedule_memo *memo, const opsched_schedule *s,
-                           int64_t limit, const int64_t *prio, int32_t window, int64_t peak) {
-  if (memo->gated_count == OPSCHED_GATED_MEMO_MAX)
-    return;
+                           const gate_range *r, const int64_t *prio, int32_t window,
+                           int64_t peak) {
   size_t n = (size_t)s->n;
-  opsched_gated_memo e = {limit, peak, window, s->streams, s->resource_limit,
+  int64_t fail_min = r->failed ? acc_i64(&r->fail_min) : INT64_MAX;
+  opsched_gated_memo e = {acc_i64(&r->fit_max), fail_min, peak, window, s->streams,
+                          s->resource_limit,
                           opsched_alloc_array(n, sizeof *e.prio),
                           opsched_alloc_array(n, sizeof *e.start),
                           opsched_alloc_array(n, sizeof *e.end),
@@ -581,7 +603,17 @@ static void gated_memo_add(opsched_schedule_memo *memo, const opsched_schedule *
   memcpy(e.start, s->start, sizeof *s->start * n);
   memcpy(e.end, s->end, sizeof *s->end * n);
   memcpy(e.stream, s->stream, sizeof *s->stream * n);
-  memo->gated[memo->gated_count++] = e;
+  opsched_gated_memo *slot = &memo->gated[memo->gated_next];
+  if (memo->gated_count == OPSCHED_GATED_MEMO_MAX) {
+    opsched_free(slot->prio);
+    opsched_free(slot->start);
+    opsched_free(slot->end);
+    opsched_free(slot->stream);
+  } else {
+    memo->gated_count++;
+  }
+  *slot = e;
+  memo->gated_next = (memo->gated_next + 1) % OPSCHED_GATED_MEMO_MAX;
 }
 
 /* The gated list schedule of (limit, prio, window) into s, offered to `b`;
@@ -601,14 +633,15 @@ static opsched_status gated_offer(const opsched_graph *g, const mem_model *m, in
     offer_peak(b, limit, s, from_order, e->peak);
     return OPSCHED_OK;
   }
-  opsched_status st = gated_list_schedule(g, m, limit, prio, window, s);
+  gate_range range = {{0, 0}, {0, 0}, 0};
+  opsched_status st = gated_list_schedule(g, m, limit, prio, window, s, &range);
   if (st != OPSCHED_OK)
     return st;
   int64_t peak = mem_peak_in_time(m, s->start, s->end, NULL);
   if (peak < 0)
     return OPSCHED_ERR_NOMEM;
   if (s->memo)
-    gated_memo_add(s->memo, s, limit, prio, window, peak);
+    gated_memo_add(s->memo, s, &range, prio, window, peak);
   offer_peak(b, limit, s, from_order, peak);
   return OPSCHED_OK;
 }
@@ -678,7 +711,8 @@ static opsched_status limited_times(const opsched_graph *g,
   /* HEFT knows nothing of memory: its schedule replaces the gated one only
    * when shorter and within the limit in time. */
   int heft_won = 0;
-  if ((st = opsched_streams_heft(g, o, s, &heft_won)) != OPSCHED_OK)
+  opsched_heft_memo *hm = s->memo ? &s->memo->heft : NULL;
+  if ((st = opsched_streams_heft_memo(g, o, s, &heft_won, hm)) != OPSCHED_OK)
     goto done;
   peak_filter f = {m, limit};
   if (heft_won && !within_limit(&f, s->start, s->end)) {

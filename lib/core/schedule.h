@@ -7,27 +7,34 @@
 #include "opsched/schedule.h"
 
 #include "memory.h"
+#include "streams.h"
 
 /* A gated list schedule of one search (schedule.c, gated_candidates): its
- * inputs (limit, priority, order window, streams, capacity) and result
- * (times, streams, peak in time). */
+ * inputs (priority, order window, streams, capacity), the limits it holds
+ * for and its result (times, streams, peak in time). The limit enters the
+ * gated scheduler only through its comparisons of live bytes plus an
+ * allocation against it: every limit in [fit_max, fail_min) (the largest
+ * sum that fit, the smallest that did not, INT64_MAX when none or above)
+ * decides each the same way, so the run is the same under it. */
 typedef struct opsched_gated_memo {
-  int64_t limit, peak;
+  int64_t fit_max, fail_min, peak;
   int32_t window, streams, cap;
   int64_t *prio, *start, *end;
   int32_t *stream;
 } opsched_gated_memo;
 
-enum { OPSCHED_GATED_MEMO_MAX = 16 };
+enum { OPSCHED_GATED_MEMO_MAX = 32 };
 
 /* What the scheduler runs of one frontier search share (one graph, one
  * buffer set): the memory orders (memory.h) and the gated list schedules
- * under the latest limit. A budget is tried with up to three runs (the rank,
- * the min-memory order, the rank with a local search) whose gated
- * schedules over one memory order are the same: each is computed once. */
+ * (the latest OPSCHED_GATED_MEMO_MAX, replaced oldest first). A budget is
+ * tried with up to three runs (the rank, the min-memory order, the rank
+ * with a local search) whose gated schedules over one memory order are the
+ * same, and budgets of a bisection often fall in the same range of a
+ * gated schedule: each is computed once. */
 typedef struct opsched_schedule_memo {
   opsched_memory_memo memory;
-  int32_t gated_count;
+  int32_t gated_count, gated_next; /* entries; the one replaced next when full */
   opsched_gated_memo gated[OPSCHED_GATED_MEMO_MAX];
   /* The memory model and augmented graph every run schedules on, built by
    * the first run with buffers (NULL before); for `model_graph` and
@@ -36,6 +43,8 @@ typedef struct opsched_schedule_memo {
   opsched_graph *aug;
   const opsched_graph *model_graph;
   const opsched_buffers *model_buffers;
+  /* HEFT's times on the augmented graph (streams.h), cleared with it. */
+  opsched_heft_memo heft;
 } opsched_schedule_memo;
 
 void opsched_schedule_memo_free(opsched_schedule_memo *memo);

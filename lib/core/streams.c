@@ -134,13 +134,12 @@ static void list_from_times(int32_t n, const int64_t *st, const int64_t *en,
  * log V)) is kept alone. docs/streams.md. */
 enum { HEFT_MAX_NODES = 20000 };
 
-opsched_status opsched_streams_heft(const opsched_graph *g,
-                                    const opsched_schedule_options *o,
-                                    opsched_schedule *s, int *improved) {
-  *improved = 0;
+/* HEFT's list (the ready ops by priority) decoded into ts/te; *ms gets
+ * the makespan. */
+static opsched_status heft_times(const opsched_graph *g, const opsched_schedule_options *o,
+                                 const opsched_schedule *s, int64_t *ts, int64_t *te,
+                                 int64_t *ms) {
   int32_t n = s->n;
-  if (n == 0 || n > HEFT_MAX_NODES || !times_fit(s))
-    return OPSCHED_OK;
   opsched_status st = OPSCHED_ERR_NOMEM;
   sgs c;
   int ok = sgs_init(&c, g, s);
@@ -148,9 +147,7 @@ opsched_status opsched_streams_heft(const opsched_graph *g,
   int32_t *heap_ids = opsched_alloc_array((size_t)n, sizeof *heap_ids);
   int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
   int32_t *list = opsched_alloc_array((size_t)n, sizeof *list);
-  int64_t *ts = opsched_alloc_array((size_t)n, sizeof *ts);
-  int64_t *te = opsched_alloc_array((size_t)n, sizeof *te);
-  if (!ok || !prio || !heap_ids || !missing || !list || !ts || !te)
+  if (!ok || !prio || !heap_ids || !missing || !list)
     goto done;
   /* The ready list uses the list scheduler's priority so that both
    * strategies rank ops alike and differ only in placement. */
@@ -170,7 +167,65 @@ opsched_status opsched_streams_heft(const opsched_graph *g,
       if (--missing[succ[k]] == 0)
         opsched_heap_push(&ready, succ[k]);
   }
-  int64_t ms = sgs_decode(&c, list, 0, INT64_MAX, ts, te);
+  *ms = sgs_decode(&c, list, 0, INT64_MAX, ts, te);
+  st = OPSCHED_OK;
+done:
+  sgs_free(&c);
+  opsched_free(prio);
+  opsched_free(heap_ids);
+  opsched_free(missing);
+  opsched_free(list);
+  return st;
+}
+
+opsched_status opsched_streams_heft(const opsched_graph *g,
+                                    const opsched_schedule_options *o,
+                                    opsched_schedule *s, int *improved) {
+  return opsched_streams_heft_memo(g, o, s, improved, NULL);
+}
+
+void opsched_heft_memo_free(opsched_heft_memo *m) {
+  opsched_free(m->start);
+  opsched_free(m->end);
+  memset(m, 0, sizeof *m);
+}
+
+/* Whether `m` holds HEFT's times for these inputs. */
+static int heft_memo_hit(const opsched_heft_memo *m, const opsched_graph *g,
+                         const opsched_schedule_options *o, const opsched_schedule *s) {
+  return m && m->start && m->g == g && m->streams == s->streams &&
+         m->cap == s->resource_limit && m->priority == (int32_t)o->priority;
+}
+
+opsched_status opsched_streams_heft_memo(const opsched_graph *g,
+                                         const opsched_schedule_options *o,
+                                         opsched_schedule *s, int *improved,
+                                         opsched_heft_memo *memo) {
+  *improved = 0;
+  int32_t n = s->n;
+  if (n == 0 || n > HEFT_MAX_NODES || !times_fit(s))
+    return OPSCHED_OK;
+  opsched_status st = OPSCHED_OK;
+  int64_t *ts = NULL, *te = NULL, ms = 0;
+  if (heft_memo_hit(memo, g, o, s)) {
+    ts = memo->start;
+    te = memo->end;
+    ms = memo->makespan;
+  } else {
+    ts = opsched_alloc_array((size_t)n, sizeof *ts);
+    te = opsched_alloc_array((size_t)n, sizeof *te);
+    st = ts && te ? heft_times(g, o, s, ts, te, &ms) : OPSCHED_ERR_NOMEM;
+    if (st != OPSCHED_OK) {
+      opsched_free(ts);
+      opsched_free(te);
+      return st;
+    }
+    if (memo) {
+      opsched_heft_memo_free(memo);
+      *memo = (opsched_heft_memo){g, s->streams, s->resource_limit, (int32_t)o->priority,
+                                  ts, te, ms};
+    }
+  }
   int64_t cur = 0;
   for (int32_t v = 0; v < n; v++)
     if (s->end[v] > cur)
@@ -180,15 +235,10 @@ opsched_status opsched_streams_heft(const opsched_graph *g,
     memcpy(s->end, te, sizeof *te * (size_t)n);
     *improved = 1;
   }
-  st = OPSCHED_OK;
-done:
-  sgs_free(&c);
-  opsched_free(prio);
-  opsched_free(heap_ids);
-  opsched_free(missing);
-  opsched_free(list);
-  opsched_free(ts);
-  opsched_free(te);
+  if (!memo) {
+    opsched_free(ts);
+    opsched_free(te);
+  }
   return st;
 }
 
@@ -250,6 +300,298 @@ opsched_status opsched_streams_improve(const opsched_graph *g,
   return opsched_streams_improve_filtered(g, s, effort, NULL, NULL);
 }
 
+/* Checkpoints along the decode of the current list (flat profiles only,
+ * profile.h): the profile after its first c * every ops, c = 1 .. count, on
+ * one of two sides each (side[c - 1]: the current list's; a trial writes
+ * the other, which becomes the current one when the trial is accepted). A
+ * move of the op at position i to j leaves the first min(i, j) ops and
+ * their times as they were, so its decode starts from the checkpoint below
+ * min(i, j) instead of from an empty profile. */
+typedef struct ckpts {
+  int32_t every, count;
+  opsched_prof_snap *snap; /* [2 * count] */
+  uint8_t *side;           /* [count] */
+  int64_t *pool_t;
+  int32_t *pool_c, *pool_u;
+} ckpts;
+
+/* Above this many entries in all the snapshots the decodes start at 0. */
+enum { CKPT_MAX_ENTRIES = 1 << 21 };
+
+static void ckpts_init(ckpts *k, const sgs *c) {
+  memset(k, 0, sizeof *k);
+  int32_t n = c->n;
+  k->every = n / 32 > 16 ? n / 32 : 16;
+  size_t cap = 2 * (size_t)n + 2, count = (size_t)(n - 1) / (size_t)k->every;
+  if (!c->prof.flat || count == 0 || 2 * count * cap > CKPT_MAX_ENTRIES)
+    return;
+  k->snap = opsched_alloc_array(2 * count, sizeof *k->snap);
+  k->side = opsched_alloc_array(count, 1);
+  k->pool_t = opsched_alloc_array(2 * count * cap, sizeof *k->pool_t);
+  k->pool_c = opsched_alloc_array(2 * count * cap, sizeof *k->pool_c);
+  k->pool_u = opsched_alloc_array(2 * count * cap, sizeof *k->pool_u);
+  if (!k->snap || !k->side || !k->pool_t || !k->pool_c || !k->pool_u)
+    return; /* count stays 0: decodes from the start */
+  memset(k->side, 0, count);
+  for (size_t i = 0; i < 2 * count; i++)
+    k->snap[i] = (opsched_prof_snap){k->pool_t + i * cap, k->pool_c + i * cap,
+                                     k->pool_u + i * cap, 0};
+  k->count = (int32_t)count;
+}
+
+static void ckpts_free(ckpts *k) {
+  opsched_free(k->snap);
+  opsched_free(k->side);
+  opsched_free(k->pool_t);
+  opsched_free(k->pool_c);
+  opsched_free(k->pool_u);
+}
+
+/* The snapshot of checkpoint c (1 .. count): the current list's, or the
+ * other side. */
+static opsched_prof_snap *ckpt_at(ckpts *k, int32_t c, int other) {
+  return &k->snap[2 * (c - 1) + (k->side[c - 1] ^ (other != 0))];
+}
+
+/* The checkpoints of `list` placed at st/en (every op's times from the
+ * decode of that list): the same adds as a decode from the start. */
+static void ckpts_rebuild(ckpts *k, sgs *c, const int32_t *list, const int64_t *st,
+                          const int64_t *en) {
+  if (k->count == 0)
+    return;
+  opsched_prof_reset(&c->prof);
+  for (int32_t i = 0; i < c->n; i++) {
+    if (i > 0 && i % k->every == 0 && i / k->every <= k->count)
+      opsched_prof_snap_save(&c->prof, ckpt_at(k, i / k->every, 0));
+    int32_t v = list[i];
+    opsched_prof_add(&c->prof, st[v], en[v] - st[v], opsched_graph_demand(c->g, v));
+  }
+}
+
+/* The current list and its decode, and the trial's buffers. */
+typedef struct lsearch {
+  sgs c;
+  ckpts k;
+  int32_t *cur, *cur_pos, *trial, *trial_pos;
+  int64_t *ts, *te, *rs, *re; /* the current list's times; the trial's */
+  int64_t cur_ms;
+  int same; /* the last trial placed every op at its current time */
+} lsearch;
+
+/* The forward decode of `trial`, which is the current list with the op at
+ * position i moved to j, into rs/re: the same times and result as
+ * sgs_decode(trial, bound = cur_ms). It starts at the checkpoint below
+ * p = min(i, j), and stops once past max(i, j) with every op placed so far
+ * at its current time: the same ops are then placed at the same times, so
+ * the profile and every later placement are the current decode's. *hi gets
+ * the last checkpoint this decode wrote on the other side (those from
+ * p / every + 1 on). */
+static int64_t move_decode(lsearch *L, int32_t i, int32_t j, int32_t *hi) {
+  sgs *c = &L->c;
+  ckpts *k = &L->k;
+  int32_t n = c->n, p = i < j ? i : j, q = i < j ? j : i, c0 = p / k->every;
+  memcpy(L->rs, L->ts, sizeof *L->rs * (size_t)n);
+  memcpy(L->re, L->te, sizeof *L->re * (size_t)n);
+  c0 = c0 < k->count ? c0 : k->count;
+  *hi = c0;
+  if (c0 == 0)
+    opsched_prof_reset(&c->prof);
+  else
+    opsched_prof_snap_restore(&c->prof, ckpt_at(k, c0, 0));
+  int64_t ms = 0;
+  for (int32_t a = 0; a < p; a++) {
+    int32_t v = L->cur[a];
+    if (a >= c0 * k->every)
+      opsched_prof_add(&c->prof, L->ts[v], L->te[v] - L->ts[v], opsched_graph_demand(c->g, v));
+    ms = L->te[v] > ms ? L->te[v] : ms;
+  }
+  int32_t changed = 0;
+  int64_t dlo = INT64_MAX, dhi = INT64_MIN; /* hull of the changed ops' old and new times */
+  L->same = 0;
+  for (int32_t a = p; a < n; a++) {
+    if (a > q && changed == 0) {
+      L->same = 1;
+      return L->cur_ms;
+    }
+    if (a > p && a % k->every == 0 && a / k->every <= k->count) {
+      *hi = a / k->every;
+      opsched_prof_snap_save(&c->prof, ckpt_at(k, *hi, 1));
+    }
+    int32_t v = L->trial[a], nd;
+    const int32_t *dep = opsched_graph_preds(c->g, v, &nd);
+    int64_t est = 0, cur_est = 0;
+    for (int32_t e = 0; e < nd; e++) {
+      est = L->re[dep[e]] > est ? L->re[dep[e]] : est;
+      cur_est = L->te[dep[e]] > cur_est ? L->te[dep[e]] : cur_est;
+    }
+    int64_t cost = opsched_graph_cost(c->g, v);
+    int32_t d = opsched_graph_demand(c->g, v);
+    /* Past q the same ops are placed as in the current decode, and the
+     * profiles differ only within the changed ops' times: from the same
+     * earliest start, a search whose span [est, end] the current decode
+     * found away from those gets the same start. */
+    int64_t t = a > q && est == cur_est && (dhi < est || dlo > L->te[v])
+                    ? L->ts[v]
+                    : opsched_prof_earliest(&c->prof, est, cost, d);
+    if (t != L->ts[v]) {
+      changed++;
+      dlo = t < dlo ? t : dlo;
+      dlo = L->ts[v] < dlo ? L->ts[v] : dlo;
+      dhi = t + cost > dhi ? t + cost : dhi;
+      dhi = L->te[v] > dhi ? L->te[v] : dhi;
+    }
+    L->rs[v] = t;
+    L->re[v] = t + cost;
+    if (L->re[v] > L->cur_ms)
+      return INT64_MAX;
+    ms = L->re[v] > ms ? L->re[v] : ms;
+    opsched_prof_add(&c->prof, t, cost, d);
+  }
+  L->same = changed == 0;
+  return ms;
+}
+
+/* One random shift within the op's topological window, kept when the
+ * makespan does not grow (sideways moves cross plateaus). Returns -1 when
+ * the op cannot move, 1 when the makespan shrank, 0 otherwise; *moved_times
+ * is 1 when the current times may have changed. */
+static int random_move(const opsched_graph *g, lsearch *L, uint64_t *rng,
+                       int *moved_times) {
+  int32_t n = L->c.n;
+  int32_t i = (int32_t)opsched_rng_below(rng, n);
+  int32_t j = random_target(g, L->cur, L->cur_pos, n, i, rng);
+  if (j == i)
+    return -1;
+  memcpy(L->trial, L->cur, sizeof *L->trial * (size_t)n);
+  memcpy(L->trial_pos, L->cur_pos, sizeof *L->trial_pos * (size_t)n);
+  list_move(L->trial, L->trial_pos, i, j);
+  int32_t hi = 0;
+  L->same = 0;
+  int64_t ms = L->k.count > 0 ? move_decode(L, i, j, &hi)
+                              : sgs_decode(&L->c, L->trial, 0, L->cur_ms, L->rs, L->re);
+  if (ms > L->cur_ms)
+    return 0;
+  *moved_times = !L->same;
+  int32_t *t1 = L->cur, *t2 = L->cur_pos;
+  L->cur = L->trial;
+  L->cur_pos = L->trial_pos;
+  L->trial = t1;
+  L->trial_pos = t2;
+  int64_t *u1 = L->ts, *u2 = L->te;
+  L->ts = L->rs;
+  L->te = L->re;
+  L->rs = u1;
+  L->re = u2;
+  int32_t c0 = (i < j ? i : j) / (L->k.every > 0 ? L->k.every : 1);
+  for (int32_t c = c0 + 1; c <= hi; c++)
+    L->k.side[c - 1] ^= 1;
+  int shrank = ms < L->cur_ms;
+  L->cur_ms = ms;
+  return shrank;
+}
+
+/* Forward-backward improvement: right-justify the current schedule, then
+ * left-justify it again; each pass decodes a list ordered by the previous
+ * pass's times, which packs ops tighter. Counts two iterations a pass. */
+static int forward_backward(lsearch *L, const int32_t *topo_pos, key_rec *rec,
+                            int64_t *iter, int64_t budget) {
+  int32_t n = L->c.n;
+  int changed = 0;
+  for (int pass = 0; pass < 4 && *iter < budget; pass++, *iter += 2) {
+    list_from_times(n, L->ts, L->te, topo_pos, 1, rec, L->trial);
+    int64_t rms = sgs_decode(&L->c, L->trial, 1, INT64_MAX, L->rs, L->re);
+    for (int32_t v = 0; v < n; v++) {
+      int64_t a = rms - L->re[v], b = rms - L->rs[v];
+      L->rs[v] = a;
+      L->re[v] = b;
+    }
+    list_from_times(n, L->rs, L->re, topo_pos, 0, rec, L->trial);
+    int64_t fms = sgs_decode(&L->c, L->trial, 0, INT64_MAX, L->rs, L->re);
+    if (fms >= L->cur_ms)
+      break;
+    L->cur_ms = fms;
+    changed = 1;
+    memcpy(L->cur, L->trial, sizeof *L->cur * (size_t)n);
+    memcpy(L->ts, L->rs, sizeof *L->ts * (size_t)n);
+    memcpy(L->te, L->re, sizeof *L->te * (size_t)n);
+  }
+  for (int32_t i = 0; i < n; i++)
+    L->cur_pos[L->cur[i]] = i;
+  if (changed)
+    ckpts_rebuild(&L->k, &L->c, L->cur, L->ts, L->te);
+  return changed;
+}
+
+/* Kick: restart from the best schedule (s) with a few blind moves. */
+static void kick(const opsched_graph *g, lsearch *L, const opsched_schedule *s,
+                 const int32_t *topo_pos, key_rec *rec, uint64_t *rng) {
+  int32_t n = L->c.n;
+  list_from_times(n, s->start, s->end, topo_pos, 0, rec, L->cur);
+  for (int32_t i = 0; i < n; i++)
+    L->cur_pos[L->cur[i]] = i;
+  int32_t kicks = 1 + n / 10;
+  for (int32_t k = 0; k < kicks; k++) {
+    int32_t i = (int32_t)opsched_rng_below(rng, n);
+    list_move(L->cur, L->cur_pos, i, random_target(g, L->cur, L->cur_pos, n, i, rng));
+  }
+  L->cur_ms = sgs_decode(&L->c, L->cur, 0, INT64_MAX, L->ts, L->te);
+  ckpts_rebuild(&L->k, &L->c, L->cur, L->ts, L->te);
+}
+
+/* The search itself (opsched_streams_improve_filtered), on allocated
+ * buffers. */
+static void local_search(const opsched_graph *g, opsched_schedule *s, int32_t effort,
+                         opsched_times_filter accept, void *ctx, lsearch *L,
+                         const int32_t *topo_pos, key_rec *rec, int64_t best, int64_t lb) {
+  int32_t n = s->n;
+  uint64_t rng = 0x6f70736368656475u ^ (uint64_t)n ^
+                 ((uint64_t)opsched_graph_num_edges(g) << 32);
+  /* Budget: effort units of 2^16 op placements, i.e. about 65536/n list
+   * decodes each (at least one): the work stays k * 65536 placements on
+   * blocks over 4096 ops too (a floor of 16 decodes made effort 16 on an
+   * 11.7k-op block cost 3M placements, 8.9 s). */
+  int64_t per_unit = 65536 / n;
+  if (per_unit < 1)
+    per_unit = 1;
+  int64_t budget = opsched_sat_mul(effort, per_unit);
+  int64_t stall_limit = 4 * (int64_t)n > 200 ? 4 * (int64_t)n : 200;
+
+  /* Current list: the best schedule's start order. */
+  list_from_times(n, s->start, s->end, topo_pos, 0, rec, L->cur);
+  L->cur_ms = sgs_decode(&L->c, L->cur, 0, INT64_MAX, L->ts, L->te);
+  ckpts_rebuild(&L->k, &L->c, L->cur, L->ts, L->te);
+  int do_fbi = 1;
+  int64_t stall = 0;
+  int verdict = -1; /* accept's on the current times, -1: not asked since they changed */
+  for (int64_t iter = 0; iter < budget && best > lb; iter++) {
+    int moved_times = 0;
+    if (do_fbi) {
+      do_fbi = 0;
+      moved_times = forward_backward(L, topo_pos, rec, &iter, budget);
+    } else {
+      int moved = random_move(g, L, &rng, &moved_times);
+      if (moved < 0)
+        continue;
+      do_fbi = moved;
+    }
+    if (moved_times)
+      verdict = -1;
+    if (L->cur_ms < best && verdict < 0)
+      verdict = !accept || accept(ctx, L->ts, L->te);
+    if (L->cur_ms < best && verdict) {
+      best = L->cur_ms;
+      memcpy(s->start, L->ts, sizeof *L->ts * (size_t)n);
+      memcpy(s->end, L->te, sizeof *L->te * (size_t)n);
+      stall = 0;
+    } else if (++stall >= stall_limit) {
+      stall = 0;
+      kick(g, L, s, topo_pos, rec, &rng);
+      verdict = -1;
+      do_fbi = 1;
+    }
+  }
+}
+
 opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
                                                 opsched_schedule *s,
                                                 int32_t effort,
@@ -267,129 +609,44 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
     return OPSCHED_OK;
 
   opsched_status status = OPSCHED_ERR_NOMEM;
-  sgs c;
-  int ok = sgs_init(&c, g, s);
+  lsearch L;
+  memset(&L, 0, sizeof L);
+  int ok = sgs_init(&L.c, g, s);
+  if (ok)
+    ckpts_init(&L.k, &L.c);
   int32_t *topo = opsched_alloc_array((size_t)n, sizeof *topo);
   int32_t *topo_pos = opsched_alloc_array((size_t)n, sizeof *topo_pos);
   key_rec *rec = opsched_alloc_array((size_t)n, sizeof *rec);
-  int32_t *cur = opsched_alloc_array((size_t)n, sizeof *cur);
-  int32_t *cur_pos = opsched_alloc_array((size_t)n, sizeof *cur_pos);
-  int32_t *trial = opsched_alloc_array((size_t)n, sizeof *trial);
-  int32_t *trial_pos = opsched_alloc_array((size_t)n, sizeof *trial_pos);
-  int64_t *ts = opsched_alloc_array((size_t)n, sizeof *ts);
-  int64_t *te = opsched_alloc_array((size_t)n, sizeof *te);
-  int64_t *rs = opsched_alloc_array((size_t)n, sizeof *rs);
-  int64_t *re = opsched_alloc_array((size_t)n, sizeof *re);
-  if (!ok || !topo || !topo_pos || !rec || !cur || !cur_pos || !trial ||
-      !trial_pos || !ts || !te || !rs || !re)
+  L.cur = opsched_alloc_array((size_t)n, sizeof *L.cur);
+  L.cur_pos = opsched_alloc_array((size_t)n, sizeof *L.cur_pos);
+  L.trial = opsched_alloc_array((size_t)n, sizeof *L.trial);
+  L.trial_pos = opsched_alloc_array((size_t)n, sizeof *L.trial_pos);
+  L.ts = opsched_alloc_array((size_t)n, sizeof *L.ts);
+  L.te = opsched_alloc_array((size_t)n, sizeof *L.te);
+  L.rs = opsched_alloc_array((size_t)n, sizeof *L.rs);
+  L.re = opsched_alloc_array((size_t)n, sizeof *L.re);
+  if (!ok || !topo || !topo_pos || !rec || !L.cur || !L.cur_pos || !L.trial ||
+      !L.trial_pos || !L.ts || !L.te || !L.rs || !L.re)
     goto done;
   opsched_graph_topo_order(g, topo);
   for (int32_t i = 0; i < n; i++)
     topo_pos[topo[i]] = i;
-
-  uint64_t rng = 0x6f70736368656475u ^ (uint64_t)n ^
-                 ((uint64_t)opsched_graph_num_edges(g) << 32);
-  /* Budget: effort units of 2^16 op placements, i.e. about 65536/n list
-   * decodes each (at least one): the work stays k * 65536 placements on
-   * blocks over 4096 ops too (a floor of 16 decodes made effort 16 on an
-   * 11.7k-op block cost 3M placements, 8.9 s). */
-  int64_t per_unit = 65536 / n;
-  if (per_unit < 1)
-    per_unit = 1;
-  int64_t budget = opsched_sat_mul(effort, per_unit);
-  int64_t stall_limit = 4 * (int64_t)n > 200 ? 4 * (int64_t)n : 200;
-
-  /* Current list: the best schedule's start order. */
-  list_from_times(n, s->start, s->end, topo_pos, 0, rec, cur);
-  int64_t cur_ms = sgs_decode(&c, cur, 0, INT64_MAX, ts, te);
-  int do_fbi = 1;
-  int64_t stall = 0;
-  for (int64_t iter = 0; iter < budget && best > lb; iter++) {
-    if (do_fbi) {
-      /* Forward-backward improvement: right-justify the current schedule,
-       * then left-justify it again; each pass decodes a list ordered by
-       * the previous pass's times, which packs ops tighter. */
-      do_fbi = 0;
-      for (int pass = 0; pass < 4 && iter < budget; pass++, iter += 2) {
-        list_from_times(n, ts, te, topo_pos, 1, rec, trial);
-        int64_t rms = sgs_decode(&c, trial, 1, INT64_MAX, rs, re);
-        for (int32_t v = 0; v < n; v++) {
-          int64_t a = rms - re[v], b = rms - rs[v];
-          rs[v] = a;
-          re[v] = b;
-        }
-        list_from_times(n, rs, re, topo_pos, 0, rec, trial);
-        int64_t fms = sgs_decode(&c, trial, 0, INT64_MAX, rs, re);
-        if (fms >= cur_ms)
-          break;
-        cur_ms = fms;
-        memcpy(cur, trial, sizeof *cur * (size_t)n);
-        memcpy(ts, rs, sizeof *ts * (size_t)n);
-        memcpy(te, re, sizeof *te * (size_t)n);
-      }
-      for (int32_t i = 0; i < n; i++)
-        cur_pos[cur[i]] = i;
-    } else {
-      /* One random shift within the op's topological window; sideways
-       * moves are accepted so the search can cross plateaus. */
-      int32_t i = (int32_t)opsched_rng_below(&rng, n);
-      int32_t j = random_target(g, cur, cur_pos, n, i, &rng);
-      if (j == i)
-        continue;
-      memcpy(trial, cur, sizeof *trial * (size_t)n);
-      memcpy(trial_pos, cur_pos, sizeof *trial_pos * (size_t)n);
-      list_move(trial, trial_pos, i, j);
-      int64_t ms = sgs_decode(&c, trial, 0, cur_ms, rs, re);
-      if (ms <= cur_ms) {
-        int32_t *t1 = cur, *t2 = cur_pos;
-        cur = trial;
-        cur_pos = trial_pos;
-        trial = t1;
-        trial_pos = t2;
-        int64_t *u1 = ts, *u2 = te;
-        ts = rs;
-        te = re;
-        rs = u1;
-        re = u2;
-        if (ms < cur_ms)
-          do_fbi = 1;
-        cur_ms = ms;
-      }
-    }
-    if (cur_ms < best && (!accept || accept(ctx, ts, te))) {
-      best = cur_ms;
-      memcpy(s->start, ts, sizeof *ts * (size_t)n);
-      memcpy(s->end, te, sizeof *te * (size_t)n);
-      stall = 0;
-    } else if (++stall >= stall_limit) {
-      /* Kick: restart from the best schedule with a few blind moves. */
-      stall = 0;
-      list_from_times(n, s->start, s->end, topo_pos, 0, rec, cur);
-      for (int32_t i = 0; i < n; i++)
-        cur_pos[cur[i]] = i;
-      int32_t kicks = 1 + n / 10;
-      for (int32_t k = 0; k < kicks; k++) {
-        int32_t i = (int32_t)opsched_rng_below(&rng, n);
-        list_move(cur, cur_pos, i, random_target(g, cur, cur_pos, n, i, &rng));
-      }
-      cur_ms = sgs_decode(&c, cur, 0, INT64_MAX, ts, te);
-      do_fbi = 1;
-    }
-  }
+  local_search(g, s, effort, accept, ctx, &L, topo_pos, rec, best, lb);
   status = OPSCHED_OK;
 done:
-  sgs_free(&c);
+  sgs_free(&L.c);
+  ckpts_free(&L.k);
   opsched_free(topo);
   opsched_free(topo_pos);
   opsched_free(rec);
-  opsched_free(cur);
-  opsched_free(cur_pos);
-  opsched_free(trial);
-  opsched_free(trial_pos);
-  opsched_free(ts);
-  opsched_free(te);
-  opsched_free(rs);
-  opsched_free(re);
+  opsched_free(L.cur);
+  opsched_free(L.cur_pos);
+  opsched_free(L.trial);
+  opsched_free(L.trial_pos);
+  opsched_free(L.ts);
+  opsched_free(L.te);
+  opsched_free(L.rs);
+  opsched_free(L.re);
   return status;
 }
 

@@ -14,13 +14,32 @@ opsched_status opsched_streams_heft(const opsched_graph *g,
                                     const opsched_schedule_options *o,
                                     opsched_schedule *s, int *improved);
 
+/* HEFT's times are a function of the graph, the priority, the streams and
+ * the capacity (the ranks are the graph's): the runs of one search keep
+ * them here (schedule.h). `start` NULL: none kept. */
+typedef struct opsched_heft_memo {
+  const opsched_graph *g;
+  int32_t streams, cap, priority;
+  int64_t *start, *end, makespan;
+} opsched_heft_memo;
+
+void opsched_heft_memo_free(opsched_heft_memo *m);
+
+/* opsched_streams_heft through `memo` (NULL: none). The same results. */
+opsched_status opsched_streams_heft_memo(const opsched_graph *g,
+                                         const opsched_schedule_options *o,
+                                         opsched_schedule *s, int *improved,
+                                         opsched_heft_memo *memo);
+
 /* Local search over topological activity lists decoded by the same
  * insertion placement, bounded by `effort` (see docs/streams.md). Only
  * replaces s->start/end by a strictly shorter schedule. */
 opsched_status opsched_streams_improve(const opsched_graph *g,
                                        opsched_schedule *s, int32_t effort);
 
-/* Acceptance test for a candidate schedule's times: non-zero to accept. */
+/* Acceptance test for a candidate schedule's times: non-zero to accept. A
+ * function of the times alone (the search asks again only when they
+ * changed). */
 typedef int (*opsched_times_filter)(void *ctx, const int64_t *start,
                                     const int64_t *end);
 

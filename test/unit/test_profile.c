@@ -173,8 +173,49 @@ static void test_random_profiles(void) {
   }
 }
 
+/* A snapshot of a flat profile restores exactly the profile of the ops it
+ * held, whatever the order they were added in (the local search's
+ * checkpoints, lib/core/streams.c). */
+static void test_snapshots(void) {
+  enum { OPS = 6 };
+  static const int64_t t[OPS] = {0, 2, 1, 5, 3, 0}, cost[OPS] = {4, 3, 0, 2, 6, 1};
+  static const int32_t demand[OPS] = {2, 1, 1, 2, 1, 1};
+  opsched_prof a, b;
+  CHECK(opsched_prof_init(&a, 2, 3, 2, 2 * OPS));
+  CHECK(opsched_prof_init(&b, 2, 3, 2, 2 * OPS));
+  CHECK(a.flat && b.flat);
+  int64_t pt[4 * OPS + 2];
+  int32_t cnt[4 * OPS + 2], use[4 * OPS + 2];
+  opsched_prof_snap snap = {pt, cnt, use, 0};
+  for (int i = 0; i < OPS; i++) /* a: in order; b: backwards */
+    CHECK(opsched_prof_add(&a, t[i], cost[i], demand[i]));
+  for (int i = OPS - 1; i >= 0; i--)
+    CHECK(opsched_prof_add(&b, t[i], cost[i], demand[i]));
+  opsched_prof_snap_save(&a, &snap);
+  CHECK_EQ_I64(snap.pm, 11); /* 0 and the ten distinct doubled ends */
+  for (int i = 0; i < 4; i++) /* a moves on: [20,25) .. [23,28), demand 2 */
+    CHECK(opsched_prof_add(&a, 20 + i, 5, 2));
+  CHECK_EQ_I64(opsched_prof_earliest(&a, 20, 1, 1), 20);
+  CHECK_EQ_I64(opsched_prof_earliest(&a, 20, 1, 2), 28);
+  opsched_prof_snap_restore(&a, &snap);
+  CHECK_EQ_I64(a.pm, b.pm);
+  CHECK(memcmp(a.pt, b.pt, sizeof *a.pt * (size_t)b.pm) == 0);
+  CHECK(memcmp(a.pcnt, b.pcnt, sizeof *a.pcnt * (size_t)b.pm) == 0);
+  CHECK(memcmp(a.puse, b.puse, sizeof *a.puse * (size_t)b.pm) == 0);
+  /* Two streams, capacity 3: two or more ops run over [2,7), one over
+   * [7,9) with demand 1. */
+  for (int64_t q = 0; q < 12; q++)
+    CHECK_EQ_I64(opsched_prof_earliest(&a, q, 2, 1), opsched_prof_earliest(&b, q, 2, 1));
+  CHECK_EQ_I64(opsched_prof_earliest(&a, 0, 2, 2), 7);
+  CHECK_EQ_I64(opsched_prof_earliest(&a, 2, 1, 1), 7);
+  CHECK_EQ_I64(opsched_prof_earliest(&a, 0, 0, 1), 0);
+  opsched_prof_free(&a);
+  opsched_prof_free(&b);
+}
+
 int main(void) {
   test_small();
   test_random_profiles();
+  test_snapshots();
   return check_report("test_profile");
 }

@@ -7,6 +7,8 @@
 #include "opsched/schedule.h"
 #include "random_block.h"
 
+#include "../../lib/core/schedule.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -710,6 +712,76 @@ static void test_no_buffers_unchanged(void) {
          (double)(clock() - t0) / CLOCKS_PER_SEC);
 }
 
+/* The gated memo across limits (lib/core/schedule.h): a run keeps, per
+ * gated schedule, the range of limits its comparisons decide the same way;
+ * a later run under another limit inside every range computes nothing
+ * again, and its schedule is the one a run without a memo gets. */
+static void same_times_peak(const opsched_schedule *a, const opsched_schedule *b, int n) {
+  CHECK(memcmp(opsched_schedule_starts(a), opsched_schedule_starts(b),
+               sizeof(int64_t) * (size_t)n) == 0);
+  CHECK_EQ_I64(opsched_schedule_peak_memory(a), opsched_schedule_peak_memory(b));
+}
+
+static void test_gated_memo_ranges(void) {
+  int reused = 0, added = 0;
+  for (uint64_t iter = 0; iter < 200; iter++) {
+    random_block k;
+    random_block_make(iter + 7000u, 20, &k);
+    if (k.max_demand > 2) { /* over two streams' capacity */
+      random_block_free(&k);
+      continue;
+    }
+    opsched_schedule *free_run = run(k.g, k.b, 2, OPSCHED_MEMORY_CRITICAL_PATH, 0, 0);
+    int64_t l1 = opsched_schedule_peak_memory(free_run) * 4 / 5;
+    opsched_schedule_destroy(free_run);
+    opsched_schedule_options o;
+    opsched_schedule_options_init(&o);
+    o.streams = 2;
+    o.buffers = k.b;
+    o.max_memory = l1;
+    opsched_schedule_memo *memo = calloc(1, sizeof *memo);
+    opsched_schedule *a = NULL;
+    if (l1 <= 0 || opsched_schedule_run_memo(k.g, &o, memo, &a) != OPSCHED_OK) {
+      opsched_schedule_memo_free(memo);
+      free(memo);
+      random_block_free(&k);
+      continue;
+    }
+    int64_t fmax = 0, fmin = INT64_MAX;
+    for (int32_t i = 0; i < memo->gated_count; i++) {
+      fmax = memo->gated[i].fit_max > fmax ? memo->gated[i].fit_max : fmax;
+      fmin = memo->gated[i].fail_min < fmin ? memo->gated[i].fail_min : fmin;
+    }
+    CHECK(memo->gated_count > 0 && fmax <= l1 && l1 < fmin);
+    int32_t count = memo->gated_count, next = memo->gated_next;
+    int64_t probe[2] = {fmax, fmin};
+    for (int j = 0; j < 2; j++) {
+      if (probe[j] == l1 || probe[j] <= 0 || probe[j] == INT64_MAX)
+        continue;
+      o.max_memory = probe[j];
+      opsched_schedule *b = NULL, *c = NULL;
+      CHECK(opsched_schedule_run_memo(k.g, &o, memo, &b) == OPSCHED_OK);
+      CHECK(opsched_schedule_run(k.g, &o, &c) == OPSCHED_OK);
+      same_times_peak(b, c, k.n);
+      if (j == 0) { /* inside every range: nothing new */
+        CHECK_EQ_I64(memo->gated_count, count);
+        CHECK_EQ_I64(memo->gated_next, next);
+        reused++;
+      } else { /* fail_min is outside one range at least */
+        CHECK(memo->gated_count > count || memo->gated_next != next);
+        added++;
+      }
+      opsched_schedule_destroy(b);
+      opsched_schedule_destroy(c);
+    }
+    opsched_schedule_destroy(a);
+    opsched_schedule_memo_free(memo);
+    free(memo);
+    random_block_free(&k);
+  }
+  CHECK(reused >= 20 && added >= 20);
+}
+
 int main(void) {
   test_defaults();
   test_one_stream();
@@ -718,5 +790,6 @@ int main(void) {
   test_charged_limit();
   test_random_blocks();
   test_no_buffers_unchanged();
+  test_gated_memo_ranges();
   return check_report("test_schedule_memory");
 }
