@@ -47,6 +47,13 @@ void opsched_buffers_destroy(opsched_buffers *buffers);
 int32_t opsched_buffers_add(opsched_buffers *buffers, int64_t bytes,
                             int32_t allocating_node, int live_until_end);
 
+/* Makes room for `buffers` buffers and `uses` uses in all (a capacity
+ * hint: adding more still works), so a large block's arrays are allocated
+ * once instead of grown by doubling. OPSCHED_ERR_INVALID on a negative
+ * count, OPSCHED_ERR_NOMEM when out of memory (the set is unchanged). */
+opsched_status opsched_buffers_reserve(opsched_buffers *buffers, int32_t buffers_count,
+                                       int64_t uses);
+
 /* Records that `node` reads or writes in place `buffer`. Duplicates and a
  * use by the allocating node itself are allowed and ignored. */
 opsched_status opsched_buffers_add_use(opsched_buffers *buffers,

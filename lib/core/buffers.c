@@ -32,27 +32,56 @@ void opsched_buffers_destroy(opsched_buffers *b) {
   opsched_free(b);
 }
 
+/* Grows the buffer arrays to `cap` entries (>= b->count). */
+static int grow_buffers(opsched_buffers *b, int32_t cap) {
+  int64_t *nb = opsched_realloc_array(b->bytes, (size_t)cap, sizeof *nb);
+  if (!nb)
+    return 0;
+  b->bytes = nb;
+  int32_t *no = opsched_realloc_array(b->owner, (size_t)cap, sizeof *no);
+  if (!no)
+    return 0;
+  b->owner = no;
+  uint8_t *nf = opsched_realloc_array(b->forever, (size_t)cap, sizeof *nf);
+  if (!nf)
+    return 0;
+  b->forever = nf;
+  b->cap = cap;
+  return 1;
+}
+
+/* Grows the use arrays to `cap` entries (>= b->nuses). */
+static int grow_uses(opsched_buffers *b, int64_t cap) {
+  int32_t *nb = opsched_realloc_array(b->use_buf, (size_t)cap, sizeof *nb);
+  if (!nb)
+    return 0;
+  b->use_buf = nb;
+  int32_t *nn = opsched_realloc_array(b->use_node, (size_t)cap, sizeof *nn);
+  if (!nn)
+    return 0;
+  b->use_node = nn;
+  b->ucap = cap;
+  return 1;
+}
+
+opsched_status opsched_buffers_reserve(opsched_buffers *b, int32_t buffers, int64_t uses) {
+  if (!b || buffers < 0 || uses < 0)
+    return OPSCHED_ERR_INVALID;
+  if (buffers > b->cap && !grow_buffers(b, buffers))
+    return OPSCHED_ERR_NOMEM;
+  if (uses > b->ucap && !grow_uses(b, uses))
+    return OPSCHED_ERR_NOMEM;
+  return OPSCHED_OK;
+}
+
 int32_t opsched_buffers_add(opsched_buffers *b, int64_t bytes,
                             int32_t allocating_node, int live_until_end) {
   if (!b || bytes < 0 || allocating_node < -1 || allocating_node >= b->n ||
       b->count == INT32_MAX)
     return -1;
-  if (b->count == b->cap) {
-    int32_t cap = b->cap ? (b->cap > INT32_MAX / 2 ? INT32_MAX : b->cap * 2) : 16;
-    int64_t *nb = opsched_realloc_array(b->bytes, (size_t)cap, sizeof *nb);
-    if (!nb)
-      return -1;
-    b->bytes = nb;
-    int32_t *no = opsched_realloc_array(b->owner, (size_t)cap, sizeof *no);
-    if (!no)
-      return -1;
-    b->owner = no;
-    uint8_t *nf = opsched_realloc_array(b->forever, (size_t)cap, sizeof *nf);
-    if (!nf)
-      return -1;
-    b->forever = nf;
-    b->cap = cap;
-  }
+  if (b->count == b->cap &&
+      !grow_buffers(b, b->cap ? (b->cap > INT32_MAX / 2 ? INT32_MAX : b->cap * 2) : 16))
+    return -1;
   int32_t id = b->count++;
   b->bytes[id] = bytes;
   b->owner[id] = allocating_node;
@@ -66,18 +95,8 @@ opsched_status opsched_buffers_add_use(opsched_buffers *b, int32_t buffer,
                                        int32_t node) {
   if (!b || buffer < 0 || buffer >= b->count || node < 0 || node >= b->n)
     return OPSCHED_ERR_INVALID;
-  if (b->nuses == b->ucap) {
-    int64_t cap = b->ucap ? b->ucap * 2 : 32;
-    int32_t *nb = opsched_realloc_array(b->use_buf, (size_t)cap, sizeof *nb);
-    if (!nb)
-      return OPSCHED_ERR_NOMEM;
-    b->use_buf = nb;
-    int32_t *nn = opsched_realloc_array(b->use_node, (size_t)cap, sizeof *nn);
-    if (!nn)
-      return OPSCHED_ERR_NOMEM;
-    b->use_node = nn;
-    b->ucap = cap;
-  }
+  if (b->nuses == b->ucap && !grow_uses(b, b->ucap ? b->ucap * 2 : 32))
+    return OPSCHED_ERR_NOMEM;
   b->use_buf[b->nuses] = buffer;
   b->use_node[b->nuses] = node;
   b->nuses++;

@@ -321,26 +321,32 @@ static void choose_home_writers(builder *b, int32_t n) {
   }
 }
 
-static int32_t new_buffer(builder *b, int64_t bytes, int32_t alloc_op) {
-  if (b->num_buffers == b->cap_buffers) {
-    int32_t cap = b->cap_buffers ? 2 * b->cap_buffers : 16;
-    int64_t *by = realloc(b->bb->buffer_bytes, sizeof *by * (size_t)cap);
-    int32_t *al = by ? realloc(b->bb->buffer_node, sizeof *al * (size_t)cap) : NULL;
-    if (by)
-      b->bb->buffer_bytes = by;
-    if (al)
-      b->bb->buffer_node = al;
-    uint8_t *lv = al ? realloc(b->buffer_live, (size_t)cap) : NULL;
-    if (lv)
-      b->buffer_live = lv;
-    const void **hd = lv ? realloc((void *)b->buffer_head, sizeof *hd * (size_t)cap) : NULL;
-    if (!hd) {
-      b->failed = 1;
-      return -1;
-    }
-    b->buffer_head = hd;
-    b->cap_buffers = cap;
+/* Makes room for `cap` buffers (at least the current count); 0 when out of
+ * memory (then b->failed is set). */
+static int reserve_buffers(builder *b, int32_t cap) {
+  int64_t *by = realloc(b->bb->buffer_bytes, sizeof *by * (size_t)cap);
+  int32_t *al = by ? realloc(b->bb->buffer_node, sizeof *al * (size_t)cap) : NULL;
+  if (by)
+    b->bb->buffer_bytes = by;
+  if (al)
+    b->bb->buffer_node = al;
+  uint8_t *lv = al ? realloc(b->buffer_live, (size_t)cap) : NULL;
+  if (lv)
+    b->buffer_live = lv;
+  const void **hd = lv ? realloc((void *)b->buffer_head, sizeof *hd * (size_t)cap) : NULL;
+  if (!hd) {
+    b->failed = 1;
+    return 0;
   }
+  b->buffer_head = hd;
+  b->cap_buffers = cap;
+  return 1;
+}
+
+static int32_t new_buffer(builder *b, int64_t bytes, int32_t alloc_op) {
+  if (b->num_buffers == b->cap_buffers &&
+      !reserve_buffers(b, b->cap_buffers ? 2 * b->cap_buffers : 16))
+    return -1;
   b->bb->buffer_bytes[b->num_buffers] = bytes;
   b->bb->buffer_node[b->num_buffers] = alloc_op;
   b->buffer_live[b->num_buffers] = 0;
@@ -560,8 +566,11 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   builder b = {.bb = bb, .program_order = program_order, .facts = facts};
   int32_t nargs = (int32_t)mlirBlockGetNumArguments(block);
   int32_t total_results = nargs;
-  for (int32_t i = 0; i < n; i++)
+  int64_t total_operands = 0; /* the uses' capacity hint */
+  for (int32_t i = 0; i < n; i++) {
     total_results += (int32_t)mlirOperationGetNumResults(ops[i]);
+    total_operands += mlirOperationGetNumOperands(ops[i]);
+  }
   bb->value_op = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
   bb->value_result = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
   bb->value_buffer = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
@@ -573,7 +582,10 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
     opsched_block_buffers_release(bb);
     return 1;
   }
-  if (builder_init(&b, ops, n, total_results)) {
+  /* Every buffer is owned by one block argument or op result: sized once
+   * (growing by realloc on a heap MLIR has fragmented costs more than the
+   * copies at a million ops). */
+  if (builder_init(&b, ops, n, total_results) || !reserve_buffers(&b, total_results + 1)) {
     builder_free(&b);
     opsched_block_buffers_release(bb);
     return 1;
@@ -607,7 +619,8 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
 
   if (!b.failed && b.num_buffers > 0) {
     bb->buffers = opsched_buffers_create(n);
-    if (!bb->buffers)
+    if (!bb->buffers ||
+        opsched_buffers_reserve(bb->buffers, b.num_buffers, total_operands) != OPSCHED_OK)
       b.failed = 1;
     for (int32_t k = 0; !b.failed && k < b.num_buffers; k++)
       if (opsched_buffers_add(bb->buffers, bb->buffer_bytes[k], bb->buffer_node[k],

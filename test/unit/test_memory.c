@@ -101,6 +101,37 @@ static void test_chain(void) {
   block_free(&k);
 }
 
+/* opsched_buffers_reserve is a capacity hint: the chain above built after
+ * a reserve too small, large, or below the current count gives the same
+ * buffers, uses and peak; negative counts are rejected. */
+static void test_reserve(void) {
+  static const int32_t hint[][2] = {{0, 0}, {2, 1}, {100, 100}};
+  for (int h = 0; h < 3; h++) {
+    block k = block_make(3, NULL);
+    CHECK(opsched_buffers_reserve(k.b, hint[h][0], hint[h][1]) == OPSCHED_OK);
+    buf(&k, 100, 0, 0, 1, -1);
+    buf(&k, 50, 1, 0, 2, -1);
+    CHECK(opsched_buffers_reserve(k.b, 1, 0) == OPSCHED_OK); /* below: no-op */
+    buf(&k, 10, 2, 1, -1);
+    CHECK_EQ_I64(opsched_buffers_count(k.b), 3);
+    CHECK_EQ_I64(opsched_buffers_num_uses(k.b), 2);
+    CHECK_EQ_I64(opsched_buffers_size(k.b, 1), 50);
+    int32_t bufid = -1, node = -1;
+    CHECK(opsched_buffers_use(k.b, 1, &bufid, &node) == OPSCHED_OK);
+    CHECK_EQ_I64(bufid, 1);
+    CHECK_EQ_I64(node, 2);
+    opsched_graph_finalize(k.g);
+    static const int32_t order[] = {0, 1, 2};
+    CHECK_EQ_I64(opsched_memory_peak_of_order(k.g, k.b, order, NULL), 150);
+    block_free(&k);
+  }
+  opsched_buffers *b = opsched_buffers_create(1);
+  CHECK(opsched_buffers_reserve(b, -1, 0) == OPSCHED_ERR_INVALID);
+  CHECK(opsched_buffers_reserve(b, 0, -1) == OPSCHED_ERR_INVALID);
+  CHECK(opsched_buffers_reserve(NULL, 1, 1) == OPSCHED_ERR_INVALID);
+  opsched_buffers_destroy(b);
+}
+
 /* Two chains. s(50) -> p(50): X = 1000 read by p, P = 10 result.
  * q1(60) -> q2(60): Y = 500 read by q2, Q = 10 result. Ranks: q1 120, s 100,
  * q2 60, p 50, so critical path runs q1, s, q2, p: during s = 500 + 1000,
@@ -408,6 +439,7 @@ static void test_bruteforce(void) {
 int main(void) {
   test_names();
   test_chain();
+  test_reserve();
   test_critical_vs_min_memory();
   test_limits();
   test_xla_counterexample();
