@@ -326,7 +326,15 @@ static int cmp_time_event(const void *pa, const void *pb) {
 /* Sorts `keys` ascending (LSD radix on bytes, skipping the bytes that all
  * keys share: only the others are counted); `tmp` has room for n keys. The
  * result is in `keys`. */
+/* mem_radix_sort_u64 by the bytes from `first` up only (stable: keys equal
+ * there keep their order). */
+static void radix_sort_from(uint64_t *keys, uint64_t *tmp, size_t n, int first);
+
 void mem_radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n) {
+  radix_sort_from(keys, tmp, n, 0);
+}
+
+static void radix_sort_from(uint64_t *keys, uint64_t *tmp, size_t n, int first) {
   if (n == 0)
     return;
   uint64_t any = 0, all = ~(uint64_t)0;
@@ -336,7 +344,7 @@ void mem_radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n) {
   }
   uint64_t differ = any ^ all; /* the bits that are not the same in every key */
   int digit[8], nd = 0;
-  for (int d = 0; d < 8; d++)
+  for (int d = first; d < 8; d++)
     if ((differ >> (8 * d)) & 0xff)
       digit[nd++] = d;
   size_t count[8][256];
@@ -474,9 +482,10 @@ static void put_key(void *ctx, size_t i, int64_t t, int32_t phase, int32_t kind,
                (uint64_t)kind << c->idbits | (uint64_t)id;
 }
 
-/* The sweep over events sorted by (t, phase, kind, id): frees, queries
+/* The sweep over events sorted by (t, phase, kind): frees, queries
  * (live_after), allocations; the live bytes after the last event of an
- * instant count for the peak. ev_at(ctx, i, &instant, &kind, &id). */
+ * instant count for the peak. From the keys (id in the low idbits bits,
+ * kind above) or, when keys is NULL, from ev. */
 static int64_t sweep_peak(const mem_model *m, size_t ne, const uint64_t *keys, int idbits,
                           const time_event *ev, int64_t *after) {
   acc128 live = {0, 0}, best = {0, 0};
@@ -518,16 +527,25 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
   int idbits = 0;
   while (idbits < 31 && ((int64_t)1 << idbits) < id_limit)
     idbits++;
+  /* Times below 2^28: the id in the low 32 bits, and only (t, phase, kind)
+   * above them sorted (fewer digits); events equal there keep the order
+   * they were made in. The sweep's result does not depend on that order:
+   * every event of one (t, phase, kind) is of one kind, and the live bytes
+   * are counted after the last event of an instant (queries: after every
+   * free there, before every allocation). Otherwise the packed keys of
+   * sort_time_events (the same total order). */
+  int split = tmax < (int64_t)1 << 28;
+  if (split)
+    idbits = 32;
   if (tmax < (int64_t)1 << (63 - (idbits + 3))) {
-    /* The packed keys of sort_time_events, sorted and swept as they are
-     * (the same total order, so the same sweep). Not zero-filled: only the
-     * ne keys written are read, and the sort writes tmp before reading it. */
+    /* Not zero-filled: only the ne keys written are read, and the sort
+     * writes tmp before reading it. */
     uint64_t *keys = opsched_realloc_array(NULL, cap ? 2 * cap : 1, sizeof *keys);
     if (!keys)
       return -2;
     key_ctx c = {keys, idbits};
     size_t ne = time_events(m, start, end, after != NULL, put_key, &c);
-    mem_radix_sort_u64(keys, keys + ne, ne);
+    radix_sort_from(keys, keys + ne, ne, split ? 4 : 0);
     int64_t peak = sweep_peak(m, ne, keys, idbits, NULL, after);
     opsched_free(keys);
     return peak;
