@@ -34,7 +34,14 @@
  * lower bound, an iterated best fit (the buffers that reach the top go
  * first, up to 12 rounds) and perturbed best fit (sizes with deterministic
  * noise, up to 16 rounds, fewer on blocks with many conflicts), each kept
- * only when it lowers the arena. Buffers live until the end are stacked first
+ * only when it lowers the arena. When every buffer not live until the end
+ * has one aligned size and the arena is above the largest set of pairwise
+ * conflicting buffers, a minimum chain cover of the "ordered before" order
+ * (Dilworth, from that set's matching) is laid out first: one slot per
+ * chain, the buffers live until the end of that size each in the lowest
+ * slot none of its conflicts holds (others stacked under the chains); it
+ * is kept when it lowers the arena, and when it meets that bound no round
+ * runs (winner "chain-cover"). Buffers live until the end are stacked first
  * at the bottom in allocation order (they form a clique), so every later
  * buffer sits above the ones allocated before it. Every layout is measured
  * by its unaligned end or by its mirror image's (offset' = T - offset -
@@ -192,7 +199,9 @@ double opsched_arena_fragmentation(const opsched_arena *arena);
 
 /* Name of the packer whose layout was kept, with "+compact" when the
  * compaction pass lowered it (e.g. "xla-spatial+compact"), or
- * "sweep-best-fit" (conflict cap) or "empty" (nothing to place). A static string. */
+ * "iterated-best-fit" / "perturbed-best-fit" (an improvement round),
+ * "chain-cover" (one size, above), "sweep-best-fit" (conflict cap) or
+ * "empty" (nothing to place). A static string. */
 const char *opsched_arena_winner(const opsched_arena *arena);
 /* Arena size a packer reached before compaction, -1 when it did not run
  * (not asked, or skipped once an earlier packer met the lower bound: see

@@ -541,6 +541,8 @@ typedef struct arena_work {
   int64_t best, sweep_top; /* best arena so far (-1 none); sweep's (-2 not run) */
   int winner;              /* packer of best, -1 none */
   int64_t bound;           /* lower bound on every layout; -1 not computed */
+  int32_t *chain;          /* one size: a minimum chain cover (arena_bound.h) */
+  int32_t nchains;         /* its chains, -1 none */
 } arena_work;
 
 static void work_free(arena_work *W) {
@@ -565,6 +567,7 @@ static void work_free(arena_work *W) {
   opsched_free(W->dirty);
   opsched_free(W->perm);
   opsched_free(W->keys);
+  opsched_free(W->chain);
 }
 
 /* The result object and the clocks of the schedule's synchronisation. */
@@ -1213,11 +1216,100 @@ static int64_t layout_bound(arena_work *W) {
   if (W->best <= bound)
     return bound;
   if (W->bound < 0) {
-    int64_t anti = opsched_arena_antichain_bound(W->m, W->fev, W->asz, W->rsz, W->adj_off,
-                                                 W->adj, 4096, 256 * ((int64_t)W->n + W->m));
+    /* Buffers of one aligned size: the chains of the matching too. */
+    int one_size = 1;
+    for (int32_t x = 0, first = -1; x < W->m && one_size; x++)
+      if (!W->fev[x])
+        one_size = first < 0 ? (first = x, 1) : W->asz[x] == W->asz[first];
+    if (one_size && !W->chain)
+      W->chain = opsched_alloc_array((size_t)W->m, sizeof *W->chain);
+    int64_t anti = opsched_arena_antichain_cover(
+        W->m, W->fev, W->asz, W->rsz, W->adj_off, W->adj, 4096,
+        256 * ((int64_t)W->n + W->m), one_size ? W->chain : NULL, &W->nchains);
     W->bound = anti > bound ? anti : bound;
   }
   return W->bound;
+}
+
+static int64_t round_budget(const arena_work *W, int64_t cap, int64_t per_item);
+
+/* Forever buffers of the chain layout's size a, each into the lowest slot
+ * (offset slot x a) none of the buffers it conflicts with holds: its list
+ * (earlier buffers live at its allocation), every later buffer (forever
+ * buffers never retire: those pairs are implicit) and every earlier forever
+ * buffer. W->perm holds the slot of each buffer placed, W->dirty the marks.
+ * 0, or -1 when that would cost more than the rounds' own budget. */
+static int forever_slots(arena_work *W, int64_t a, int32_t slots) {
+  int32_t m = W->m, *slot = W->perm;
+  int64_t nf = 0;
+  for (int32_t x = 0; x < m; x++)
+    nf += W->fev[x];
+  if (nf * (int64_t)m > round_budget(W, (int64_t)1 << 20, 64))
+    return -1;
+  for (int32_t x = 0; x < m; x++)
+    slot[x] = W->fev[x] ? -1 : W->chain[x];
+  for (int32_t f = 0; f < m; f++) {
+    if (!W->fev[f])
+      continue;
+    memset(W->dirty, 0, (size_t)slots);
+    for (int64_t e = W->adj_off[f]; e < W->adj_off[f + 1]; e++)
+      if (slot[W->adj[e]] >= 0)
+        W->dirty[slot[W->adj[e]]] = 1;
+    for (int32_t x = 0; x < m; x++)
+      if ((x > f && !W->fev[x]) || (x < f && W->fev[x]))
+        W->dirty[slot[x]] = 1;
+    int32_t at = 0;
+    while (W->dirty[at])
+      at++; /* slots = chains + forever buffers: one is free */
+    slot[f] = at;
+    W->off[f] = (int64_t)at * a;
+  }
+  return 0;
+}
+
+/* Buffers of one aligned size a: chain c of the cover at offset c a. Buffers
+ * of one chain are pairwise ordered (checked against the lists), so they
+ * may share one slot; forever buffers of size a take the lowest slots they
+ * may share (forever_slots); others go on their stack under the chains.
+ * With as many chains as the largest antichain has buffers and the forever
+ * buffers within the chains' slots, this meets the bound. Leaves the layout
+ * in W->off and returns its end, -1 when there is no cover or the lists put
+ * two buffers of one chain in conflict. */
+static int64_t chain_layout(arena_work *W, const pk *P) {
+  if (!W->chain || W->nchains <= 0)
+    return -1;
+  int64_t a = -1;
+  int32_t nf = 0, same = 1;
+  for (int32_t x = 0; x < W->m && a < 0; x++)
+    if (!W->fev[x])
+      a = W->asz[x];
+  for (int32_t x = 0; x < W->m; x++)
+    if (W->fev[x])
+      nf++, same &= W->asz[x] == a;
+  if (a <= 0 || W->nchains + nf > (INT64_MAX - W->fsum) / a - 1)
+    return -1;
+  for (int32_t x = 0; x < W->m; x++) {
+    if (W->fev[x])
+      continue;
+    for (int64_t e = W->adj_off[x]; e < W->adj_off[x + 1]; e++)
+      if (!W->fev[W->adj[e]] && W->chain[W->adj[e]] == W->chain[x])
+        return -1;
+  }
+  int64_t base = same ? 0 : W->fsum;
+  for (int32_t x = 0; x < W->m; x++)
+    W->off[x] = W->fev[x] ? W->floor_[x] : base + (int64_t)W->chain[x] * a;
+  if (same && nf > 0 && forever_slots(W, a, W->nchains + nf) != 0) {
+    for (int32_t x = 0; x < W->m; x++) /* the stack under the chains */
+      W->off[x] = W->fev[x] ? W->floor_[x] : W->fsum + (int64_t)W->chain[x] * a;
+  }
+  return layout_top(P);
+}
+
+/* Keeps the chain cover's layout (in W->off, ending at top) as the best. */
+static void take_chain_layout(arena_work *W, int64_t top) {
+  W->best = top;
+  W->A->winner = "chain-cover";
+  memcpy(W->best_off, W->off, sizeof *W->off * (size_t)W->m);
 }
 
 /* Whether the best layout so far already meets the lower bound, so no
@@ -1371,10 +1463,21 @@ static void phase_improvement_rounds(arena_work *W) {
     return;
   }
   pk P = packer_view(W);
-  /* No round goes below the lower bound (layout_bound). */
+  /* No round goes below the lower bound (layout_bound). One size: the
+   * chain cover meets it when no forever buffer is in the way, and then
+   * no round runs; otherwise it is kept only when smaller than what the
+   * rounds find (so the arena is never larger than theirs). */
   int64_t bound = layout_bound(W);
+  int64_t chain_top = W->best > bound ? chain_layout(W, &P) : -1;
+  if (chain_top >= 0 && chain_top < W->best && chain_top <= bound) {
+    take_chain_layout(W, chain_top);
+    opsched_free(promoted);
+    return;
+  }
   iterated_rounds(W, &P, promoted, bound);
   perturbed_rounds(W, &P, promoted, bound);
+  if (chain_top >= 0 && chain_top < W->best)
+    take_chain_layout(W, chain_layout(W, &P));
   opsched_free(promoted);
 }
 

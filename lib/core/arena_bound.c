@@ -140,10 +140,38 @@ static int64_t set_bound(const bound_ctx *c, int32_t k, const int64_t *asz,
   return sum - pad;
 }
 
+/* The chains of the maximum matching (Dilworth): each buffer taking part
+ * that no matched buffer precedes starts a chain, which follows the
+ * matching edges to later buffers; chain[x] numbers them 0.. in the order
+ * of their first buffer, -1 for the buffers left out. Returns the count. */
+static int32_t chains_of(const bound_ctx *c, int32_t *chain) {
+  int32_t count = 0;
+  for (int32_t x = 0; x < c->m; x++)
+    chain[x] = -1;
+  for (int32_t x = 0; x < c->m; x++) {
+    if (!has(c->live, x) || c->mate_r[x] >= 0)
+      continue;
+    for (int32_t y = x; y >= 0; y = c->mate_l[y])
+      chain[y] = count;
+    count++;
+  }
+  return count;
+}
+
 int64_t opsched_arena_antichain_bound(int32_t m, const uint8_t *fev, const int64_t *asz,
                                       const int64_t *rsz, const int64_t *adj_off,
                                       const int32_t *adj, int32_t max_buffers,
                                       int64_t work) {
+  return opsched_arena_antichain_cover(m, fev, asz, rsz, adj_off, adj, max_buffers, work,
+                                       NULL, NULL);
+}
+
+int64_t opsched_arena_antichain_cover(int32_t m, const uint8_t *fev, const int64_t *asz,
+                                      const int64_t *rsz, const int64_t *adj_off,
+                                      const int32_t *adj, int32_t max_buffers,
+                                      int64_t work, int32_t *chain, int32_t *nchains) {
+  if (nchains)
+    *nchains = -1;
   if (m <= 0 || m > max_buffers)
     return -1;
   bound_ctx c;
@@ -170,6 +198,8 @@ int64_t opsched_arena_antichain_bound(int32_t m, const uint8_t *fev, const int64
     int32_t k = max_matching(&c) == 0 ? antichain(&c) : -1;
     if (k > 0)
       bound = set_bound(&c, k, asz, rsz);
+    if (bound >= 0 && chain && nchains)
+      *nchains = chains_of(&c, chain);
   }
   opsched_free(c.conf);
   opsched_free(c.live);

@@ -29,4 +29,15 @@ int64_t opsched_arena_antichain_bound(int32_t m, const uint8_t *fev, const int64
                                       const int32_t *adj, int32_t max_buffers,
                                       int64_t work);
 
+/* The same bound and, when it is not -1 and chain and nchains are given, a
+ * minimum cover of the buffers taking part by chains of that order (as many
+ * chains as the antichain has buffers, when the order is transitive):
+ * chain[x] in 0..*nchains-1, -1 for the buffers left out (fev). Buffers of
+ * one chain are pairwise ordered only when the order is transitive: the
+ * caller checks the lists. *nchains is -1 when no cover was given. */
+int64_t opsched_arena_antichain_cover(int32_t m, const uint8_t *fev, const int64_t *asz,
+                                      const int64_t *rsz, const int64_t *adj_off,
+                                      const int32_t *adj, int32_t max_buffers,
+                                      int64_t work, int32_t *chain, int32_t *nchains);
+
 #endif

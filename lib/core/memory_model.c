@@ -326,7 +326,15 @@ static int cmp_time_event(const void *pa, const void *pb) {
 /* Sorts `keys` ascending (LSD radix on bytes, skipping the bytes that all
  * keys share: only the others are counted); `tmp` has room for n keys. The
  * result is in `keys`. */
+/* mem_radix_sort_u64 by the bytes from `first` up only (stable: keys equal
+ * there keep their order). */
+static void radix_sort_from(uint64_t *keys, uint64_t *tmp, size_t n, int first);
+
 void mem_radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n) {
+  radix_sort_from(keys, tmp, n, 0);
+}
+
+static void radix_sort_from(uint64_t *keys, uint64_t *tmp, size_t n, int first) {
   if (n == 0)
     return;
   uint64_t any = 0, all = ~(uint64_t)0;
@@ -336,7 +344,7 @@ void mem_radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n) {
   }
   uint64_t differ = any ^ all; /* the bits that are not the same in every key */
   int digit[8], nd = 0;
-  for (int d = 0; d < 8; d++)
+  for (int d = first; d < 8; d++)
     if ((differ >> (8 * d)) & 0xff)
       digit[nd++] = d;
   size_t count[8][256];
@@ -419,69 +427,142 @@ static void hold_hi(const int64_t *start, const int64_t *end, int32_t v,
   }
 }
 
+/* The events of mem_peak_in_time: per buffer its allocation (owner's hold
+ * start) and, unless live until the end, its free (the latest hold end of
+ * owner and users); per node a query at its hold end when `queries`.
+ * `put` stores one event (time, phase, kind, id). Returns the count. */
+typedef void (*put_event)(void *ctx, size_t i, int64_t t, int32_t phase, int32_t kind,
+                          int32_t id);
+
+static size_t time_events(const mem_model *m, const int64_t *start, const int64_t *end,
+                          int queries, put_event put, void *ctx) {
+  size_t ne = 0;
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t o = m->owner[k];
+    int64_t t;
+    int32_t ph;
+    hold_lo(start, end, o, &t, &ph);
+    put(ctx, ne++, t, ph, 2, k);
+    if (m->forever[k])
+      continue;
+    hold_hi(start, end, o, &t, &ph);
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++) {
+      int64_t tu;
+      int32_t pu;
+      hold_hi(start, end, m->user[i], &tu, &pu);
+      if (tu > t || (tu == t && pu > ph)) {
+        t = tu;
+        ph = pu;
+      }
+    }
+    put(ctx, ne++, t, ph, 0, k);
+  }
+  for (int32_t v = 0; queries && v < m->n; v++) {
+    int64_t t;
+    int32_t ph;
+    hold_hi(start, end, v, &t, &ph);
+    put(ctx, ne++, t, ph, 1, v);
+  }
+  return ne;
+}
+
+static void put_struct(void *ctx, size_t i, int64_t t, int32_t phase, int32_t kind, int32_t id) {
+  time_event e = {t, phase, kind, id};
+  ((time_event *)ctx)[i] = e;
+}
+
+typedef struct key_ctx {
+  uint64_t *keys;
+  int idbits;
+} key_ctx;
+
+static void put_key(void *ctx, size_t i, int64_t t, int32_t phase, int32_t kind, int32_t id) {
+  const key_ctx *c = ctx;
+  c->keys[i] = (uint64_t)t << (c->idbits + 3) | (uint64_t)phase << (c->idbits + 2) |
+               (uint64_t)kind << c->idbits | (uint64_t)id;
+}
+
+/* The sweep over events sorted by (t, phase, kind): frees, queries
+ * (live_after), allocations; the live bytes after the last event of an
+ * instant count for the peak. From the keys (id in the low idbits bits,
+ * kind above) or, when keys is NULL, from ev. */
+static int64_t sweep_peak(const mem_model *m, size_t ne, const uint64_t *keys, int idbits,
+                          const time_event *ev, int64_t *after) {
+  acc128 live = {0, 0}, best = {0, 0};
+  uint64_t idmask = ((uint64_t)1 << idbits) - 1;
+  for (size_t i = 0; i < ne; i++) {
+    int32_t kind = keys ? (int32_t)((keys[i] >> idbits) & 3) : ev[i].kind;
+    int32_t id = keys ? (int32_t)(keys[i] & idmask) : ev[i].id;
+    if (kind == 0)
+      acc_sub_i64(&live, m->size[id]);
+    else if (kind == 1)
+      after[id] = acc_i64(&live);
+    else
+      acc_add(&live, m->size[id]);
+    /* The live count holds from this instant to the next one. */
+    int last = i + 1 == ne ||
+               (keys ? keys[i + 1] >> (idbits + 2) != keys[i] >> (idbits + 2)
+                     : ev[i + 1].t != ev[i].t || ev[i + 1].phase != ev[i].phase);
+    if (last && acc_less(&best, &live))
+      best = live;
+  }
+  return acc_i64(&best);
+}
+
 int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
                          const int64_t *end, int64_t *after) {
   int32_t n = m->n;
+  int64_t tmax = 0;
   for (int32_t v = 0; v < n; v++) {
     if (start[v] < 0 || end[v] < start[v])
       return -1;
     for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
       if (end[m->pred[i]] > start[v])
         return -1;
+    if (end[v] > tmax)
+      tmax = end[v]; /* every event's time is a start or an end */
   }
   size_t cap = 2 * (size_t)m->nb + (size_t)n;
+  int32_t id_limit = m->nb > n ? m->nb : n;
+  int idbits = 0;
+  while (idbits < 31 && ((int64_t)1 << idbits) < id_limit)
+    idbits++;
+  /* Times below 2^28: the id in the low 32 bits, and only (t, phase, kind)
+   * above them sorted (fewer digits); events equal there keep the order
+   * they were made in. The sweep's result does not depend on that order:
+   * every event of one (t, phase, kind) is of one kind, and the live bytes
+   * are counted after the last event of an instant (queries: after every
+   * free there, before every allocation). Otherwise the packed keys of
+   * sort_time_events (the same total order). */
+  int split = tmax < (int64_t)1 << 28;
+  if (split)
+    idbits = 32;
+  if (tmax < (int64_t)1 << (63 - (idbits + 3))) {
+    /* Not zero-filled: only the ne keys written are read, and the sort
+     * writes tmp before reading it. */
+    uint64_t *keys = opsched_realloc_array(NULL, cap ? 2 * cap : 1, sizeof *keys);
+    if (!keys)
+      return -2;
+    key_ctx c = {keys, idbits};
+    size_t ne = time_events(m, start, end, after != NULL, put_key, &c);
+    radix_sort_from(keys, keys + ne, ne, split ? 4 : 0);
+    int64_t peak = sweep_peak(m, ne, keys, idbits, NULL, after);
+    opsched_free(keys);
+    return peak;
+  }
   /* Not zero-filled (every peak-in-time query allocates it): only the ne
    * events written below are read. */
   time_event *ev = opsched_realloc_array(NULL, cap ? cap : 1, sizeof *ev);
   if (!ev)
     return -2;
-  size_t ne = 0;
-  for (int32_t k = 0; k < m->nb; k++) {
-    int32_t o = m->owner[k];
-    time_event a = {0, 0, 2, k};
-    hold_lo(start, end, o, &a.t, &a.phase);
-    ev[ne++] = a;
-    if (m->forever[k])
-      continue;
-    time_event f = {0, 0, 0, k};
-    hold_hi(start, end, o, &f.t, &f.phase);
-    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++) {
-      int64_t t;
-      int32_t ph;
-      hold_hi(start, end, m->user[i], &t, &ph);
-      if (t > f.t || (t == f.t && ph > f.phase)) {
-        f.t = t;
-        f.phase = ph;
-      }
-    }
-    ev[ne++] = f;
-  }
-  if (after)
-    for (int32_t v = 0; v < n; v++) {
-      time_event q = {0, 0, 1, v};
-      hold_hi(start, end, v, &q.t, &q.phase);
-      ev[ne++] = q;
-    }
-  if (!sort_time_events(ev, ne, m->nb > n ? m->nb : n)) {
+  size_t ne = time_events(m, start, end, after != NULL, put_struct, ev);
+  if (!sort_time_events(ev, ne, id_limit)) {
     opsched_free(ev);
     return -2;
   }
-  acc128 live = {0, 0}, best = {0, 0};
-  for (size_t i = 0; i < ne; i++) {
-    const time_event *e = &ev[i];
-    if (e->kind == 0)
-      acc_sub_i64(&live, m->size[e->id]);
-    else if (e->kind == 1)
-      after[e->id] = acc_i64(&live);
-    else
-      acc_add(&live, m->size[e->id]);
-    /* The live count holds from this instant to the next one. */
-    int last = i + 1 == ne || ev[i + 1].t != e->t || ev[i + 1].phase != e->phase;
-    if (last && acc_less(&best, &live))
-      best = live;
-  }
+  int64_t peak = sweep_peak(m, ne, NULL, 0, ev, after);
   opsched_free(ev);
-  return acc_i64(&best);
+  return peak;
 }
 
 int64_t mem_trivial_lower_bound(const mem_model *m) {

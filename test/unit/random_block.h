@@ -34,8 +34,10 @@ static uint64_t rb_next(uint64_t *state) {
 }
 
 /* Builds block number `index` (any value) with 1..maxn ops (maxn <=
- * RB_MAXN). */
-static void random_block_make(uint64_t index, int maxn, random_block *k) {
+ * RB_MAXN); `one_size`: every buffer of the block that is not empty has
+ * 48 bytes (the same random draws otherwise). */
+static void random_block_make_sized(uint64_t index, int maxn, int one_size,
+                                    random_block *k) {
   uint64_t st = 0x9e3779b97f4a7c15u ^ (index * 0xbf58476d1ce4e5b9u);
   if (st == 0)
     st = 1;
@@ -69,6 +71,8 @@ static void random_block_make(uint64_t index, int maxn, random_block *k) {
       int64_t bytes = (int64_t)(rb_next(&st) % 100);
       if (rb_next(&st) % 8 == 0)
         bytes *= 37;
+      if (one_size && bytes > 0)
+        bytes = 48;
       int forever = rb_next(&st) % 6 == 0;
       int32_t id = opsched_buffers_add(k->b, bytes, v, forever);
       int kb = k->nb++;
@@ -97,6 +101,10 @@ static void random_block_make(uint64_t index, int maxn, random_block *k) {
     k->users[kb][0] = 0;
   }
   opsched_graph_finalize(k->g);
+}
+
+static void random_block_make(uint64_t index, int maxn, random_block *k) {
+  random_block_make_sized(index, maxn, 0, k);
 }
 
 static void random_block_free(random_block *k) {

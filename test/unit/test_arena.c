@@ -345,12 +345,12 @@ static int checker_before(const random_block *k, uint8_t reach[RB_MAXN][RB_MAXN]
   return 1;
 }
 
-static void test_property(int blocks) {
+static void test_property(int blocks, int one_size) {
   static const int64_t aligns[] = {1, 8, 64};
-  int64_t layouts = 0, shared = 0, shared3 = 0, synced = 0, skipped = 0;
+  int64_t layouts = 0, shared = 0, shared3 = 0, synced = 0, skipped = 0, chained = 0;
   for (int i = 0; i < blocks; i++) {
     random_block k;
-    random_block_make((uint64_t)i * 7919u + 13u, RB_MAXN, &k);
+    random_block_make_sized((uint64_t)i * 7919u + 13u, RB_MAXN, one_size, &k);
     for (int streams = 1; streams <= 4; streams++) {
       opsched_schedule *s = run_cap(k.g, k.b, streams, k.max_demand);
       if (!s) {
@@ -377,6 +377,7 @@ static void test_property(int blocks) {
       CHECK(opsched_arena_assign_with(k.g, s, k.b, align, OPSCHED_ARENA_SWEEP, &a3) ==
             OPSCHED_OK);
       int64_t size = opsched_arena_size(a);
+      chained += !strcmp(opsched_arena_winner(a), "chain-cover");
       CHECK_EQ_I64(opsched_arena_size(a2), size);
       CHECK(!strcmp(opsched_arena_winner(a), opsched_arena_winner(a2)));
       CHECK(size >= opsched_arena_aligned_lower_bound(a));
@@ -484,10 +485,15 @@ static void test_property(int blocks) {
     }
     random_block_free(&k);
   }
-  printf("property: %lld layouts, %lld overlapping ordered pairs (%lld by the "
-         "sweep fallback, %lld with timeline syncs); %lld packers skipped at the bound\n",
-         (long long)layouts, (long long)shared, (long long)shared3, (long long)synced,
-         (long long)skipped);
+  printf("property%s: %lld layouts, %lld overlapping ordered pairs (%lld by the "
+         "sweep fallback, %lld with timeline syncs); %lld packers skipped at the bound; "
+         "%lld chain covers\n",
+         one_size ? " (one size)" : "", (long long)layouts, (long long)shared,
+         (long long)shared3, (long long)synced, (long long)skipped, (long long)chained);
+  /* One size: some packers end above the largest antichain, and there the
+   * chain cover wins (it meets that bound; the rounds stop). */
+  if (one_size)
+    CHECK(chained > 0);
   CHECK(shared > 0);
   CHECK(skipped > 0);
   CHECK(synced > 0);
@@ -706,6 +712,87 @@ static void test_antichain_bound(void) {
   antichain_case(3, pairs, 0, none, sz3, rs3, 4096, 1 << 20, 64);
 }
 
+/* The chains behind the bound (Dilworth): as many as the largest antichain
+ * has buffers, each pairwise ordered. The lists of test_antichain_bound:
+ * Kuhn's matching (buffers in order, the lowest later buffer first) matches
+ * 0-3, then 1 takes 3 and moves 0 to 4; 2 finds no path. Chains from the
+ * unmatched-into buffers: {0, 4}, {1, 3}, {2}. */
+static void test_antichain_cover(void) {
+  const int32_t pairs[][2] = {{0, 1}, {1, 2}, {0, 2}, {3, 4}};
+  int64_t adj_off[6] = {0};
+  int32_t adj[8];
+  for (int32_t x = 0; x < 5; x++) {
+    adj_off[x + 1] = adj_off[x];
+    for (int32_t e = 0; e < 4; e++)
+      if (pairs[e][0] == x || pairs[e][1] == x)
+        adj[adj_off[x + 1]++] = pairs[e][0] == x ? pairs[e][1] : pairs[e][0];
+  }
+  uint8_t fev[5] = {0};
+  int64_t asz[5] = {64, 64, 64, 64, 64}, rsz[5] = {64, 64, 64, 64, 64};
+  int32_t chain[5], nchains = 0;
+  CHECK_EQ_I64(opsched_arena_antichain_cover(5, fev, asz, rsz, adj_off, adj, 4096, 1 << 20,
+                                             chain, &nchains),
+               192);
+  CHECK_EQ_I64(nchains, 3);
+  const int32_t expect[5] = {0, 1, 2, 1, 0};
+  for (int x = 0; x < 5; x++)
+    CHECK_EQ_I64(chain[x], expect[x]);
+  /* Buffer 1 live until the end: left out (-1); 0-3, then 2 takes 3 and
+   * moves 0 to 4: {0, 4}, {2, 3}, as many as the antichain {3, 4}. */
+  fev[1] = 1;
+  CHECK_EQ_I64(opsched_arena_antichain_cover(5, fev, asz, rsz, adj_off, adj, 4096, 1 << 20,
+                                             chain, &nchains),
+               128);
+  CHECK_EQ_I64(nchains, 2);
+  const int32_t expect2[5] = {0, -1, 1, 1, 0};
+  for (int x = 0; x < 5; x++)
+    CHECK_EQ_I64(chain[x], expect2[x]);
+  /* No bound (out of work): no cover either. */
+  CHECK_EQ_I64(opsched_arena_antichain_cover(5, fev, asz, rsz, adj_off, adj, 4096, 0, chain,
+                                             &nchains),
+               -1);
+  CHECK_EQ_I64(nchains, -1);
+}
+
+/* One aligned size (64): the chain cover with the result in a slot of its
+ * own. Op 0 allocates A (13 B, no user), op 1 (after op 0) allocates the
+ * result R (9 B, live until the end) and C (46 B). A is ordered before R
+ * and C; R and C conflict. The packers keep R on its stack at 0, so C and
+ * A (both above R's floor) go at 64: 64 + 46 = 110, or mirrored (top 128,
+ * R's 55 bytes of padding at the bottom) 128 - 55 = 73 ... but A, placed
+ * at 64 too, mirrors to 64 and ends at 64 + 13 = 77, and no round moves a
+ * result: 77 before. The cover: one chain {A, C} in slot 0, R in the
+ * lowest slot none of its conflicts holds (C, a later buffer): slot 1.
+ * Ends: A 13, C 46, R 64 + 9 = 73 = the aligned live bytes at op 1
+ * (64 + 64) less R's padding (55): the lower bound. */
+static void test_chain_cover_result(void) {
+  opsched_graph *g = opsched_graph_create(2);
+  opsched_graph_add_node(g, 3, 1);
+  opsched_graph_add_node(g, 3, 1);
+  opsched_graph_add_edge(g, 0, 1);
+  CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
+  opsched_buffers *b = opsched_buffers_create(2);
+  int32_t A = opsched_buffers_add(b, 13, 0, 0);
+  int32_t R = opsched_buffers_add(b, 9, 1, 1);
+  int32_t C = opsched_buffers_add(b, 46, 1, 0);
+  for (int streams = 1; streams <= 2; streams++) {
+    opsched_schedule *s = run(g, b, streams);
+    CHECK(s != NULL);
+    opsched_arena *a = NULL;
+    CHECK(opsched_arena_assign(g, s, b, 64, &a) == OPSCHED_OK);
+    CHECK_EQ_I64(opsched_arena_size(a), 73);
+    CHECK_EQ_I64(opsched_arena_aligned_lower_bound(a), 73);
+    CHECK(!strcmp(opsched_arena_winner(a), "chain-cover"));
+    CHECK_EQ_I64(opsched_arena_offset(a, A), 0);
+    CHECK_EQ_I64(opsched_arena_offset(a, C), 0);
+    CHECK_EQ_I64(opsched_arena_offset(a, R), 64);
+    opsched_arena_destroy(a);
+    opsched_schedule_destroy(s);
+  }
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
 /* The arena ends at its top buffer's unaligned end, so at the peak the
  * unaligned buffer belongs on top. Ops 0, 1, 2 in a chain allocate P, Q, R
  * read by op 3 (all three live there, 292 bytes). Q (100 B) at 128 aligned
@@ -779,8 +866,11 @@ int main(void) {
   test_timeline_within_limit();
   test_forever_zero_align();
   test_unordered_use();
-  test_property(3000);
+  test_property(3000, 0);
+  test_property(3000, 1);
   test_many_streams();
   test_antichain_bound();
+  test_antichain_cover();
+  test_chain_cover_result();
   return check_report("test_arena");
 }

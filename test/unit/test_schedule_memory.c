@@ -244,6 +244,14 @@ static void test_two_streams_apart(void) {
   int64_t fst[2] = {far, far + 5}, fen[2] = {far + 10, far + 15};
   CHECK_EQ_I64(opsched_memory_peak_in_time(g, b, fst, fen, after), 200);
   CHECK_EQ_I64(after[0], 100);
+  /* Times of 2^28 and above: the ids do not fit beside them in the split
+   * keys (id in the low 32 bits, only the bits above sorted), the packed
+   * total-order keys: the same figures. */
+  const int64_t mid = (int64_t)1 << 40;
+  int64_t mst[2] = {mid, mid + 5}, men[2] = {mid + 10, mid + 15};
+  CHECK_EQ_I64(opsched_memory_peak_in_time(g, b, mst, men, after), 200);
+  CHECK_EQ_I64(after[0], 100);
+  CHECK_EQ_I64(after[1], 0); /* b frees its buffer as it ends */
   en[1] = 4;
   CHECK_EQ_I64(opsched_memory_peak_in_time(g, b, st, en, NULL), -1);
   opsched_buffers_destroy(b);
