@@ -614,9 +614,12 @@ static uint64_t ls_next(uint64_t *x) {
   return *x;
 }
 
-static uint64_t ls_case_hash(uint64_t seed, int effort, int64_t *makespan) {
+/* Case `seed` of the pinned local-search tests: a random layered graph
+ * of 40-250 ops (*n_out) and its stream count (*streams). */
+static opsched_graph *ls_case_graph(uint64_t seed, int *n_out, int *streams) {
   uint64_t x = 0x853c49e6748fea9bu ^ (seed * 0x9e3779b97f4a7c15u);
-  int n = 40 + (int)(ls_next(&x) % 211), streams = 2 + (int)(ls_next(&x) % 3);
+  int n = 40 + (int)(ls_next(&x) % 211);
+  *streams = 2 + (int)(ls_next(&x) % 3);
   opsched_graph *g = opsched_graph_create((size_t)n);
   for (int v = 0; v < n; v++)
     opsched_graph_add_node(g, (int64_t)(ls_next(&x) % 9), 1 + (int32_t)(ls_next(&x) % 2));
@@ -628,6 +631,13 @@ static uint64_t ls_case_hash(uint64_t seed, int effort, int64_t *makespan) {
     }
   }
   opsched_graph_finalize(g);
+  *n_out = n;
+  return g;
+}
+
+static uint64_t ls_case_hash(uint64_t seed, int effort, int64_t *makespan) {
+  int n, streams;
+  opsched_graph *g = ls_case_graph(seed, &n, &streams);
   opsched_schedule_options o;
   opsched_schedule_options_init(&o);
   o.streams = streams;
@@ -736,19 +746,8 @@ static void test_filter_asked_on_change(void) {
     int calls;
   } want[] = {{0, 114}, {2, 70}, {3, 169}, {4, 222}, {5, 68}};
   for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
-    uint64_t x = 0x853c49e6748fea9bu ^ (want[i].seed * 0x9e3779b97f4a7c15u);
-    int n = 40 + (int)(ls_next(&x) % 211), streams = 2 + (int)(ls_next(&x) % 3);
-    opsched_graph *g = opsched_graph_create((size_t)n);
-    for (int v = 0; v < n; v++)
-      opsched_graph_add_node(g, (int64_t)(ls_next(&x) % 9), 1 + (int32_t)(ls_next(&x) % 2));
-    for (int v = 1; v < n; v++) {
-      int k = 1 + (int)(ls_next(&x) % 3);
-      for (int e = 0; e < k; e++) {
-        int span = v < 12 ? v : 12;
-        opsched_graph_add_edge(g, v - 1 - (int)(ls_next(&x) % (uint64_t)span), v);
-      }
-    }
-    opsched_graph_finalize(g);
+    int n, streams;
+    opsched_graph *g = ls_case_graph(want[i].seed, &n, &streams);
     opsched_schedule *s = run(g, streams, streams + 1, 0);
     int64_t *before = malloc(sizeof *before * (size_t)n);
     memcpy(before, opsched_schedule_starts(s), sizeof *before * (size_t)n);
