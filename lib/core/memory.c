@@ -92,6 +92,40 @@ static opsched_status run_heuristic(const mem_model *m, opsched_memory_policy p,
   }
 }
 
+/* The memo's critical-path order for `limit` into *order and *peak, or
+ * run and kept (in place of the oldest when full). */
+static opsched_status cp_order(const mem_model *m, int64_t limit, int32_t *scratch,
+                               opsched_memory_memo *memo, const int32_t **order,
+                               int64_t *peak) {
+  for (int32_t i = 0; i < memo->cp_count; i++) {
+    const opsched_cp_memo *e = &memo->cp[i];
+    if (e->fit_max <= limit && limit < e->fail_min) {
+      *order = e->order;
+      *peak = e->peak;
+      return OPSCHED_OK;
+    }
+  }
+  opsched_cp_memo e = {0, INT64_MAX, 0, NULL};
+  opsched_status st = mem_order_critical_path_range(m, limit, scratch, &e.fit_max, &e.fail_min);
+  if (st != OPSCHED_OK)
+    return st;
+  *order = scratch;
+  *peak = e.peak = mem_simulate(m, scratch, NULL, NULL);
+  if (e.peak == -2)
+    return OPSCHED_ERR_NOMEM;
+  if (!(e.order = opsched_alloc_array((size_t)m->n, sizeof *scratch)))
+    return OPSCHED_OK; /* not kept */
+  memcpy(e.order, scratch, sizeof *scratch * (size_t)m->n);
+  opsched_cp_memo *slot = &memo->cp[memo->cp_next];
+  if (memo->cp_count == OPSCHED_CP_MEMO_MAX)
+    opsched_free(slot->order);
+  else
+    memo->cp_count++;
+  *slot = e;
+  memo->cp_next = (memo->cp_next + 1) % OPSCHED_CP_MEMO_MAX;
+  return OPSCHED_OK;
+}
+
 /* Runs `p`, records its peak, and keeps its order in r->order when strictly
  * better than r->peak (ties keep the earlier candidate: deterministic). With
  * a memo, a heuristic that ignores the limit runs once per memo. */
@@ -101,7 +135,11 @@ static opsched_status try_candidate(const mem_model *m, opsched_memory_result *r
   int cacheable = memo && p != OPSCHED_MEMORY_CRITICAL_PATH;
   const int32_t *order = scratch;
   int64_t peak;
-  if (cacheable && memo->order[p]) {
+  if (memo && p == OPSCHED_MEMORY_CRITICAL_PATH) {
+    opsched_status st = cp_order(m, limit, scratch, memo, &order, &peak);
+    if (st != OPSCHED_OK)
+      return st;
+  } else if (cacheable && memo->order[p]) {
     order = memo->order[p];
     peak = memo->peak[p];
   } else {
@@ -130,6 +168,10 @@ void opsched_memory_memo_free(opsched_memory_memo *memo) {
     opsched_free(memo->order[p]);
     memo->order[p] = NULL;
   }
+  for (int32_t i = 0; memo && i < memo->cp_count; i++)
+    opsched_free(memo->cp[i].order);
+  if (memo)
+    memo->cp_count = memo->cp_next = 0;
   if (memo && memo->model) {
     mem_model_free(memo->model);
     opsched_free(memo->model);
@@ -143,11 +185,7 @@ void opsched_memory_memo_free(opsched_memory_memo *memo) {
 static opsched_status memo_model(opsched_memory_memo *memo, const opsched_graph *g,
                                  const opsched_buffers *b, const mem_model **m) {
   if (!memo->model || memo->model_graph != g || memo->model_buffers != b) {
-    if (memo->model) {
-      mem_model_free(memo->model);
-      opsched_free(memo->model);
-      memo->model = NULL;
-    }
+    opsched_memory_memo_free(memo); /* the orders were of the other model */
     mem_model *built = opsched_alloc_array(1, sizeof *built);
     if (!built)
       return OPSCHED_ERR_NOMEM;

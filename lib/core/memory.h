@@ -6,15 +6,31 @@
  * the min-memory order, which runs every heuristic of the keep-best
  * (memory.c). All of them but the critical-path order ignore the limit, so
  * their orders and peaks are the same in every run: the memo keeps them
- * from the first run. Valid only for one graph and buffer set. */
+ * from the first run; the critical-path orders are kept with the range of
+ * limits each holds for. Valid only for one graph and buffer set. */
 #ifndef OPSCHED_CORE_MEMORY_H
 #define OPSCHED_CORE_MEMORY_H
 
 #include "opsched/memory.h"
 
+/* A critical-path order (it depends on the limit) and the limits it holds
+ * for: every limit in [fit_max, fail_min) gives this order
+ * (mem_order_critical_path_range). */
+typedef struct opsched_cp_memo {
+  int64_t fit_max, fail_min, peak;
+  int32_t *order;
+} opsched_cp_memo;
+
+enum { OPSCHED_CP_MEMO_MAX = 8 };
+
 typedef struct opsched_memory_memo {
   int32_t *order[OPSCHED_MEMORY_POLICY_COUNT]; /* NULL: not run yet */
   int64_t peak[OPSCHED_MEMORY_POLICY_COUNT];
+  /* The latest critical-path orders, replaced oldest first: the budgets of
+   * a search often fall in one order's range, and a run that falls back to
+   * the keep-best asks for its limit's order twice. */
+  int32_t cp_count, cp_next;
+  opsched_cp_memo cp[OPSCHED_CP_MEMO_MAX];
   /* The memory model of model_graph and model_buffers (NULL before the
    * first query), shared by the queries. */
   struct mem_model *model;

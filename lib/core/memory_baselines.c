@@ -186,11 +186,70 @@ static int32_t seg_pick(const segtree *s, int32_t n, int64_t threshold, int *fit
   return seg_query(s, p, seg_count_le(s, n, s->alloc[p]));
 }
 
+/* Leftmost active position at or after c, -1 when none. */
+static int32_t seg_first_from(const segtree *s, int32_t c) {
+  if (c >= s->size)
+    return -1;
+  int32_t i = c + s->size;
+  while (s->best[i] < 0) {
+    while (i & 1) /* a right child (or the root): up */
+      i >>= 1;
+    if (i == 0)
+      return -1;
+    i++; /* the next subtree to the right */
+  }
+  while (i < s->size)
+    i = s->best[2 * i] >= 0 ? 2 * i : 2 * i + 1;
+  return i - s->size;
+}
+
+/* Rightmost active position before c, -1 when none. */
+static int32_t seg_last_before(const segtree *s, int32_t c) {
+  if (c <= 0)
+    return -1;
+  int32_t i = c - 1 + s->size;
+  while (s->best[i] < 0) {
+    while (!(i & 1)) /* a left child: up */
+      i >>= 1;
+    if (i == 1)
+      return -1;
+    i--; /* the next subtree to the left */
+  }
+  while (i < s->size)
+    i = s->best[2 * i + 1] >= 0 ? 2 * i + 1 : 2 * i;
+  return i - s->size;
+}
+
+/* The limits under which this step's pick is the same (memory_baselines.h,
+ * mem_order_critical_path_range): the pick is a function of the active
+ * nodes whose live + allocation fit the limit, so any limit at or above
+ * the largest such sum among those that fit and below the smallest among
+ * those that do not picks alike. */
+static void seg_note_range(const segtree *s, int32_t n, int64_t threshold, int64_t live,
+                           int64_t *fit_max, int64_t *fail_min) {
+  int32_t c = threshold < 0 ? 0 : seg_count_le(s, n, threshold);
+  int32_t a = seg_last_before(s, c), b = seg_first_from(s, c);
+  if (a >= 0 && opsched_sat_add(live, s->alloc[a]) > *fit_max)
+    *fit_max = opsched_sat_add(live, s->alloc[a]);
+  if (b >= 0 && b < n && opsched_sat_add(live, s->alloc[b]) < *fail_min)
+    *fail_min = opsched_sat_add(live, s->alloc[b]);
+}
+
 /* ---- Critical path under a limit ------------------------------------- */
 
 opsched_status mem_order_critical_path(const mem_model *m, int64_t limit,
                                        int32_t *order) {
+  return mem_order_critical_path_range(m, limit, order, NULL, NULL);
+}
+
+opsched_status mem_order_critical_path_range(const mem_model *m, int64_t limit,
+                                             int32_t *order, int64_t *fit_max,
+                                             int64_t *fail_min) {
   int32_t n = m->n;
+  if (fit_max) {
+    *fit_max = 0;
+    *fail_min = INT64_MAX;
+  }
   segtree s;
   int64_t *key = opsched_alloc_array((size_t)n, sizeof *key);
   int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
@@ -213,6 +272,8 @@ opsched_status mem_order_critical_path(const mem_model *m, int64_t limit,
   for (int32_t t = 0; t < n; t++) {
     int fits;
     int64_t threshold = limit == INT64_MAX ? INT64_MAX : limit - live;
+    if (fit_max)
+      seg_note_range(&s, n, threshold, live, fit_max, fail_min);
     int32_t v = seg_pick(&s, n, threshold, &fits);
     order[t] = v;
     seg_set(&s, v, 0);

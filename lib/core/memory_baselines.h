@@ -11,6 +11,13 @@
 opsched_status mem_order_program(const mem_model *m, int32_t *order);
 opsched_status mem_order_critical_path(const mem_model *m, int64_t limit,
                                        int32_t *order);
+/* mem_order_critical_path that also reports the limits under which it
+ * writes the same order: every limit in [*fit_max, *fail_min) (the largest
+ * live + allocation among the ready nodes that fit at some step, the
+ * smallest among those that did not; INT64_MAX when none failed). */
+opsched_status mem_order_critical_path_range(const mem_model *m, int64_t limit,
+                                             int32_t *order, int64_t *fit_max,
+                                             int64_t *fail_min);
 opsched_status mem_order_xla_list(const mem_model *m, int32_t *order);
 opsched_status mem_order_xla_dfs(const mem_model *m, int32_t *order);
 opsched_status mem_order_xla_postorder(const mem_model *m, int32_t *order);
