@@ -186,12 +186,16 @@ static int32_t seg_pick(const segtree *s, int32_t n, int64_t threshold, int *fit
   return seg_query(s, p, seg_count_le(s, n, s->alloc[p]));
 }
 
-/* Leftmost active position at or after c, -1 when none. */
-static int32_t seg_first_from(const segtree *s, int32_t c) {
+/* Leftmost position at or after c holding an active node that comes
+ * before q (seg_better; q < 0: any active node), -1 when none. A subtree
+ * holds one exactly when its best does. */
+static int32_t seg_first_before_q(const segtree *s, int32_t c, int32_t q) {
   if (c >= s->size)
     return -1;
+#define SEG_HOLDS(i) (s->best[i] >= 0 && (q < 0 || (s->best[i] != q && \
+                                                     seg_better(s, s->best[i], q) == s->best[i])))
   int32_t i = c + s->size;
-  while (s->best[i] < 0) {
+  while (!SEG_HOLDS(i)) {
     while (i & 1) /* a right child (or the root): up */
       i >>= 1;
     if (i == 0)
@@ -199,38 +203,23 @@ static int32_t seg_first_from(const segtree *s, int32_t c) {
     i++; /* the next subtree to the right */
   }
   while (i < s->size)
-    i = s->best[2 * i] >= 0 ? 2 * i : 2 * i + 1;
+    i = SEG_HOLDS(2 * i) ? 2 * i : 2 * i + 1;
+#undef SEG_HOLDS
   return i - s->size;
 }
 
-/* Rightmost active position before c, -1 when none. */
-static int32_t seg_last_before(const segtree *s, int32_t c) {
-  if (c <= 0)
-    return -1;
-  int32_t i = c - 1 + s->size;
-  while (s->best[i] < 0) {
-    while (!(i & 1)) /* a left child: up */
-      i >>= 1;
-    if (i == 1)
-      return -1;
-    i--; /* the next subtree to the left */
-  }
-  while (i < s->size)
-    i = s->best[2 * i + 1] >= 0 ? 2 * i + 1 : 2 * i;
-  return i - s->size;
-}
-
-/* The limits under which this step's pick is the same (memory_baselines.h,
- * mem_order_critical_path_range): the pick is a function of the active
- * nodes whose live + allocation fit the limit, so any limit at or above
- * the largest such sum among those that fit and below the smallest among
- * those that do not picks alike. */
+/* The limits under which this step picks v the same way
+ * (mem_order_critical_path_range): the pick is the best active node whose
+ * live + allocation fits, else (none fits) a function of the active set.
+ * So v fitting, any limit from live + alloc(v) on and below the smallest
+ * live + allocation of an active node before v that does not fit picks v;
+ * none fitting, any limit below the smallest live + allocation. */
 static void seg_note_range(const segtree *s, int32_t n, int64_t threshold, int64_t live,
-                           int64_t *fit_max, int64_t *fail_min) {
+                           int32_t v, int fits, int64_t *fit_max, int64_t *fail_min) {
   int32_t c = threshold < 0 ? 0 : seg_count_le(s, n, threshold);
-  int32_t a = seg_last_before(s, c), b = seg_first_from(s, c);
-  if (a >= 0 && opsched_sat_add(live, s->alloc[a]) > *fit_max)
-    *fit_max = opsched_sat_add(live, s->alloc[a]);
+  if (fits && opsched_sat_add(live, s->alloc[s->where[v]]) > *fit_max)
+    *fit_max = opsched_sat_add(live, s->alloc[s->where[v]]);
+  int32_t b = seg_first_before_q(s, c, fits ? v : -1);
   if (b >= 0 && b < n && opsched_sat_add(live, s->alloc[b]) < *fail_min)
     *fail_min = opsched_sat_add(live, s->alloc[b]);
 }
@@ -272,9 +261,9 @@ opsched_status mem_order_critical_path_range(const mem_model *m, int64_t limit,
   for (int32_t t = 0; t < n; t++) {
     int fits;
     int64_t threshold = limit == INT64_MAX ? INT64_MAX : limit - live;
-    if (fit_max)
-      seg_note_range(&s, n, threshold, live, fit_max, fail_min);
     int32_t v = seg_pick(&s, n, threshold, &fits);
+    if (fit_max)
+      seg_note_range(&s, n, threshold, live, v, fits, fit_max, fail_min);
     order[t] = v;
     seg_set(&s, v, 0);
     live = opsched_sat_add(live, m->alloc_bytes[v]);

@@ -13,8 +13,9 @@ opsched_status mem_order_critical_path(const mem_model *m, int64_t limit,
                                        int32_t *order);
 /* mem_order_critical_path that also reports the limits under which it
  * writes the same order: every limit in [*fit_max, *fail_min) (the largest
- * live + allocation among the ready nodes that fit at some step, the
- * smallest among those that did not; INT64_MAX when none failed). */
+ * live + allocation of a pick that fit, the smallest of a ready node that
+ * did not fit and comes before the pick, or of any when none fit;
+ * INT64_MAX when there is none). */
 opsched_status mem_order_critical_path_range(const mem_model *m, int64_t limit,
                                              int32_t *order, int64_t *fit_max,
                                              int64_t *fail_min);

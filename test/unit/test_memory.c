@@ -205,8 +205,8 @@ static void test_limits(void) {
 }
 
 /* The critical-path order's range of limits (mem_order_critical_path_range)
- * on two_chains, by hand (allocations s 1000, p 10, q1 500, q2 10). At
- * 1200: q1 (the largest sum that fits, s: 0 + 1000), q2 (q2 fits at 510, s
+ * on two_chains, by hand (allocations s 1000, p 10, q1 500, q2 10; rank s
+ * before q2). At 1200: q1 (fits at 500), q2 (fits at 510; s, before it,
  * fails at 500 + 1000 = 1500), s (10 + 1000), p (1010 + 10 = 1020): every
  * limit in [1020, 1500) gives q1 q2 s p. Without a limit: q1 s (1500)
  * q2 (1510) p, the same from 1510 on. */
