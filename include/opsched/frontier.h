@@ -60,6 +60,12 @@ void opsched_frontier_options_init(opsched_frontier_options *options);
 /* Most candidates one call schedules. */
 #define OPSCHED_FRONTIER_MAX_POINTS 24
 
+/* The default search's third try at a budget (the rank with a local search
+ * of effort 1, when the options ask for no effort) also ends after this
+ * many iterations without a shorter schedule (docs/streams.md, "The
+ * third try's stall rule"). */
+#define OPSCHED_FRONTIER_STALL 64
+
 typedef struct opsched_frontier_result {
   opsched_schedule *schedule; /* the chosen schedule, owned by the caller */
   opsched_arena *arena;       /* its arena when packed, owned; else NULL */

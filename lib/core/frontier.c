@@ -171,8 +171,12 @@ static int64_t try_budget(search *s, int64_t budget, opsched_memory_policy *firs
     if (k == 2)
       p = OPSCHED_MEMORY_CRITICAL_PATH;
     s->improve = k == 2;
+    if (s->memo && s->improve && s->options.effort < 1)
+      s->memo->improve_stall = OPSCHED_FRONTIER_STALL;
     int32_t c = run_candidate(s, budget, p);
     s->improve = 0;
+    if (s->memo)
+      s->memo->improve_stall = 0;
     if (c < 0)
       return -1;
     if (within(s->cands[c].makespan, best_makespan(s), tol)) {

@@ -723,8 +723,9 @@ static opsched_status limited_times(const opsched_graph *g,
   }
   s->list_makespan = max_end(s);
   if (o->effort > 0 &&
-      (st = opsched_streams_improve_filtered(g, s, o->effort, within_limit,
-                                             &f)) != OPSCHED_OK)
+      (st = opsched_streams_improve_stall(g, s, o->effort,
+                                          s->memo ? s->memo->improve_stall : 0,
+                                          within_limit, &f)) != OPSCHED_OK)
     goto done;
   if (from_order)
     note_order(s, r);

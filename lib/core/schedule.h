@@ -45,6 +45,10 @@ typedef struct opsched_schedule_memo {
   const opsched_buffers *model_buffers;
   /* HEFT's times on the augmented graph (streams.h), cleared with it. */
   opsched_heft_memo heft;
+  /* Set by the frontier around one run (0 otherwise): that run's local
+   * search under a limit also ends after this many iterations without a
+   * new best (opsched_streams_improve_stall). */
+  int64_t improve_stall;
 } opsched_schedule_memo;
 
 void opsched_schedule_memo_free(opsched_schedule_memo *memo);

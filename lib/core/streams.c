@@ -541,8 +541,9 @@ static void kick(const opsched_graph *g, lsearch *L, const opsched_schedule *s,
 /* The search itself (opsched_streams_improve_filtered), on allocated
  * buffers. */
 static void local_search(const opsched_graph *g, opsched_schedule *s, int32_t effort,
-                         opsched_times_filter accept, void *ctx, lsearch *L,
-                         const int32_t *topo_pos, key_rec *rec, int64_t best, int64_t lb) {
+                         int64_t stall_stop, opsched_times_filter accept, void *ctx,
+                         lsearch *L, const int32_t *topo_pos, key_rec *rec, int64_t best,
+                         int64_t lb) {
   int32_t n = s->n;
   uint64_t rng = 0x6f70736368656475u ^ (uint64_t)n ^
                  ((uint64_t)opsched_graph_num_edges(g) << 32);
@@ -563,7 +564,12 @@ static void local_search(const opsched_graph *g, opsched_schedule *s, int32_t ef
   int do_fbi = 1;
   int64_t stall = 0;
   int verdict = -1; /* accept's on the current times, -1: not asked since they changed */
+  /* stall_stop > 0: the search also ends after that many iterations
+   * without a new best (counted from the start, then from each new best). */
+  int64_t since = 0;
   for (int64_t iter = 0; iter < budget && best > lb; iter++) {
+    if (stall_stop > 0 && iter - since >= stall_stop)
+      break;
     int moved_times = 0;
     if (do_fbi) {
       do_fbi = 0;
@@ -580,6 +586,7 @@ static void local_search(const opsched_graph *g, opsched_schedule *s, int32_t ef
       verdict = !accept || accept(ctx, L->ts, L->te);
     if (L->cur_ms < best && verdict) {
       best = L->cur_ms;
+      since = iter;
       memcpy(s->start, L->ts, sizeof *L->ts * (size_t)n);
       memcpy(s->end, L->te, sizeof *L->te * (size_t)n);
       stall = 0;
@@ -597,6 +604,12 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
                                                 int32_t effort,
                                                 opsched_times_filter accept,
                                                 void *ctx) {
+  return opsched_streams_improve_stall(g, s, effort, 0, accept, ctx);
+}
+
+opsched_status opsched_streams_improve_stall(const opsched_graph *g, opsched_schedule *s,
+                                             int32_t effort, int64_t stall_stop,
+                                             opsched_times_filter accept, void *ctx) {
   int32_t n = s->n;
   if (effort <= 0 || n < 2 || !times_fit(s))
     return OPSCHED_OK;
@@ -631,7 +644,7 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
   opsched_graph_topo_order(g, topo);
   for (int32_t i = 0; i < n; i++)
     topo_pos[topo[i]] = i;
-  local_search(g, s, effort, accept, ctx, &L, topo_pos, rec, best, lb);
+  local_search(g, s, effort, stall_stop, accept, ctx, &L, topo_pos, rec, best, lb);
   status = OPSCHED_OK;
 done:
   sgs_free(&L.c);

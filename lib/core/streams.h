@@ -53,6 +53,15 @@ opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
                                                 opsched_times_filter accept,
                                                 void *ctx);
 
+/* opsched_streams_improve_filtered that also ends after `stall_stop`
+ * iterations (list decodes and trial moves, docs/streams.md) without a new
+ * best, counted from the start and from each new best; 0: the effort's
+ * whole budget, exactly opsched_streams_improve_filtered. The frontier's
+ * third try per budget uses it (OPSCHED_FRONTIER_STALL). */
+opsched_status opsched_streams_improve_stall(const opsched_graph *g, opsched_schedule *s,
+                                             int32_t effort, int64_t stall_stop,
+                                             opsched_times_filter accept, void *ctx);
+
 /* What keeps a placement's memory through a charge (docs/streams.md,
  * "Charging the runtime"): every buffer freed before an op allocates in the
  * placed times is still freed before it allocates in the charged ones, so

@@ -761,6 +761,52 @@ static void test_filter_asked_on_change(void) {
   }
 }
 
+/* The stall rule (opsched_streams_improve_stall): 0 is the whole budget,
+ * exactly opsched_streams_improve_filtered; otherwise the search ends after
+ * that many iterations without a new best. */
+static int64_t stall_case(uint64_t seed, int effort, int64_t stall, int *calls) {
+  int n, streams;
+  opsched_graph *g = ls_case_graph(seed, &n, &streams);
+  opsched_schedule *s = run(g, streams, streams + 1, 0);
+  CHECK(opsched_streams_improve_stall(g, s, effort, stall, calls ? reject_counted : NULL,
+                                      calls) == OPSCHED_OK);
+  int64_t ms = 0;
+  for (int v = 0; v < n; v++)
+    ms = opsched_schedule_ends(s)[v] > ms ? opsched_schedule_ends(s)[v] : ms;
+  opsched_schedule_destroy(s);
+  opsched_graph_destroy(g);
+  return ms;
+}
+
+/* On the pinned cases at effort 1 (plain schedules, no filter): 0 gives
+ * test_local_search_pinned's makespans; 64 ends before the first kick
+ * (after max(4n, 200) iterations without a new best) and keeps 3 of 12;
+ * 256 all but seed 9. With every schedule rejected (effort 2, the filter
+ * counting), a stall of 16 ends the search at iteration 16: at most 16
+ * calls, against test_filter_asked_on_change's 114, 70, 169, 222 and 68
+ * with none. */
+static void test_stall_rule(void) {
+  static const struct {
+    int64_t full, stall64, stall256;
+    int calls0, calls16;
+  } want[] = {
+      {241, 243, 241, 114, 5}, {72, 72, 72, 0, 0},      {304, 308, 304, 70, 4},
+      {366, 372, 366, 169, 5}, {239, 241, 239, 222, 3}, {222, 226, 222, 68, 3},
+      {487, 494, 487, 150, 4}, {326, 331, 326, 101, 0}, {166, 166, 166, 123, 0},
+      {92, 96, 93, 595, 2},    {72, 72, 72, 23, 0},     {292, 293, 292, 91, 0},
+  };
+  for (uint64_t seed = 0; seed < 12; seed++) {
+    CHECK_EQ_I64(stall_case(seed, 1, 0, NULL), want[seed].full);
+    CHECK_EQ_I64(stall_case(seed, 1, 64, NULL), want[seed].stall64);
+    CHECK_EQ_I64(stall_case(seed, 1, 256, NULL), want[seed].stall256);
+    int c0 = 0, c16 = 0;
+    stall_case(seed, 2, 0, &c0);
+    stall_case(seed, 2, 16, &c16);
+    CHECK_EQ_I64(c0, want[seed].calls0);
+    CHECK_EQ_I64(c16, want[seed].calls16);
+  }
+}
+
 /* HEFT through a memo: the first call keeps its times, a second with the
  * same graph, priority, streams and capacity reads them (here a makespan
  * planted in the memo decides), another stream count computes again. */
@@ -815,5 +861,6 @@ int main(void) {
   test_local_search_pinned();
   test_filter_asked_on_change();
   test_heft_memo();
+  test_stall_rule();
   return check_report("test_streams");
 }
