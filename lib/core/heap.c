@@ -11,6 +11,27 @@ static int before(const opsched_heap *h, int32_t a, int32_t b) {
   return ka < kb || (ka == kb && a < b);
 }
 
+/* Keyed order: ka < kb, ties by the smaller id (before()). */
+static int key_before(int64_t ka, int32_t a, int64_t kb, int32_t b) {
+  return ka < kb || (ka == kb && a < b);
+}
+
+/* opsched_heap_push in the keyed order, each key read once. */
+static void push_keyed(opsched_heap *heap, int32_t id) {
+  const int64_t *keys = heap->keys;
+  int32_t *ids = heap->ids;
+  int64_t k = keys[id], i = heap->size++;
+  while (i > 0) {
+    int64_t parent = (i - 1) / 2;
+    int32_t p = ids[parent];
+    if (!key_before(k, id, keys[p], p))
+      break;
+    ids[i] = p;
+    i = parent;
+  }
+  ids[i] = id;
+}
+
 void opsched_heap_init(opsched_heap *heap, int32_t *ids, const int64_t *keys) {
   heap->ids = ids;
   heap->size = 0;
@@ -50,6 +71,10 @@ int opsched_heap_push(opsched_heap *heap, int32_t id) {
     heap->ids = ids;
     heap->cap *= 2;
   }
+  if (!heap->less) {
+    push_keyed(heap, id);
+    return 0;
+  }
   int64_t i = heap->size++;
   while (i > 0) {
     int64_t parent = (i - 1) / 2;
@@ -62,7 +87,42 @@ int opsched_heap_push(opsched_heap *heap, int32_t id) {
   return 0;
 }
 
+/* opsched_heap_pop in the keyed order: the same comparisons, each key read
+ * once. */
+static int32_t pop_keyed(opsched_heap *heap) {
+  const int64_t *keys = heap->keys;
+  int32_t *ids = heap->ids;
+  int32_t top = ids[0];
+  int32_t last = ids[--heap->size];
+  int64_t i = 0, n = heap->size, kl = keys[last];
+  for (;;) {
+    int64_t child = 2 * i + 1;
+    if (child >= n)
+      break;
+    int32_t c = ids[child];
+    int64_t kc = keys[c];
+    if (child + 1 < n) {
+      int32_t d = ids[child + 1];
+      int64_t kd = keys[d];
+      if (key_before(kd, d, kc, c)) {
+        child++;
+        c = d;
+        kc = kd;
+      }
+    }
+    if (!key_before(kc, c, kl, last))
+      break;
+    ids[i] = c;
+    i = child;
+  }
+  if (n > 0)
+    ids[i] = last;
+  return top;
+}
+
 int32_t opsched_heap_pop(opsched_heap *heap) {
+  if (!heap->less)
+    return pop_keyed(heap);
   int32_t top = heap->ids[0];
   int32_t last = heap->ids[--heap->size];
   int64_t i = 0, n = heap->size;
