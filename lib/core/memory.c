@@ -170,8 +170,10 @@ void opsched_memory_memo_free(opsched_memory_memo *memo) {
   }
   for (int32_t i = 0; memo && i < memo->cp_count; i++)
     opsched_free(memo->cp[i].order);
-  if (memo)
+  if (memo) {
     memo->cp_count = memo->cp_next = 0;
+    memo->program_known = 0;
+  }
   if (memo && memo->model) {
     mem_model_free(memo->model);
     opsched_free(memo->model);
@@ -283,12 +285,21 @@ opsched_status opsched_memory_schedule_memo(const opsched_graph *g, const opsche
   r->lower_bound = mem_trivial_lower_bound(m);
   for (int i = 0; i < OPSCHED_MEMORY_POLICY_COUNT; i++)
     r->policy_peak[i] = -1;
-  if ((st = mem_order_program(m, scratch)) != OPSCHED_OK)
-    goto done;
-  r->original_peak = mem_simulate(m, scratch, NULL, NULL);
+  if (memo && memo->program_known) {
+    r->original_peak = memo->program_peak;
+  } else {
+    if ((st = mem_order_program(m, scratch)) != OPSCHED_OK)
+      goto done;
+    r->original_peak = mem_simulate(m, scratch, NULL, NULL);
+    st = OPSCHED_ERR_NOMEM;
+    if (r->original_peak < 0)
+      goto done;
+    if (memo) {
+      memo->program_peak = r->original_peak;
+      memo->program_known = 1;
+    }
+  }
   st = OPSCHED_ERR_NOMEM;
-  if (r->original_peak < 0)
-    goto done;
 
   switch (o->policy) {
   case OPSCHED_MEMORY_MIN_MEMORY:

@@ -31,6 +31,10 @@ typedef struct opsched_memory_memo {
    * the keep-best asks for its limit's order twice. */
   int32_t cp_count, cp_next;
   opsched_cp_memo cp[OPSCHED_CP_MEMO_MAX];
+  /* The program order's peak (every result's original peak) once a query
+   * computed it (program_known). */
+  int64_t program_peak;
+  int program_known;
   /* The memory model of model_graph and model_buffers (NULL before the
    * first query), shared by the queries. */
   struct mem_model *model;

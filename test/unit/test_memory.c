@@ -252,6 +252,9 @@ static void test_critical_path_range(void) {
     CHECK(opsched_memory_schedule_memo(k.g, k.b, &o, &memo, &with) == OPSCHED_OK);
     CHECK(opsched_memory_schedule(k.g, k.b, &o, &without) == OPSCHED_OK);
     CHECK_EQ_I64(memo.cp_count, entries[i]);
+    CHECK(memo.program_known); /* the program order's peak, kept */
+    CHECK_EQ_I64(memo.program_peak, 1010);
+    CHECK_EQ_I64(opsched_memory_result_original_peak(with), 1010);
     CHECK_EQ_I64(opsched_memory_result_peak(with), opsched_memory_result_peak(without));
     CHECK(memcmp(opsched_memory_result_order(with), opsched_memory_result_order(without),
                  sizeof order) == 0);
@@ -260,6 +263,7 @@ static void test_critical_path_range(void) {
   }
   opsched_memory_memo_free(&memo);
   CHECK_EQ_I64(memo.cp_count, 0);
+  CHECK(!memo.program_known);
   block_free(&k);
 }
 
