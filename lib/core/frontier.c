@@ -97,12 +97,10 @@ static int64_t one_stream_peak(search *s, opsched_memory_policy policy) {
   so.effort = 0;
   so.max_memory = 0;
   so.memory_policy = policy;
-  opsched_schedule *one = NULL;
+  int64_t peak = -1;
   s->runs++;
-  if (opsched_schedule_run_memo(s->graph, &so, s->memo, &one) != OPSCHED_OK)
+  if (opsched_schedule_one_stream_peak(s->graph, &so, s->memo, &peak) != OPSCHED_OK)
     return -1;
-  int64_t peak = opsched_schedule_peak_memory(one);
-  opsched_schedule_destroy(one);
   return peak;
 }
 

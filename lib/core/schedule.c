@@ -265,10 +265,12 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   opsched_heap ready, running;
   opsched_heap_init(&ready, ready_ids, prio);
   opsched_heap_init(&running, run_ids, s->end);
+  /* With a window the head decides (forced_pick): no allocation order. */
   for (int32_t v = 0; v < n; v++)
     if (missing[v] == 0) {
       opsched_heap_push(&ready, v);
-      opsched_heap_push(&by_alloc, v);
+      if (!window)
+        opsched_heap_push(&by_alloc, v);
     }
 
   const acc128 lim = {(uint64_t)limit, 0};
@@ -350,7 +352,8 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       for (int32_t k = 0; k < ns; k++)
         if (--missing[succ[k]] == 0) {
           opsched_heap_push(&ready, succ[k]);
-          opsched_heap_push(&by_alloc, succ[k]);
+          if (!window)
+            opsched_heap_push(&by_alloc, succ[k]);
         }
     }
   }
@@ -423,6 +426,12 @@ static void memo_model_free(opsched_schedule_memo *memo) {
   memo->aug = NULL;
   memo->model_graph = NULL;
   memo->model_buffers = NULL;
+  memo->program_peak_known = 0;
+  opsched_free(memo->rank); /* of the graph built with the model */
+  opsched_free(memo->critical);
+  memo->rank = NULL;
+  memo->critical = NULL;
+  memo->ranks_graph = NULL;
   opsched_heft_memo_free(&memo->heft);
 }
 
@@ -563,6 +572,40 @@ void opsched_schedule_memo_free(opsched_schedule_memo *memo) {
   gated_memo_clear(memo);
   opsched_memory_memo_free(&memo->memory);
   memo_model_free(memo);
+}
+
+/* opsched_schedule_set_ranks(s, g) through the search's memo: the runs
+ * of one search schedule one graph. */
+static void set_ranks(opsched_schedule *s, const opsched_graph *g,
+                      opsched_schedule_memo *memo) {
+  size_t n = (size_t)s->n;
+  if (memo && memo->rank && memo->ranks_graph == g) {
+    memcpy(s->rank, memo->rank, sizeof *s->rank * n);
+    memcpy(s->critical, memo->critical, sizeof *s->critical * n);
+    s->critical_path = memo->critical_path;
+    s->total_work = memo->total_work;
+    return;
+  }
+  opsched_schedule_set_ranks(s, g);
+  if (!memo)
+    return;
+  opsched_free(memo->rank);
+  opsched_free(memo->critical);
+  memo->ranks_graph = NULL;
+  memo->rank = opsched_alloc_array(n, sizeof *memo->rank);
+  memo->critical = opsched_alloc_array(n, sizeof *memo->critical);
+  if (!memo->rank || !memo->critical) {
+    opsched_free(memo->rank);
+    opsched_free(memo->critical);
+    memo->rank = NULL;
+    memo->critical = NULL;
+    return;
+  }
+  memcpy(memo->rank, s->rank, sizeof *s->rank * n);
+  memcpy(memo->critical, s->critical, sizeof *s->critical * n);
+  memo->critical_path = s->critical_path;
+  memo->total_work = s->total_work;
+  memo->ranks_graph = g;
 }
 
 /* The memo's entry for these inputs, NULL when none. */
@@ -773,17 +816,33 @@ done:
   return st;
 }
 
+/* The peak of m's program order (a run's original_peak_memory): the
+ * search's memo's when a run of it computed it, -2 out of memory. */
+static int64_t program_peak(const mem_model *m, opsched_schedule_memo *memo) {
+  if (memo && memo->model == m && memo->program_peak_known)
+    return memo->program_peak;
+  int32_t *program = opsched_alloc_array((size_t)m->n, sizeof *program);
+  int64_t peak = -2;
+  if (program && mem_order_program(m, program) == OPSCHED_OK)
+    peak = mem_simulate(m, program, NULL, NULL);
+  opsched_free(program);
+  if (memo && memo->model == m && peak >= 0) {
+    memo->program_peak = peak;
+    memo->program_peak_known = 1;
+  }
+  return peak;
+}
+
 /* Fills the memory figures of a finished schedule. */
 static opsched_status memory_figures(const opsched_schedule_options *o,
                                      const mem_model *m, opsched_schedule *s) {
   int32_t n = s->n;
   s->live_after = opsched_alloc_array((size_t)n, sizeof *s->live_after);
-  int32_t *program = opsched_alloc_array((size_t)n, sizeof *program);
   opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!s->live_after || !program || mem_order_program(m, program) != OPSCHED_OK)
+  if (!s->live_after)
     goto done;
   s->resident_bytes = m->resident;
-  s->original_peak_memory = mem_simulate(m, program, NULL, NULL);
+  s->original_peak_memory = program_peak(m, s->memo);
   s->peak_memory = s->streams == 1
                        ? mem_simulate(m, s->order, NULL, s->live_after)
                        : mem_peak_in_time(m, s->start, s->end, s->live_after);
@@ -796,7 +855,6 @@ static opsched_status memory_figures(const opsched_schedule_options *o,
   s->limit_met = o->max_memory == 0 || s->peak_memory <= o->max_memory;
   st = OPSCHED_OK;
 done:
-  opsched_free(program);
   return st;
 }
 
@@ -970,10 +1028,10 @@ opsched_status opsched_schedule_run(const opsched_graph *g0,
   return opsched_schedule_run_memo(g0, o, NULL, out);
 }
 
-opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
-                                         const opsched_schedule_options *o,
-                                         opsched_schedule_memo *memo, opsched_schedule **out) {
-  *out = NULL;
+/* The run's stream count and capacity from valid options (OPSCHED_OK),
+ * else why not. */
+static opsched_status check_options(const opsched_graph *g0, const opsched_schedule_options *o,
+                                    int32_t *streams_out, int32_t *cap_out) {
   if (!g0 || !o || !opsched_graph_is_finalized(g0))
     return OPSCHED_ERR_INVALID;
   int32_t streams = o->streams == 0 ? 1 : o->streams;
@@ -994,6 +1052,53 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
   for (int32_t v = 0; v < n; v++)
     if (opsched_graph_demand(g0, v) > cap)
       return OPSCHED_ERR_INFEASIBLE;
+  *streams_out = streams;
+  *cap_out = cap;
+  return OPSCHED_OK;
+}
+
+opsched_status opsched_schedule_one_stream_peak(const opsched_graph *g0,
+                                                const opsched_schedule_options *o,
+                                                opsched_schedule_memo *memo, int64_t *peak) {
+  *peak = -1;
+  int32_t streams = 0, cap = 0;
+  opsched_status st = check_options(g0, o, &streams, &cap);
+  if (st != OPSCHED_OK)
+    return st;
+  if (!memo || !o->buffers || streams != 1 || o->max_memory != 0 ||
+      o->memory_policy == OPSCHED_MEMORY_CRITICAL_PATH) {
+    opsched_schedule *s = NULL; /* not ordered_one_stream's case: the run */
+    if ((st = opsched_schedule_run_memo(g0, o, memo, &s)) == OPSCHED_OK)
+      *peak = s->peak_memory;
+    opsched_schedule_destroy(s);
+    return st;
+  }
+  /* ordered_one_stream's order, which is its schedule's (sequential
+   * times, ties in that order), simulated as memory_figures does. */
+  const mem_model *m;
+  const opsched_graph *g;
+  if ((st = memo_model(g0, o->buffers, memo, &m, &g)) != OPSCHED_OK)
+    return st;
+  opsched_memory_result *r = NULL;
+  if ((st = memory_order(g, o, o->memory_policy, &memo->memory, &r)) != OPSCHED_OK)
+    return st;
+  int64_t p = mem_simulate(m, opsched_memory_result_order(r), NULL, NULL);
+  opsched_memory_result_destroy(r);
+  if (p < 0)
+    return p == -2 ? OPSCHED_ERR_NOMEM : OPSCHED_ERR_STATE;
+  *peak = p;
+  return OPSCHED_OK;
+}
+
+opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
+                                         const opsched_schedule_options *o,
+                                         opsched_schedule_memo *memo, opsched_schedule **out) {
+  *out = NULL;
+  int32_t streams = 0, cap = 0;
+  opsched_status check = check_options(g0, o, &streams, &cap);
+  if (check != OPSCHED_OK)
+    return check;
+  int32_t n = opsched_graph_num_nodes(g0);
   mem_model local;
   const mem_model *m = &local;
   opsched_graph *aug = NULL;
@@ -1008,7 +1113,7 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
   if (s) {
     s->streams = streams;
     s->resource_limit = cap;
-    opsched_schedule_set_ranks(s, g);
+    set_ranks(s, g, memo);
     s->memo = memo;
     st = o->buffers ? memory_pipeline(g, o, m, s) : plain_pipeline(g, o, s);
     s->memo = NULL; /* the memo belongs to the caller's search */

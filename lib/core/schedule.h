@@ -45,6 +45,18 @@ typedef struct opsched_schedule_memo {
   const opsched_buffers *model_buffers;
   /* HEFT's times on the augmented graph (streams.h), cleared with it. */
   opsched_heft_memo heft;
+  /* The peak of the model's program order (every run's
+   * original_peak_memory) once a run computed it (program_peak_known);
+   * cleared with the model. */
+  int64_t program_peak;
+  int program_peak_known;
+  /* The ranks of the graph the runs schedule (opsched_schedule_set_ranks)
+   * once a run computed them: rank and critical per node (NULL before),
+   * for `ranks_graph`. */
+  int64_t *rank;
+  uint8_t *critical;
+  const opsched_graph *ranks_graph;
+  int64_t critical_path, total_work;
   /* Set by the frontier around one run (0 otherwise): that run's local
    * search under a limit also ends after this many iterations without a
    * new best (opsched_streams_improve_stall). */
@@ -57,5 +69,13 @@ void opsched_schedule_memo_free(opsched_schedule_memo *memo);
 opsched_status opsched_schedule_run_memo(const opsched_graph *g,
                                          const opsched_schedule_options *o,
                                          opsched_schedule_memo *memo, opsched_schedule **out);
+
+/* The peak memory of the schedule opsched_schedule_run_memo makes under
+ * `o` (in *peak; -1 on failure), with the same status. One stream, no
+ * limit and a policy other than critical-path (the frontier's floor)
+ * need only the policy's order: its peak, without the schedule. */
+opsched_status opsched_schedule_one_stream_peak(const opsched_graph *g0,
+                                                const opsched_schedule_options *o,
+                                                opsched_schedule_memo *memo, int64_t *peak);
 
 #endif
