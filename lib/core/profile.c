@@ -270,9 +270,15 @@ int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
     return 1;
   }
   opsched_prof_pos a, b;
-  if (!split_at(p, lo, &a) || !split_at(p, hi, &b))
+  if (!split_at(p, lo, &a))
     return 0;
-  a = locate(p, lo); /* splitting at hi may have moved lo's chunk */
+  int32_t nch = p->nch;
+  if (!split_at(p, hi, &b))
+    return 0;
+  /* hi's new step goes after lo's: lo's position holds unless a chunk was
+   * split on the way, which may have moved it. */
+  if (p->nch != nch)
+    a = locate(p, lo);
   if (a.c == b.c) {
     add_steps(chunk(p, a.c), a.k, b.k, 1, du);
     return 1;

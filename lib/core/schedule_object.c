@@ -75,21 +75,54 @@ void opsched_schedule_set_ranks(opsched_schedule *s, const opsched_graph *g) {
   s->total_work = work;
 }
 
-/* qsort context is not portable in C11; sort (key, index) records instead. */
+/* Records of (key, index), sorted without a comparison callback. */
 typedef struct order_rec {
   int64_t start, end;
   int32_t stream, topo, id;
 } order_rec;
 
-static int cmp_rec(const void *pa, const void *pb) {
-  const order_rec *a = pa, *b = pb;
+static int rec_less(const order_rec *a, const order_rec *b) {
   if (a->start != b->start)
-    return a->start < b->start ? -1 : 1;
+    return a->start < b->start;
   if (a->end != b->end)
-    return a->end < b->end ? -1 : 1;
-  if (a->topo != b->topo)
-    return a->topo < b->topo ? -1 : 1;
-  return 0;
+    return a->end < b->end;
+  return a->topo < b->topo;
+}
+
+enum { REC_RUN = 16 };
+
+/* Stable merge sort of rec[0, n) by (start, end, topo), tmp of n records as
+ * scratch; the result is in rec. The same order as the stable qsort it
+ * replaces (glibc's merge sort), without a call per comparison. */
+static void sort_recs(order_rec *rec, order_rec *tmp, int32_t n) {
+  for (int32_t lo = 0; lo < n; lo += REC_RUN) {
+    int32_t hi = lo + REC_RUN < n ? lo + REC_RUN : n;
+    for (int32_t i = lo + 1; i < hi; i++) {
+      order_rec x = rec[i];
+      int32_t j = i;
+      for (; j > lo && rec_less(&x, &rec[j - 1]); j--)
+        rec[j] = rec[j - 1];
+      rec[j] = x;
+    }
+  }
+  order_rec *src = rec, *dst = tmp;
+  for (int32_t w = REC_RUN; w < n; w *= 2) {
+    for (int32_t lo = 0; lo < n; lo += 2 * w) {
+      int32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      int32_t a = lo, b = mid, k = lo;
+      while (a < mid && b < hi)
+        dst[k++] = rec_less(&src[b], &src[a]) ? src[b++] : src[a++];
+      while (a < mid)
+        dst[k++] = src[a++];
+      while (b < hi)
+        dst[k++] = src[b++];
+    }
+    order_rec *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != rec)
+    memcpy(rec, src, sizeof *rec * (size_t)n);
 }
 
 opsched_status opsched_schedule_sort_order(opsched_schedule *s,
@@ -101,17 +134,17 @@ opsched_status opsched_schedule_sort_order_by(opsched_schedule *s,
                                               const opsched_graph *g,
                                               const int32_t *tie) {
   int32_t n = s->n;
-  order_rec *rec = opsched_alloc_array((size_t)n, sizeof *rec);
-  int32_t *topo = opsched_alloc_array((size_t)n, sizeof *topo);
-  if (!rec || !topo) {
-    opsched_free(rec);
-    opsched_free(topo);
+  /* One allocation: the records, then the sort's scratch (the topological
+   * positions use the scratch before the sort). */
+  order_rec *rec = opsched_alloc_array(2 * (size_t)n + 1, sizeof *rec);
+  if (!rec)
     return OPSCHED_ERR_NOMEM;
-  }
+  order_rec *tmp = rec + n;
   if (tie) {
     for (int32_t v = 0; v < n; v++)
       rec[v].topo = tie[v];
   } else {
+    int32_t *topo = (int32_t *)(void *)tmp;
     opsched_graph_topo_order(g, topo);
     for (int32_t i = 0; i < n; i++)
       rec[topo[i]].topo = i;
@@ -128,11 +161,10 @@ opsched_status opsched_schedule_sort_order_by(opsched_schedule *s,
   /* Sorting by (start, end, topological position) is itself topological: a
    * successor never starts before its predecessor ends, and equal starts
    * and ends only happen between zero-duration ops. */
-  qsort(rec, (size_t)n, sizeof *rec, cmp_rec);
+  sort_recs(rec, tmp, n);
   for (int32_t i = 0; i < n; i++)
     s->order[i] = rec[i].id;
   opsched_free(rec);
-  opsched_free(topo);
   return OPSCHED_OK;
 }
 
