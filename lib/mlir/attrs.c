@@ -132,30 +132,15 @@ static int cache_reserve(opsched_attr_cache *c) {
   return 1;
 }
 
-/* The slot of `key` (its entry, or the empty slot where it goes), after
- * making room for one more entry; NULL when the cache cannot take it (out
- * of memory). `same` tells an entry of an equal value among equal keys. */
-static opsched_attr_cache_entry *cache_slot(opsched_attr_cache *c, uint64_t key,
-                                            int (*same)(MlirAttribute, const void *),
-                                            const void *value) {
+static void cache_put(opsched_attr_cache *c, uint64_t key, MlirAttribute a) {
   if (!cache_reserve(c))
-    return NULL;
+    return;
   size_t i = (size_t)mix64(key) & c->mask;
-  for (; !mlirAttributeIsNull(c->entries[i].attr); i = (i + 1) & c->mask)
-    if (c->entries[i].key == key && (!same || same(c->entries[i].attr, value)))
-      break;
-  return &c->entries[i];
-}
-
-/* Fills an empty slot of cache_slot. */
-static MlirAttribute cache_fill(opsched_attr_cache *c, opsched_attr_cache_entry *e,
-                                uint64_t key, MlirAttribute a) {
-  if (e) {
-    e->key = key;
-    e->attr = a;
-    c->count++;
-  }
-  return a;
+  while (!mlirAttributeIsNull(c->entries[i].attr))
+    i = (i + 1) & c->mask;
+  c->entries[i].key = key;
+  c->entries[i].attr = a;
+  c->count++;
 }
 
 void opsched_attr_writer_init(opsched_attr_writer *w, MlirContext ctx) {
@@ -182,23 +167,21 @@ static MlirAttribute writer_i64(opsched_attr_writer *w, int64_t value) {
   value = capped(value);
   opsched_attr_cache *c = &w->ints;
   uint64_t key = (uint64_t)value;
-  opsched_attr_cache_entry *e = cache_slot(c, key, NULL, NULL);
-  if (e && !mlirAttributeIsNull(e->attr))
-    return e->attr;
-  return cache_fill(c, e, key, mlirIntegerAttrGet(w->i64, value));
+  if (c->entries)
+    for (size_t i = (size_t)mix64(key) & c->mask; !mlirAttributeIsNull(c->entries[i].attr);
+         i = (i + 1) & c->mask)
+      if (c->entries[i].key == key)
+        return c->entries[i].attr;
+  MlirAttribute a = mlirIntegerAttrGet(w->i64, value);
+  cache_put(c, key, a);
+  return a;
 }
 
-typedef struct array_value {
-  const int64_t *values;
-  intptr_t count;
-} array_value;
-
-static int same_array(MlirAttribute a, const void *value) {
-  const array_value *v = value;
-  if (mlirDenseArrayGetNumElements(a) != v->count)
+static int same_array(MlirAttribute a, const int64_t *values, intptr_t count) {
+  if (mlirDenseArrayGetNumElements(a) != count)
     return 0;
-  for (intptr_t k = 0; k < v->count; k++)
-    if (mlirDenseI64ArrayGetElement(a, k) != v->values[k])
+  for (intptr_t k = 0; k < count; k++)
+    if (mlirDenseI64ArrayGetElement(a, k) != values[k])
       return 0;
   return 1;
 }
@@ -209,11 +192,14 @@ static MlirAttribute writer_i64_array(opsched_attr_writer *w, const int64_t *val
   uint64_t key = mix64((uint64_t)count);
   for (intptr_t k = 0; k < count; k++)
     key = mix64(key ^ (uint64_t)values[k]);
-  array_value v = {values, count};
-  opsched_attr_cache_entry *e = cache_slot(c, key, same_array, &v);
-  if (e && !mlirAttributeIsNull(e->attr))
-    return e->attr;
-  return cache_fill(c, e, key, mlirDenseI64ArrayGet(w->ctx, count, values));
+  if (c->entries)
+    for (size_t i = (size_t)mix64(key) & c->mask; !mlirAttributeIsNull(c->entries[i].attr);
+         i = (i + 1) & c->mask)
+      if (c->entries[i].key == key && same_array(c->entries[i].attr, values, count))
+        return c->entries[i].attr;
+  MlirAttribute a = mlirDenseI64ArrayGet(w->ctx, count, values);
+  cache_put(c, key, a);
+  return a;
 }
 
 void opsched_batch_begin(opsched_attr_batch *b, opsched_attr_writer *w, MlirOperation op) {
