@@ -217,6 +217,10 @@ void opsched_batch_i64(opsched_attr_batch *b, opsched_op_attr name, int64_t valu
   batch_set(b, name, writer_i64(b->w, value));
 }
 
+void opsched_batch_i64_once(opsched_attr_batch *b, opsched_op_attr name, int64_t value) {
+  batch_set(b, name, mlirIntegerAttrGet(b->w->i64, capped(value)));
+}
+
 void opsched_batch_i64_array(opsched_attr_batch *b, opsched_op_attr name,
                              const int64_t *values, intptr_t count) {
   int64_t *copy;
