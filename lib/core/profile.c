@@ -63,6 +63,35 @@ static opsched_prof_chunk *chunk(const opsched_prof *p, int32_t c) {
   return &p->ch[p->dir[c]];
 }
 
+/* The step containing x (the last breakpoint <= x), searched from step
+ * `from` on (which must start at or before x). */
+static opsched_prof_pos locate_from(const opsched_prof *p, int64_t x, opsched_prof_pos from) {
+  int32_t lo = from.c, hi = p->nch - 1, a0 = from.k;
+  if (lo < hi && p->first[lo + 1] <= x) {
+    lo++;
+    a0 = 0;
+  } else {
+    hi = lo;
+  }
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo + 1) / 2;
+    if (p->first[mid] <= x)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  const opsched_prof_chunk *c = &p->ch[p->dir[lo]];
+  int32_t a = a0, b = c->len - 1;
+  while (a < b) {
+    int32_t mid = a + (b - a + 1) / 2;
+    if (c->t[mid] <= x)
+      a = mid;
+    else
+      b = mid - 1;
+  }
+  return (opsched_prof_pos){lo, a};
+}
+
 /* The step containing x (the last breakpoint <= x). */
 static opsched_prof_pos locate(const opsched_prof *p, int64_t x) {
   int32_t lo = 0, hi = p->nch - 1;
@@ -142,10 +171,9 @@ static int split_chunk(opsched_prof *p, int32_t ci) {
   return 1;
 }
 
-/* Makes x a breakpoint; *at receives its step. Returns 0 when out of
- * memory. */
-static int split_at(opsched_prof *p, int64_t x, opsched_prof_pos *at) {
-  opsched_prof_pos q = locate(p, x);
+/* Makes x a breakpoint, given q, the step containing it; *at receives its
+ * step. Returns 0 when out of memory. */
+static int split_at(opsched_prof *p, int64_t x, opsched_prof_pos q, opsched_prof_pos *at) {
   opsched_prof_chunk *c = chunk(p, q.c);
   if (c->t[q.k] == x) {
     *at = q;
@@ -298,10 +326,10 @@ int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
     return 1;
   }
   opsched_prof_pos a, b;
-  if (!split_at(p, lo, &a))
+  if (!split_at(p, lo, locate(p, lo), &a))
     return 0;
   int32_t nch = p->nch;
-  if (!split_at(p, hi, &b))
+  if (!split_at(p, hi, locate_from(p, hi, a), &b))
     return 0;
   /* hi's new step goes after lo's: lo's position holds unless a chunk was
    * split on the way, which may have moved it. */
