@@ -9,6 +9,7 @@ enum { CH = OPSCHED_PROF_CHUNK, HALF = OPSCHED_PROF_CHUNK / 2 };
 
 int opsched_prof_init(opsched_prof *p, int32_t streams, int32_t cap,
                       int32_t max_demand, int32_t ops) {
+  p->memo_lo = -1;
   p->flat = ops >= 0 && ops <= OPSCHED_PROF_FLAT_OPS;
   size_t m = p->flat ? 2 * (size_t)ops + 2 : 1;
   p->pt = opsched_alloc_array(m, sizeof *p->pt);
@@ -44,6 +45,7 @@ void opsched_prof_free(opsched_prof *p) {
 }
 
 void opsched_prof_reset(opsched_prof *p) {
+  p->memo_lo = -1;
   p->pm = 1;
   p->pt[0] = 0;
   p->pcnt[0] = p->puse[0] = 0;
@@ -59,6 +61,35 @@ void opsched_prof_reset(opsched_prof *p) {
 
 static opsched_prof_chunk *chunk(const opsched_prof *p, int32_t c) {
   return &p->ch[p->dir[c]];
+}
+
+/* The step containing x (the last breakpoint <= x), searched from step
+ * `from` on (which must start at or before x). */
+static opsched_prof_pos locate_from(const opsched_prof *p, int64_t x, opsched_prof_pos from) {
+  int32_t lo = from.c, hi = p->nch - 1, a0 = from.k;
+  if (lo < hi && p->first[lo + 1] <= x) {
+    lo++;
+    a0 = 0;
+  } else {
+    hi = lo;
+  }
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo + 1) / 2;
+    if (p->first[mid] <= x)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  const opsched_prof_chunk *c = &p->ch[p->dir[lo]];
+  int32_t a = a0, b = c->len - 1;
+  while (a < b) {
+    int32_t mid = a + (b - a + 1) / 2;
+    if (c->t[mid] <= x)
+      a = mid;
+    else
+      b = mid - 1;
+  }
+  return (opsched_prof_pos){lo, a};
 }
 
 /* The step containing x (the last breakpoint <= x). */
@@ -140,10 +171,9 @@ static int split_chunk(opsched_prof *p, int32_t ci) {
   return 1;
 }
 
-/* Makes x a breakpoint; *at receives its step. Returns 0 when out of
- * memory. */
-static int split_at(opsched_prof *p, int64_t x, opsched_prof_pos *at) {
-  opsched_prof_pos q = locate(p, x);
+/* Makes x a breakpoint, given q, the step containing it; *at receives its
+ * step. Returns 0 when out of memory. */
+static int split_at(opsched_prof *p, int64_t x, opsched_prof_pos q, opsched_prof_pos *at) {
   opsched_prof_chunk *c = chunk(p, q.c);
   if (c->t[q.k] == x) {
     *at = q;
@@ -205,9 +235,32 @@ static int32_t flat_seg(const opsched_prof *p, int64_t x) {
   return lo;
 }
 
-/* Makes x a breakpoint and returns its index. */
-static int32_t flat_split(opsched_prof *p, int64_t x) {
-  int32_t i = flat_seg(p, x);
+/* The step containing x from step `from` on (pt[from] <= x): galloping,
+ * for an x a few steps on (an op's end after its start). */
+static int32_t flat_seg_from(const opsched_prof *p, int64_t x, int32_t from) {
+  int32_t lo = from, step = 1, hi;
+  for (;;) {
+    hi = lo + step;
+    if (hi >= p->pm || p->pt[hi] > x)
+      break;
+    lo = hi;
+    step *= 2;
+  }
+  if (hi > p->pm - 1)
+    hi = p->pm - 1;
+  while (lo < hi) { /* pt[lo] <= x; the answer is in [lo, hi] */
+    int32_t mid = lo + (hi - lo + 1) / 2;
+    if (p->pt[mid] <= x)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Makes x a breakpoint, given the step i containing it, and returns its
+ * index. */
+static int32_t flat_split_at(opsched_prof *p, int64_t x, int32_t i) {
   if (p->pt[i] == x)
     return i;
   size_t tail = (size_t)(p->pm - i - 1);
@@ -222,8 +275,9 @@ static int32_t flat_split(opsched_prof *p, int64_t x) {
 }
 
 static void flat_add(opsched_prof *p, int64_t lo, int64_t hi, int32_t du) {
-  int32_t a = flat_split(p, lo);
-  int32_t b = flat_split(p, hi);
+  int32_t a = flat_split_at(p, lo, lo == p->memo_lo ? p->memo_i : flat_seg(p, lo));
+  int32_t b = flat_split_at(p, hi, flat_seg_from(p, hi, a));
+  p->memo_lo = -1;
   for (int32_t k = a; k < b; k++) {
     p->pcnt[k]++;
     p->puse[k] += du;
@@ -232,7 +286,7 @@ static void flat_add(opsched_prof *p, int64_t lo, int64_t hi, int32_t du) {
 
 /* Candidates only move forward, to the end of the violating step, and the
  * window's first step is found from there by a local step. */
-static int64_t flat_earliest(const opsched_prof *p, int64_t t, int64_t cost,
+static int64_t flat_earliest(opsched_prof *p, int64_t t, int64_t cost,
                              int32_t demand) {
   int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
   int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
@@ -244,10 +298,12 @@ static int64_t flat_earliest(const opsched_prof *p, int64_t t, int64_t cost,
         bad = k;
         break;
       }
-    if (bad < 0)
+    if (bad < 0 || bad + 1 == p->pm) { /* the latter: a demand over the
+                                           capacity, callers never ask it */
+      p->memo_lo = lo; /* j: the step containing lo */
+      p->memo_i = j;
       return t;
-    if (bad + 1 == p->pm)
-      return t; /* a demand over the capacity: callers never ask it */
+    }
     int64_t next = p->pt[bad + 1];
     t = cost > 0 ? next / 2 : (next + 1) / 2;
     lo = cost > 0 ? 2 * t + 1 : 2 * t;
@@ -270,9 +326,15 @@ int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
     return 1;
   }
   opsched_prof_pos a, b;
-  if (!split_at(p, lo, &a) || !split_at(p, hi, &b))
+  if (!split_at(p, lo, locate(p, lo), &a))
     return 0;
-  a = locate(p, lo); /* splitting at hi may have moved lo's chunk */
+  int32_t nch = p->nch;
+  if (!split_at(p, hi, locate_from(p, hi, a), &b))
+    return 0;
+  /* hi's new step goes after lo's: lo's position holds unless a chunk was
+   * split on the way, which may have moved it. */
+  if (p->nch != nch)
+    a = locate(p, lo);
   if (a.c == b.c) {
     add_steps(chunk(p, a.c), a.k, b.k, 1, du);
     return 1;
@@ -499,6 +561,7 @@ void opsched_prof_snap_save(const opsched_prof *p, opsched_prof_snap *s) {
 }
 
 void opsched_prof_snap_restore(opsched_prof *p, const opsched_prof_snap *s) {
+  p->memo_lo = -1;
   p->pm = s->pm;
   memcpy(p->pt, s->pt, sizeof *s->pt * (size_t)s->pm);
   memcpy(p->pcnt, s->cnt, sizeof *s->cnt * (size_t)s->pm);

@@ -53,6 +53,11 @@ typedef struct opsched_prof {
   int flat;
   int64_t *pt;
   int32_t *pcnt, *puse, pm;
+  /* The step of the last earliest query's answer (flat profiles): an add
+   * at that answer, the decoders' next call, starts from it. -1 when the
+   * profile changed since. */
+  int64_t memo_lo;
+  int32_t memo_i;
 } opsched_prof;
 
 enum { OPSCHED_PROF_FLAT_OPS = 1024 };

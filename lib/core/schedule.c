@@ -46,7 +46,7 @@ static opsched_status list_schedule(const opsched_graph *g,
       opsched_heap_push(&ready, v);
 
   int64_t now = 0;
-  int32_t free_cap = cap, free_streams = streams, done_count = 0;
+  int32_t free_cap = cap, free_streams = streams, done_count = 0, started = 0;
   while (done_count < n) {
     /* Start what fits, best priority first. */
     int32_t naside = 0;
@@ -58,6 +58,7 @@ static opsched_status list_schedule(const opsched_graph *g,
         continue;
       }
       s->stream[v] = opsched_lanes_take(&lanes);
+      s->order[started++] = v; /* by start: plain_pipeline's sort hint */
       s->start[v] = now;
       s->end[v] = opsched_sat_add(now, opsched_graph_cost(g, v));
       free_cap -= d;
@@ -488,8 +489,11 @@ static opsched_status plain_pipeline(const opsched_graph *g,
     s->list_makespan = max_end(s);
   if (st == OPSCHED_OK && o->effort > 0)
     st = opsched_streams_improve(g, s, o->effort);
+  /* The list schedule left its ops in s->order by start: nearly the
+   * order, which the sort then finishes in O(n) while its times stand. */
+  int listed = !heft_won && o->effort == 0;
   if (st == OPSCHED_OK)
-    st = opsched_schedule_sort_order(s, g);
+    st = opsched_schedule_sort_order_hint(s, g, NULL, listed ? s->order : NULL);
   if (st == OPSCHED_OK && multi)
     st = opsched_streams_assign(g, s);
   if (st == OPSCHED_OK)

@@ -75,21 +75,75 @@ void opsched_schedule_set_ranks(opsched_schedule *s, const opsched_graph *g) {
   s->total_work = work;
 }
 
-/* qsort context is not portable in C11; sort (key, index) records instead. */
-typedef struct order_rec {
-  int64_t start, end;
-  int32_t stream, topo, id;
-} order_rec;
 
-static int cmp_rec(const void *pa, const void *pb) {
-  const order_rec *a = pa, *b = pb;
+/* The id last: every key is distinct, so any correct sort gives one order,
+ * the stable sort's from id order. */
+static int rec_less(const opsched_order_rec *a, const opsched_order_rec *b) {
   if (a->start != b->start)
-    return a->start < b->start ? -1 : 1;
+    return a->start < b->start;
   if (a->end != b->end)
-    return a->end < b->end ? -1 : 1;
+    return a->end < b->end;
   if (a->topo != b->topo)
-    return a->topo < b->topo ? -1 : 1;
-  return 0;
+    return a->topo < b->topo;
+  return a->id < b->id;
+}
+
+enum { REC_RUN = 16 };
+
+/* Merge sort of rec[0, n), tmp of n records as scratch; the result is in
+ * rec. No call per comparison, unlike qsort. */
+static void merge_sort_recs(opsched_order_rec *rec, opsched_order_rec *tmp, int32_t n) {
+  for (int32_t lo = 0; lo < n; lo += REC_RUN) {
+    int32_t hi = lo + REC_RUN < n ? lo + REC_RUN : n;
+    for (int32_t i = lo + 1; i < hi; i++) {
+      opsched_order_rec x = rec[i];
+      int32_t j = i;
+      for (; j > lo && rec_less(&x, &rec[j - 1]); j--)
+        rec[j] = rec[j - 1];
+      rec[j] = x;
+    }
+  }
+  opsched_order_rec *src = rec, *dst = tmp;
+  for (int32_t w = REC_RUN; w < n; w *= 2) {
+    for (int32_t lo = 0; lo < n; lo += 2 * w) {
+      int32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      int32_t a = lo, b = mid, k = lo;
+      while (a < mid && b < hi)
+        dst[k++] = rec_less(&src[b], &src[a]) ? src[b++] : src[a++];
+      while (a < mid)
+        dst[k++] = src[a++];
+      while (b < hi)
+        dst[k++] = src[b++];
+    }
+    opsched_order_rec *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != rec)
+    memcpy(rec, src, sizeof *rec * (size_t)n);
+}
+
+/* Sorts rec[0, n): insertion while the records are nearly in order (a
+ * list schedule's start order: only ops started at one instant out of
+ * place), else the merge sort. Returns the number of insertion moves
+ * spent (for the tests). */
+int64_t opsched_sort_order_recs(opsched_order_rec *rec, opsched_order_rec *tmp, int32_t n) {
+  int64_t moves = 0, budget = 8 * (int64_t)n + 64;
+  for (int32_t i = 1; i < n; i++) {
+    if (!rec_less(&rec[i], &rec[i - 1]))
+      continue;
+    opsched_order_rec x = rec[i];
+    int32_t j = i;
+    for (; j > 0 && rec_less(&x, &rec[j - 1]); j--)
+      rec[j] = rec[j - 1];
+    rec[j] = x;
+    moves += i - j;
+    if (moves > budget) {
+      merge_sort_recs(rec, tmp, n);
+      return moves;
+    }
+  }
+  return moves;
 }
 
 opsched_status opsched_schedule_sort_order(opsched_schedule *s,
@@ -100,39 +154,45 @@ opsched_status opsched_schedule_sort_order(opsched_schedule *s,
 opsched_status opsched_schedule_sort_order_by(opsched_schedule *s,
                                               const opsched_graph *g,
                                               const int32_t *tie) {
+  return opsched_schedule_sort_order_hint(s, g, tie, NULL);
+}
+
+opsched_status opsched_schedule_sort_order_hint(opsched_schedule *s, const opsched_graph *g,
+                                                const int32_t *tie, const int32_t *hint) {
   int32_t n = s->n;
-  order_rec *rec = opsched_alloc_array((size_t)n, sizeof *rec);
-  int32_t *topo = opsched_alloc_array((size_t)n, sizeof *topo);
-  if (!rec || !topo) {
-    opsched_free(rec);
-    opsched_free(topo);
+  /* One allocation: the records, then the sort's scratch (the topological
+   * positions use the scratch before the sort). */
+  opsched_order_rec *rec = opsched_alloc_array(2 * (size_t)n + 1, sizeof *rec);
+  if (!rec)
     return OPSCHED_ERR_NOMEM;
-  }
+  opsched_order_rec *tmp = rec + n;
+  int32_t *topo = (int32_t *)(void *)tmp;
   if (tie) {
-    for (int32_t v = 0; v < n; v++)
-      rec[v].topo = tie[v];
+    memcpy(topo, tie, sizeof *topo * (size_t)n);
   } else {
-    opsched_graph_topo_order(g, topo);
+    int32_t *order = topo + n; /* tmp holds 2n int32 and more */
+    opsched_graph_topo_order(g, order);
     for (int32_t i = 0; i < n; i++)
-      rec[topo[i]].topo = i;
+      topo[order[i]] = i;
   }
   s->makespan = 0;
-  for (int32_t v = 0; v < n; v++) {
-    rec[v].start = s->start[v];
-    rec[v].end = s->end[v];
-    rec[v].stream = s->stream[v];
-    rec[v].id = v;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = hint ? hint[i] : i;
+    rec[i].start = s->start[v];
+    rec[i].end = s->end[v];
+    rec[i].stream = s->stream[v];
+    rec[i].topo = topo[v];
+    rec[i].id = v;
     if (s->end[v] > s->makespan)
       s->makespan = s->end[v];
   }
   /* Sorting by (start, end, topological position) is itself topological: a
    * successor never starts before its predecessor ends, and equal starts
    * and ends only happen between zero-duration ops. */
-  qsort(rec, (size_t)n, sizeof *rec, cmp_rec);
+  opsched_sort_order_recs(rec, tmp, n);
   for (int32_t i = 0; i < n; i++)
     s->order[i] = rec[i].id;
   opsched_free(rec);
-  opsched_free(topo);
   return OPSCHED_OK;
 }
 

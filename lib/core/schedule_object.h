@@ -57,6 +57,23 @@ opsched_status opsched_schedule_sort_order_by(opsched_schedule *s,
                                               const opsched_graph *g,
                                               const int32_t *tie);
 
+/* As opsched_schedule_sort_order_by; `hint` (NULL or a permutation of the
+ * node ids) is where the sort starts from: the same order whatever it is,
+ * in O(n) when it is nearly sorted already (a list schedule's start order,
+ * only ops started at one instant out of place). */
+opsched_status opsched_schedule_sort_order_hint(opsched_schedule *s, const opsched_graph *g,
+                                                const int32_t *tie, const int32_t *hint);
+
+/* The sort behind them (internal; exposed for the unit tests): records of
+ * (start, end, tie position, id), sorted by those four in that order into
+ * rec, tmp as scratch of n records. Returns the insertion moves spent
+ * before it fell back to a merge sort (over 8n + 64 moves). */
+typedef struct opsched_order_rec {
+  int64_t start, end;
+  int32_t stream, topo, id;
+} opsched_order_rec;
+int64_t opsched_sort_order_recs(opsched_order_rec *rec, opsched_order_rec *tmp, int32_t n);
+
 /* Streams an op can be put on, lowest index first: O(log) per take/give
  * instead of a scan, and storage for at most min(streams, n) lanes, since
  * no more than n ops ever run at once. */

@@ -217,6 +217,22 @@ void opsched_batch_i64(opsched_attr_batch *b, opsched_op_attr name, int64_t valu
   batch_set(b, name, writer_i64(b->w, value));
 }
 
+/* A hit is still taken (another attribute may have made the value); a
+ * miss is not kept. */
+void opsched_batch_i64_once(opsched_attr_batch *b, opsched_op_attr name, int64_t value) {
+  value = capped(value);
+  const opsched_attr_cache *c = &b->w->ints;
+  uint64_t key = (uint64_t)value;
+  if (c->entries)
+    for (size_t i = (size_t)mix64(key) & c->mask; !mlirAttributeIsNull(c->entries[i].attr);
+         i = (i + 1) & c->mask)
+      if (c->entries[i].key == key) {
+        batch_set(b, name, c->entries[i].attr);
+        return;
+      }
+  batch_set(b, name, mlirIntegerAttrGet(b->w->i64, value));
+}
+
 void opsched_batch_i64_array(opsched_attr_batch *b, opsched_op_attr name,
                              const int64_t *values, intptr_t count) {
   int64_t *copy;

@@ -65,6 +65,10 @@ typedef struct opsched_attr_batch {
 
 void opsched_batch_begin(opsched_attr_batch *b, opsched_attr_writer *w, MlirOperation op);
 void opsched_batch_i64(opsched_attr_batch *b, opsched_op_attr name, int64_t value);
+/* As opsched_batch_i64 for a value seen once (a position in the block):
+ * the cache is read but not filled with it. The same attribute either way
+ * (MLIR uniques them). */
+void opsched_batch_i64_once(opsched_attr_batch *b, opsched_op_attr name, int64_t value);
 void opsched_batch_i64_array(opsched_attr_batch *b, opsched_op_attr name,
                              const int64_t *values, intptr_t count);
 /* A unit attribute when `present`, else removes it. */

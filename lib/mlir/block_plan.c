@@ -745,7 +745,7 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int flags) {
       /* Streams: placement and the waits a runtime needs, by position in the
        * new order; stale ones of an earlier multi-stream run go. */
       if (multi) {
-        opsched_batch_i64(&b, OPSCHED_OP_ID, position[v]);
+        opsched_batch_i64_once(&b, OPSCHED_OP_ID, position[v]); /* distinct */
         opsched_batch_i64(&b, OPSCHED_OP_STREAM, opsched_schedule_streams(s)[v]);
         int32_t nw = wait_ids(s, v, position, ids);
         if (nw > 0)

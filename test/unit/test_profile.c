@@ -146,6 +146,12 @@ static void random_run(uint64_t seed, int32_t n, int32_t streams,
       horizon = b + cost;
   }
   CHECK_EQ_I64(mismatches, 0);
+  if (p.flat) { /* the steps themselves: the reference's */
+    CHECK_EQ_I64(p.pm, f.m);
+    CHECK(memcmp(p.pt, f.pt, sizeof *f.pt * (size_t)f.m) == 0);
+    CHECK(memcmp(p.pcnt, f.cnt, sizeof *f.cnt * (size_t)f.m) == 0);
+    CHECK(memcmp(p.puse, f.use, sizeof *f.use * (size_t)f.m) == 0);
+  }
   /* Reset keeps the memory and starts empty. */
   opsched_prof_reset(&p);
   CHECK_EQ_I64(opsched_prof_earliest(&p, 5, 3, max_demand), 5);
@@ -213,9 +219,50 @@ static void test_snapshots(void) {
   opsched_prof_free(&b);
 }
 
+/* An add at the last earliest query's answer starts from the step that
+ * query found (profile.c's memo): only while the profile is unchanged. */
+static void test_earliest_memo(void) {
+  opsched_prof a;
+  CHECK(opsched_prof_init(&a, 1, 1, 1, 16));
+  int64_t pt[40];
+  int32_t cnt[40], use[40];
+  opsched_prof_snap empty = {pt, cnt, use, 0};
+  opsched_prof_snap_save(&a, &empty); /* one step */
+  CHECK(opsched_prof_add(&a, 0, 4, 1)); /* [1, 8) doubled */
+  CHECK(opsched_prof_add(&a, 6, 2, 1)); /* [13, 16) */
+  CHECK_EQ_I64(opsched_prof_earliest(&a, 2, 2, 1), 4); /* lo 9: step 2 of 5 */
+  CHECK_EQ_I64(a.memo_lo, 9);
+  CHECK_EQ_I64(a.memo_i, 2);
+  /* Restored to one step, the memo's step 2 is gone: the add must not use
+   * it. */
+  opsched_prof_snap_restore(&a, &empty);
+  CHECK_EQ_I64(a.memo_lo, -1);
+  CHECK(opsched_prof_add(&a, 4, 2, 1)); /* [9, 12) */
+  CHECK_EQ_I64(a.pm, 3);
+  CHECK_EQ_I64(a.pt[1], 9);
+  CHECK_EQ_I64(a.pt[2], 12);
+  CHECK_EQ_I64(a.pcnt[0], 0);
+  CHECK_EQ_I64(a.pcnt[1], 1);
+  CHECK_EQ_I64(a.pcnt[2], 0);
+  /* Used: the add at the answer lands where a fresh search would. */
+  CHECK_EQ_I64(opsched_prof_earliest(&a, 3, 3, 1), 6); /* lo 13 */
+  CHECK_EQ_I64(a.memo_i, 2);
+  CHECK(opsched_prof_add(&a, 6, 3, 1)); /* [13, 18) */
+  CHECK_EQ_I64(a.memo_lo, -1);
+  CHECK_EQ_I64(a.pm, 5);
+  static const int64_t want_t[5] = {0, 9, 12, 13, 18};
+  static const int32_t want_c[5] = {0, 1, 0, 1, 0};
+  for (int i = 0; i < 5; i++) {
+    CHECK_EQ_I64(a.pt[i], want_t[i]);
+    CHECK_EQ_I64(a.pcnt[i], want_c[i]);
+  }
+  opsched_prof_free(&a);
+}
+
 int main(void) {
   test_small();
   test_random_profiles();
   test_snapshots();
+  test_earliest_memo();
   return check_report("test_profile");
 }

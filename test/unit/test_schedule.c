@@ -2,6 +2,10 @@
 #include "check.h"
 #include "opsched/schedule.h"
 
+#include "../../lib/core/schedule_object.h"
+
+#include <stdlib.h>
+
 /* The seed's graph: a->b, a->c, b->d, c->d, d->e, d->f, unit costs. */
 static opsched_graph *seed_graph(void) {
   opsched_graph *g = opsched_graph_create(6);
@@ -109,11 +113,74 @@ static void test_zero_costs(void) {
   opsched_graph_destroy(g);
 }
 
+/* The order's sort: (start, end, tie position, id), whatever the records'
+ * first arrangement; a nearly sorted one (a list schedule's start order,
+ * ops started at one instant out of place) costs a few insertion moves, an
+ * arbitrary one falls back to the merge sort after 8n + 64 moves. */
+static void test_sort_order_recs(void) {
+  enum { N = 200 };
+  opsched_order_rec *rec = malloc(sizeof *rec * N), *tmp = malloc(sizeof *tmp * N);
+  /* Record i (id i): start i / 4, end 10 - i % 4 (ties on start, reversed
+   * ends), topo 0; so the sorted order within each start is by end. */
+  for (int32_t i = 0; i < N; i++)
+    rec[i] = (opsched_order_rec){i / 4, 10 - i % 4, 0, 0, i};
+  int64_t moves = opsched_sort_order_recs(rec, tmp, N);
+  CHECK_EQ_I64(moves, 6 * (N / 4)); /* 0+1+2+3 per group of four */
+  for (int32_t i = 0; i < N; i++)
+    CHECK_EQ_I64(rec[i].id, 4 * (i / 4) + 3 - i % 4);
+  /* Equal (start, end): by topo, then by id. */
+  opsched_order_rec t[4] = {{5, 5, 0, 1, 9}, {5, 5, 0, 0, 7}, {5, 5, 0, 1, 2}, {1, 9, 0, 3, 4}};
+  opsched_order_rec ts[4];
+  CHECK_EQ_I64(opsched_sort_order_recs(t, ts, 4), 5);
+  CHECK_EQ_I64(t[0].id, 4);
+  CHECK_EQ_I64(t[1].id, 7);
+  CHECK_EQ_I64(t[2].id, 2);
+  CHECK_EQ_I64(t[3].id, 9);
+  /* Reversed: over the budget after a while, then merge-sorted. */
+  for (int32_t i = 0; i < N; i++)
+    rec[i] = (opsched_order_rec){N - i, N - i, 0, 0, i};
+  moves = opsched_sort_order_recs(rec, tmp, N);
+  CHECK(moves > 8 * N + 64 && moves < 8 * N + 64 + N);
+  for (int32_t i = 0; i < N; i++)
+    CHECK_EQ_I64(rec[i].id, N - 1 - i);
+  free(rec);
+  free(tmp);
+}
+
+/* The hint changes nothing but the work: the order from every first
+ * arrangement is the one from id order. */
+static void test_sort_order_hint(void) {
+  /* Four independent ops: 0 [3, 5), 1 [0, 2), 2 [0, 1), 3 [3, 5). */
+  opsched_graph *g = opsched_graph_create(4);
+  for (int i = 0; i < 4; i++)
+    opsched_graph_add_node(g, 1, 1);
+  opsched_graph_finalize(g);
+  opsched_schedule *s = opsched_schedule_alloc(4);
+  static const int64_t st[4] = {3, 0, 0, 3}, en[4] = {5, 2, 1, 5};
+  static const int32_t hints[3][4] = {{0, 1, 2, 3}, {3, 2, 1, 0}, {2, 1, 3, 0}};
+  for (int h = 0; h < 3; h++) {
+    for (int v = 0; v < 4; v++) {
+      s->start[v] = st[v];
+      s->end[v] = en[v];
+    }
+    CHECK(opsched_schedule_sort_order_hint(s, g, NULL, hints[h]) == OPSCHED_OK);
+    CHECK_EQ_I64(s->order[0], 2);
+    CHECK_EQ_I64(s->order[1], 1);
+    CHECK_EQ_I64(s->order[2], 0); /* topological position 0 before 3 */
+    CHECK_EQ_I64(s->order[3], 3);
+    CHECK_EQ_I64(s->makespan, 5);
+  }
+  opsched_schedule_destroy(s);
+  opsched_graph_destroy(g);
+}
+
 int main(void) {
   test_seed_demo(OPSCHED_PRIORITY_CRITICAL_PATH);
   test_seed_demo(OPSCHED_PRIORITY_PROGRAM_ORDER);
   test_one_stream_by_rank();
   test_capacity();
   test_zero_costs();
+  test_sort_order_recs();
+  test_sort_order_hint();
   return check_report("test_schedule");
 }
