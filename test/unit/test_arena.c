@@ -69,6 +69,21 @@ static void test_chain_reuse(void) {
   CHECK(!opsched_arena_may_share(a, A, A));
   CHECK_EQ_I64(opsched_arena_num_conflicts(a), 2);
   CHECK(opsched_arena_fragmentation(a) > 0.139 && opsched_arena_fragmentation(a) < 0.141);
+  /* greedy-size meets the aligned bound (228): every later packer is
+   * skipped, the sweep packer too (it runs in its turn, not up front). */
+  CHECK(!strcmp(opsched_arena_winner(a), "greedy-size"));
+  CHECK_EQ_I64(opsched_arena_packer_size(a, OPSCHED_ARENA_GREEDY_SIZE), 228);
+  for (int p = OPSCHED_ARENA_TFLITE; p < OPSCHED_ARENA_PACKER_COUNT; p++)
+    CHECK_EQ_I64(opsched_arena_packer_size(a, (opsched_arena_packer)p), -1);
+  opsched_arena_destroy(a);
+  /* Every packer asked: the sweep reaches the same 228 (A and C share 0,
+   * B at 128 on top). */
+  CHECK(opsched_arena_assign_with(g, s, b, 0,
+                                  OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_EVERY_PACKER,
+                                  &a) == OPSCHED_OK);
+  CHECK_EQ_I64(opsched_arena_packer_size(a, OPSCHED_ARENA_SWEEP_BEST_FIT), 228);
+  CHECK_EQ_I64(opsched_arena_packer_size(a, OPSCHED_ARENA_TFLITE), 228);
+  CHECK_EQ_I64(opsched_arena_size(a), 228);
   opsched_arena_destroy(a);
   /* Alignment 1: exact sizes. */
   CHECK(opsched_arena_assign(g, s, b, 1, &a) == OPSCHED_OK);
