@@ -1417,6 +1417,27 @@ static int at_bound(arena_work *W) {
          W->best <= layout_bound(W);
 }
 
+/* One size, greedy-size above the bound: the chain cover's layout when it
+ * meets the bound, before the other packers (none of them, no compaction
+ * and no round can go lower: they are skipped, or with
+ * OPSCHED_ARENA_EVERY_PACKER run for their sizes only). Returns 1 when
+ * chain_layout ran (W->perm, W->off used); W->winner is -1 when its layout
+ * was taken. */
+static int chain_first(arena_work *W, const pk *P) {
+  if (W->capped || !(W->packers & OPSCHED_ARENA_COMPACT) || W->best <= layout_bound(W) ||
+      !W->chain)
+    return 0;
+  int64_t top = chain_layout(W, P);
+  if (top >= 0 && top < W->best && top <= layout_bound(W)) {
+    take_chain_layout(W, top);
+    W->winner = -1;
+  }
+  for (int32_t x = 0; x < W->m; x++) /* the packers' stack, as phase_floors left it */
+    if (W->fev[x])
+      W->off[x] = W->floor_[x];
+  return 1;
+}
+
 /* Every asked packer over the conflict lists (and the sweep's result);
  * the smallest arena wins; then compaction of the winner. */
 static opsched_status phase_packers(arena_work *W) {
@@ -1461,7 +1482,11 @@ static opsched_status phase_packers(arena_work *W) {
       W->winner = p;
       memcpy(W->best_off, W->off, sizeof *W->off * (size_t)m);
     }
+    if (p == OPSCHED_ARENA_GREEDY_SIZE && chain_first(W, &P))
+      sorted = -1; /* chain_layout used W->perm */
   }
+  if (W->winner < 0)
+    return OPSCHED_OK; /* the chain cover's layout, before any other packer */
   W->A->winner = packer_names[W->winner];
   /* Compaction assumes the stacked results, which the sweep does not use. */
   if ((W->packers & OPSCHED_ARENA_COMPACT) && W->winner != OPSCHED_ARENA_SWEEP_BEST_FIT &&
