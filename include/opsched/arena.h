@@ -37,11 +37,12 @@
  * only when it lowers the arena. When every buffer not live until the end
  * has one aligned size and the arena is above the largest set of pairwise
  * conflicting buffers, a minimum chain cover of the "ordered before" order
- * (Dilworth, from that set's matching) is laid out first: one slot per
+ * (Dilworth, from that set's matching) is laid out: one slot per
  * chain, the buffers live until the end of that size each in the lowest
  * slot none of its conflicts holds (others stacked under the chains); it
- * is kept when it lowers the arena, and when it meets that bound no round
- * runs (winner "chain-cover"). Buffers live until the end are stacked first
+ * is tried right after greedy-size and, when it meets that bound, taken
+ * there (no other packer, compaction or round runs; winner "chain-cover");
+ * otherwise again before the rounds, kept when it lowers the arena. Buffers live until the end are stacked first
  * at the bottom in allocation order (they form a clique), so every later
  * buffer sits above the ones allocated before it. Every layout is measured
  * by its unaligned end or by its mirror image's (offset' = T - offset -
@@ -111,8 +112,9 @@ typedef enum opsched_arena_packer {
 #define OPSCHED_ARENA_SYNC_REUSE (1u << 18)
 /* Run every asked packer even once an earlier one met the lower bound
  * (its size is then final: no packer, compaction or round keeps a layout
- * unless strictly smaller, and none ends below the bound). Without it the
- * packers after that one are skipped and opsched_arena_packer_size()
+ * unless strictly smaller, and none ends below the bound), or the chain
+ * cover met it right after greedy-size (blocks of one size). Without it
+ * the packers after that point are skipped and opsched_arena_packer_size()
  * returns -1 for them; the layout, its size and winner are the same. For
  * benchmarks comparing the packers. */
 #define OPSCHED_ARENA_EVERY_PACKER (1u << 19)
@@ -204,8 +206,8 @@ double opsched_arena_fragmentation(const opsched_arena *arena);
  * "empty" (nothing to place). A static string. */
 const char *opsched_arena_winner(const opsched_arena *arena);
 /* Arena size a packer reached before compaction, -1 when it did not run
- * (not asked, or skipped once an earlier packer met the lower bound: see
- * OPSCHED_ARENA_EVERY_PACKER). */
+ * (not asked, or skipped once an earlier packer or the chain cover met the
+ * lower bound: see OPSCHED_ARENA_EVERY_PACKER). */
 int64_t opsched_arena_packer_size(const opsched_arena *arena,
                                   opsched_arena_packer packer);
 /* Number of conflicting pairs (buffers of size > 0 that may not share),

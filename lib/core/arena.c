@@ -106,6 +106,8 @@ typedef struct pk {
   int64_t *off;    /* current layout, -1 = unplaced */
   int64_t *scratch; /* 4 * max degree + 4: intervals, then radix space */
   uint8_t *dirty;   /* per buffer, for compact() */
+  int unit;         /* log2 of a unit dividing every size and floor, -1 none */
+  int64_t *top;     /* >= every placed buffer's aligned end (place_direct) */
 } pk;
 
 /* Sorts `cnt` (lo, hi) pairs by lo, in O(cnt) per byte of the largest lo:
@@ -232,10 +234,85 @@ static int place_bitmap(const pk *P, int64_t cnt, int64_t floor_, int64_t size,
   return 1;
 }
 
+/* Sets the units [a, b) (b > a) in bm. */
+static void set_units(uint64_t *bm, int64_t a, int64_t b) {
+  int64_t wa = a >> 6, wb = (b - 1) >> 6;
+  uint64_t lo = ~(uint64_t)0 << (a & 63), hi = ~(uint64_t)0 >> (63 - ((b - 1) & 63));
+  if (wa == wb) {
+    bm[wa] |= lo & hi;
+    return;
+  }
+  bm[wa] |= lo;
+  for (int64_t w = wa + 1; w < wb; w++)
+    bm[w] = ~(uint64_t)0;
+  bm[wb] |= hi;
+}
+
+/* place() straight from the conflict list into a bitmap of units (P->unit:
+ * every offset is a sum of floors and aligned sizes, so a multiple of it)
+ * up to the layout's top (*P->top), no interval copied or sorted: the same
+ * free runs and choice as place_bitmap (the bits above the neighbours'
+ * highest end are clear, so the run from there is the unbounded one).
+ * Returns 0 when it does not apply (no unit, or more words than twice the
+ * list's length plus two: the scratch space). */
+static int place_direct(const pk *P, int32_t x, int first_fit, int64_t *out) {
+  int u = P->unit;
+  int64_t deg = P->adj_off[x + 1] - P->adj_off[x];
+  if (u < 0 || *P->top < 0)
+    return 0;
+  int64_t words = ((*P->top >> u) + 63) / 64;
+  if (words > 2 * deg + 2)
+    return 0;
+  uint64_t *bm = (uint64_t *)P->scratch;
+  memset(bm, 0, sizeof *bm * (size_t)words);
+  for (int64_t e = P->adj_off[x]; e < P->adj_off[x + 1]; e++) {
+    int32_t y = P->adj[e];
+    int64_t o = P->off[y];
+    if (o < 0)
+      continue;
+    int64_t a = o >> u, b = (o + P->asz[y]) >> u;
+    if (b - a == 1) /* one unit: the usual case when every size is one */
+      bm[a >> 6] |= (uint64_t)1 << (a & 63);
+    else
+      set_units(bm, a, b);
+  }
+  int64_t nbits = words * 64, su = P->asz[x] >> u, best = -1, best_gap = 0;
+  int64_t at = next_bit(bm, nbits, P->floor[x] >> u, 0);
+  while (at < nbits) {
+    int64_t end = next_bit(bm, nbits, at, 1);
+    if (end >= nbits)
+      break; /* the unbounded run from the top */
+    if (end - at >= su) {
+      if (first_fit) {
+        *out = at << u;
+        return 1;
+      }
+      if (best < 0 || end - at < best_gap) {
+        best = at;
+        best_gap = end - at;
+      }
+    }
+    at = next_bit(bm, nbits, end, 0);
+  }
+  if (best < 0) { /* above the neighbours' highest end (the top set bit) */
+    int64_t w = words - 1, maxhi = P->floor[x];
+    while (w >= 0 && bm[w] == 0)
+      w--;
+    if (w >= 0 && ((w * 64 + 64 - __builtin_clzll(bm[w])) << u) > maxhi)
+      maxhi = (w * 64 + 64 - __builtin_clzll(bm[w])) << u;
+    best = maxhi >> u; /* a multiple of the unit */
+  }
+  *out = best << u;
+  return 1;
+}
+
 /* Lowest (first_fit) or best-fitting gap for x among its placed
  * neighbours, at or above its floor. */
 static int64_t place(const pk *P, int32_t x, int first_fit) {
   int64_t cnt = 0, size = P->asz[x];
+  int64_t direct;
+  if (place_direct(P, x, first_fit, &direct))
+    return direct;
   for (int64_t e = P->adj_off[x]; e < P->adj_off[x + 1]; e++) {
     int32_t y = P->adj[e];
     if (P->off[y] >= 0) {
@@ -311,8 +388,13 @@ static int64_t run_packer(const pk *P, const int32_t *perm, int32_t count,
   for (int32_t i = 0; i < P->m; i++)
     if (!P->fev[i])
       P->off[i] = -1;
-  for (int32_t i = 0; i < count; i++)
-    P->off[perm[i]] = place(P, perm[i], first_fit);
+  *P->top = aligned_top(P->m, P->off, P->asz);
+  for (int32_t i = 0; i < count; i++) {
+    int32_t x = perm[i];
+    P->off[x] = place(P, x, first_fit);
+    if (P->off[x] + P->asz[x] > *P->top)
+      *P->top = P->off[x] + P->asz[x];
+  }
   return layout_top(P);
 }
 
@@ -337,6 +419,7 @@ static int cmp_key(const void *pa, const void *pb) {
  * lowest feasible offset, so place() would return the offset it has (the
  * same layout as placing every buffer in every pass). */
 static void compact(const pk *P, int32_t *perm, int32_t count, sort_key *keys) {
+  *P->top = aligned_top(P->m, P->off, P->asz); /* buffers only move down */
   for (int32_t i = 0; i < count; i++)
     P->dirty[perm[i]] = 1;
   for (int pass = 0; pass < 4; pass++) {
@@ -535,6 +618,7 @@ typedef struct arena_work {
   int capped;
   int64_t fsum;            /* bytes of the forever stack */
   int64_t *scratch;        /* 4 * max degree + 4, for place() */
+  int64_t top;             /* the packers' running aligned top (pk.top) */
   uint8_t *dirty;          /* per local buffer, for compact() */
   int32_t *perm;
   sort_key *keys;
@@ -997,7 +1081,8 @@ static opsched_status adjacency(arena_work *W, const sweep_state *ss) {
     adj_off[ss->E[e] + 1]++;
   for (int32_t x = 0; x < m; x++)
     adj_off[x + 1] += adj_off[x];
-  W->adj = opsched_alloc_array((size_t)adj_off[m], sizeof *W->adj);
+  /* Not zero-filled: the loop below writes every entry. */
+  W->adj = opsched_realloc_array(NULL, (size_t)adj_off[m], sizeof *W->adj);
   if (!W->adj)
     return OPSCHED_ERR_NOMEM;
   for (int32_t y = 0; y < m; y++) {
@@ -1046,7 +1131,8 @@ static opsched_status phase_conflict_sweep(arena_work *W) {
   }
   if (W->capped)
     goto done;
-  ss.E = opsched_alloc_array((size_t)W->pairs + 1, sizeof *ss.E);
+  /* Not zero-filled: pass 1 copies each buffer's cnt entries there. */
+  ss.E = opsched_realloc_array(NULL, (size_t)W->pairs + 1, sizeof *ss.E);
   if (!ss.E) {
     st = OPSCHED_ERR_NOMEM;
     goto done;
@@ -1090,16 +1176,13 @@ static opsched_status phase_floors(arena_work *W) {
   return OPSCHED_OK;
 }
 
-/* The sweep packer, when asked or when the conflict lists were capped.
- * Release points: the last sequential position of an op that does not
- * happen after all of the buffer's events. */
-static opsched_status phase_sweep_packer(arena_work *W) {
+/* The sweep packer's layout (W->sw_off, W->sweep_top). Release points:
+ * the last sequential position of an op that does not happen after all of
+ * the buffer's events. */
+static opsched_status sweep_layout(arena_work *W) {
   const opsched_arena *A = W->A;
   const hb_ctx *h = &W->h;
   int32_t m = W->m, S = W->S;
-  W->sweep_top = -2;
-  if (!W->capped && !(W->packers & OPSCHED_ARENA_PACKER_BIT(OPSCHED_ARENA_SWEEP_BEST_FIT)))
-    return OPSCHED_OK;
   int32_t *rel = opsched_alloc_array((size_t)m, sizeof *rel);
   W->sw_off = opsched_alloc_array((size_t)m, sizeof *W->sw_off);
   if (!rel || !W->sw_off) {
@@ -1128,6 +1211,14 @@ static opsched_status phase_sweep_packer(arena_work *W) {
   if (m > 0)
     W->A->packer_size[OPSCHED_ARENA_SWEEP_BEST_FIT] = W->sweep_top;
   return OPSCHED_OK;
+}
+
+/* The sweep packer now when the conflict lists were capped (its layout is
+ * the result); when merely asked, phase_packers runs it in its turn, so it
+ * is skipped, as the packers before it are, once the bound is met. */
+static opsched_status phase_sweep_packer(arena_work *W) {
+  W->sweep_top = -2;
+  return W->capped ? sweep_layout(W) : OPSCHED_OK;
 }
 
 /* Breadth of each buffer: the largest aligned live bytes over its
@@ -1201,8 +1292,13 @@ static int32_t packer_keys(const arena_work *W, int p) {
 }
 
 static pk packer_view(arena_work *W) {
-  pk P = {W->m,   W->asz, W->rsz, W->fev,     W->floor_,
-          W->adj_off, W->adj, W->off, W->scratch, W->dirty};
+  /* The unit: the lowest bit set in any aligned size or floor. */
+  uint64_t all = 0;
+  for (int32_t x = 0; x < W->m; x++)
+    all |= (uint64_t)W->asz[x] | (uint64_t)W->floor_[x];
+  pk P = {W->m,      W->asz,  W->rsz, W->fev,     W->floor_, W->adj_off,
+          W->adj,    W->off,  W->scratch, W->dirty, all ? __builtin_ctzll(all) : -1,
+          &W->top};
   return P;
 }
 
@@ -1321,6 +1417,27 @@ static int at_bound(arena_work *W) {
          W->best <= layout_bound(W);
 }
 
+/* One size, greedy-size above the bound: the chain cover's layout when it
+ * meets the bound, before the other packers (none of them, no compaction
+ * and no round can go lower: they are skipped, or with
+ * OPSCHED_ARENA_EVERY_PACKER run for their sizes only). Returns 1 when
+ * chain_layout ran (W->perm, W->off used); W->winner is -1 when its layout
+ * was taken. */
+static int chain_first(arena_work *W, const pk *P) {
+  if (W->capped || !(W->packers & OPSCHED_ARENA_COMPACT) || W->best <= layout_bound(W) ||
+      !W->chain)
+    return 0;
+  int64_t top = chain_layout(W, P);
+  if (top >= 0 && top < W->best && top <= layout_bound(W)) {
+    take_chain_layout(W, top);
+    W->winner = -1;
+  }
+  for (int32_t x = 0; x < W->m; x++) /* the packers' stack, as phase_floors left it */
+    if (W->fev[x])
+      W->off[x] = W->floor_[x];
+  return 1;
+}
+
 /* Every asked packer over the conflict lists (and the sweep's result);
  * the smallest arena wins; then compaction of the winner. */
 static opsched_status phase_packers(arena_work *W) {
@@ -1334,10 +1451,15 @@ static opsched_status phase_packers(arena_work *W) {
   if (!W->scratch || !W->dirty || phase_breadth(W) != OPSCHED_OK)
     return OPSCHED_ERR_NOMEM;
   pk P = packer_view(W);
+  int sorted = -1; /* the packer whose order W->perm holds (cnt buffers) */
+  int32_t cnt = 0;
   for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++) {
     if (!(W->packers & OPSCHED_ARENA_PACKER_BIT(p)) || at_bound(W))
       continue;
     if (p == OPSCHED_ARENA_SWEEP_BEST_FIT) {
+      opsched_status st = sweep_layout(W);
+      if (st != OPSCHED_OK)
+        return st;
       if (W->best < 0 || W->sweep_top < W->best) {
         W->best = W->sweep_top;
         W->winner = p;
@@ -1345,10 +1467,14 @@ static opsched_status phase_packers(arena_work *W) {
       }
       continue;
     }
-    int32_t cnt = packer_keys(W, p);
-    qsort(W->keys, (size_t)cnt, sizeof *W->keys, cmp_key);
-    for (int32_t c = 0; c < cnt; c++)
-      W->perm[c] = W->keys[c].id;
+    /* tflite's order is greedy-size's (the same keys): sorted once. */
+    if (!(p == OPSCHED_ARENA_TFLITE && sorted == OPSCHED_ARENA_GREEDY_SIZE)) {
+      cnt = packer_keys(W, p);
+      qsort(W->keys, (size_t)cnt, sizeof *W->keys, cmp_key);
+      for (int32_t c = 0; c < cnt; c++)
+        W->perm[c] = W->keys[c].id;
+    }
+    sorted = p;
     int64_t top = run_packer(&P, W->perm, cnt, p == OPSCHED_ARENA_GREEDY_SIZE);
     W->A->packer_size[p] = top;
     if (W->best < 0 || top < W->best) {
@@ -1356,13 +1482,17 @@ static opsched_status phase_packers(arena_work *W) {
       W->winner = p;
       memcpy(W->best_off, W->off, sizeof *W->off * (size_t)m);
     }
+    if (p == OPSCHED_ARENA_GREEDY_SIZE && chain_first(W, &P))
+      sorted = -1; /* chain_layout used W->perm */
   }
+  if (W->winner < 0)
+    return OPSCHED_OK; /* the chain cover's layout, before any other packer */
   W->A->winner = packer_names[W->winner];
   /* Compaction assumes the stacked results, which the sweep does not use. */
   if ((W->packers & OPSCHED_ARENA_COMPACT) && W->winner != OPSCHED_ARENA_SWEEP_BEST_FIT &&
       !at_bound(W)) {
     memcpy(W->off, W->best_off, sizeof *W->off * (size_t)m);
-    int32_t cnt = 0;
+    cnt = 0;
     for (int32_t x = 0; x < m; x++)
       if (!W->fev[x])
         W->perm[cnt++] = x;
@@ -1597,7 +1727,8 @@ static opsched_status derive_syncs(const opsched_arena *strict, opsched_arena *T
     for (int64_t e = strict->adj_off[x]; e < strict->adj_off[x + 1]; e++) {
       int32_t y = strict->adj[e];
       if (y > x)
-        continue; /* each pair once, from the later buffer x */
+        break; /* each pair once, from the later buffer x: the earlier
+                  buffers come first in x's list (adjacency()) */
       int32_t by = strict->ab[y];
       int64_t oy = T->offset[by], ey = oy + T->asize[by];
       if (oy >= ex || ox >= ey)

@@ -19,8 +19,10 @@ typedef struct bound_ctx {
   int64_t work, budget;
 } bound_ctx;
 
-static int has(const uint64_t *row, int32_t y) { return (int)((row[y / 64] >> (y % 64)) & 1); }
-static void set(uint64_t *row, int32_t y) { row[y / 64] |= 1ull << (y % 64); }
+static int has(const uint64_t *row, int32_t y) {
+  return (int)((row[(uint32_t)y >> 6] >> ((uint32_t)y & 63)) & 1);
+}
+static void set(uint64_t *row, int32_t y) { row[(uint32_t)y >> 6] |= 1ull << ((uint32_t)y & 63); }
 
 /* The first y >= from (y > x: later buffers only) ordered after x (taking
  * part, not in x's list) and not reached yet; -1 when none or out of work. */

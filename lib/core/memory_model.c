@@ -7,6 +7,7 @@
 #include "buffers_internal.h"
 #include "saturate.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -334,36 +335,59 @@ void mem_radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n) {
   radix_sort_from(keys, tmp, n, 0);
 }
 
+/* One LSD pass by byte d from src to dst, c the byte's counts (turned
+ * into starts). */
+static void radix_pass(const uint64_t *src, uint64_t *dst, size_t n, int d, uint32_t *c) {
+  uint32_t sum = 0;
+  for (int b = 0; b < 256; b++) {
+    uint32_t k = c[b];
+    c[b] = sum;
+    sum += k;
+  }
+  for (size_t i = 0; i < n; i++)
+    dst[c[(src[i] >> (8 * d)) & 0xff]++] = src[i];
+}
+
 static void radix_sort_from(uint64_t *keys, uint64_t *tmp, size_t n, int first) {
   if (n == 0)
     return;
-  uint64_t any = 0, all = ~(uint64_t)0;
-  for (size_t i = 0; i < n; i++) {
-    any |= keys[i];
-    all &= keys[i];
+  if (n > UINT32_MAX) { /* the counts below are 32-bit: sort by halves, merge */
+    size_t h = n / 2;
+    radix_sort_from(keys, tmp, h, first);
+    radix_sort_from(keys + h, tmp, n - h, first);
+    uint64_t mask = first ? ~(uint64_t)0 << (8 * first) : ~(uint64_t)0;
+    size_t i = 0, j = h, o = 0;
+    while (i < h || j < n) /* stable: the first half wins ties */
+      tmp[o++] = j >= n || (i < h && (keys[i] & mask) <= (keys[j] & mask)) ? keys[i++]
+                                                                             : keys[j++];
+    memcpy(keys, tmp, sizeof *keys * n);
+    return;
   }
-  uint64_t differ = any ^ all; /* the bits that are not the same in every key */
-  int digit[8], nd = 0;
+  /* Every byte from `first` up counted in one pass; a byte whose count
+   * is n in one bucket is the same in every key and is skipped. Rows
+   * cleared one at a time (1 KiB each). */
+  uint32_t count[8][256];
   for (int d = first; d < 8; d++)
-    if ((differ >> (8 * d)) & 0xff)
-      digit[nd++] = d;
-  size_t count[8][256];
-  memset(count, 0, sizeof count[0] * (size_t)nd);
-  for (size_t i = 0; i < n; i++)
-    for (int j = 0; j < nd; j++)
-      count[j][(keys[i] >> (8 * digit[j])) & 0xff]++;
-  uint64_t *src = keys, *dst = tmp;
-  for (int j = 0; j < nd; j++) {
-    size_t *c = count[j];
-    int d = digit[j];
-    size_t sum = 0;
-    for (int b = 0; b < 256; b++) {
-      size_t k = c[b];
-      c[b] = sum;
-      sum += k;
+    memset(count[d], 0, sizeof count[d]);
+  if (first == 4) /* mem_peak_in_time's keys: the upper half */
+    for (size_t i = 0; i < n; i++) {
+      uint64_t k = keys[i];
+      count[4][(k >> 32) & 0xff]++;
+      count[5][(k >> 40) & 0xff]++;
+      count[6][(k >> 48) & 0xff]++;
+      count[7][k >> 56]++;
     }
-    for (size_t i = 0; i < n; i++)
-      dst[c[(src[i] >> (8 * d)) & 0xff]++] = src[i];
+  else
+    for (size_t i = 0; i < n; i++) {
+      uint64_t k = keys[i];
+      for (int d = first; d < 8; d++)
+        count[d][(k >> (8 * d)) & 0xff]++;
+    }
+  uint64_t *src = keys, *dst = tmp;
+  for (int d = first; d < 8; d++) {
+    if (count[d][(keys[0] >> (8 * d)) & 0xff] == n)
+      continue;
+    radix_pass(src, dst, n, d, count[d]);
     uint64_t *t = src;
     src = dst;
     dst = t;
@@ -427,22 +451,38 @@ static void hold_hi(const int64_t *start, const int64_t *end, int32_t v,
   }
 }
 
+/* Where time_events stores the events: packed keys (id in the low idbits
+ * bits, kind, phase and time above) when keys is set, else structs. */
+typedef struct event_sink {
+  uint64_t *keys;
+  int idbits;
+  time_event *ev;
+} event_sink;
+
+static inline void put_event(const event_sink *s, size_t i, int64_t t, int32_t phase,
+                             int32_t kind, int32_t id) {
+  if (s->keys) {
+    s->keys[i] = (uint64_t)t << (s->idbits + 3) | (uint64_t)phase << (s->idbits + 2) |
+                 (uint64_t)kind << s->idbits | (uint64_t)id;
+  } else {
+    time_event e = {t, phase, kind, id};
+    s->ev[i] = e;
+  }
+}
+
 /* The events of mem_peak_in_time: per buffer its allocation (owner's hold
  * start) and, unless live until the end, its free (the latest hold end of
  * owner and users); per node a query at its hold end when `queries`.
- * `put` stores one event (time, phase, kind, id). Returns the count. */
-typedef void (*put_event)(void *ctx, size_t i, int64_t t, int32_t phase, int32_t kind,
-                          int32_t id);
-
+ * Returns the count. */
 static size_t time_events(const mem_model *m, const int64_t *start, const int64_t *end,
-                          int queries, put_event put, void *ctx) {
+                          int queries, const event_sink *out) {
   size_t ne = 0;
   for (int32_t k = 0; k < m->nb; k++) {
     int32_t o = m->owner[k];
     int64_t t;
     int32_t ph;
     hold_lo(start, end, o, &t, &ph);
-    put(ctx, ne++, t, ph, 2, k);
+    put_event(out, ne++, t, ph, 2, k);
     if (m->forever[k])
       continue;
     hold_hi(start, end, o, &t, &ph);
@@ -455,31 +495,15 @@ static size_t time_events(const mem_model *m, const int64_t *start, const int64_
         ph = pu;
       }
     }
-    put(ctx, ne++, t, ph, 0, k);
+    put_event(out, ne++, t, ph, 0, k);
   }
   for (int32_t v = 0; queries && v < m->n; v++) {
     int64_t t;
     int32_t ph;
     hold_hi(start, end, v, &t, &ph);
-    put(ctx, ne++, t, ph, 1, v);
+    put_event(out, ne++, t, ph, 1, v);
   }
   return ne;
-}
-
-static void put_struct(void *ctx, size_t i, int64_t t, int32_t phase, int32_t kind, int32_t id) {
-  time_event e = {t, phase, kind, id};
-  ((time_event *)ctx)[i] = e;
-}
-
-typedef struct key_ctx {
-  uint64_t *keys;
-  int idbits;
-} key_ctx;
-
-static void put_key(void *ctx, size_t i, int64_t t, int32_t phase, int32_t kind, int32_t id) {
-  const key_ctx *c = ctx;
-  c->keys[i] = (uint64_t)t << (c->idbits + 3) | (uint64_t)phase << (c->idbits + 2) |
-               (uint64_t)kind << c->idbits | (uint64_t)id;
 }
 
 /* The sweep over events sorted by (t, phase, kind): frees, queries
@@ -543,8 +567,8 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
     uint64_t *keys = opsched_realloc_array(NULL, cap ? 2 * cap : 1, sizeof *keys);
     if (!keys)
       return -2;
-    key_ctx c = {keys, idbits};
-    size_t ne = time_events(m, start, end, after != NULL, put_key, &c);
+    event_sink c = {keys, idbits, NULL};
+    size_t ne = time_events(m, start, end, after != NULL, &c);
     radix_sort_from(keys, keys + ne, ne, split ? 4 : 0);
     int64_t peak = sweep_peak(m, ne, keys, idbits, NULL, after);
     opsched_free(keys);
@@ -555,7 +579,8 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
   time_event *ev = opsched_realloc_array(NULL, cap ? cap : 1, sizeof *ev);
   if (!ev)
     return -2;
-  size_t ne = time_events(m, start, end, after != NULL, put_struct, ev);
+  event_sink c = {NULL, 0, ev};
+  size_t ne = time_events(m, start, end, after != NULL, &c);
   if (!sort_time_events(ev, ne, id_limit)) {
     opsched_free(ev);
     return -2;

@@ -69,6 +69,21 @@ static void test_chain_reuse(void) {
   CHECK(!opsched_arena_may_share(a, A, A));
   CHECK_EQ_I64(opsched_arena_num_conflicts(a), 2);
   CHECK(opsched_arena_fragmentation(a) > 0.139 && opsched_arena_fragmentation(a) < 0.141);
+  /* greedy-size meets the aligned bound (228): every later packer is
+   * skipped, the sweep packer too (it runs in its turn, not up front). */
+  CHECK(!strcmp(opsched_arena_winner(a), "greedy-size"));
+  CHECK_EQ_I64(opsched_arena_packer_size(a, OPSCHED_ARENA_GREEDY_SIZE), 228);
+  for (int p = OPSCHED_ARENA_TFLITE; p < OPSCHED_ARENA_PACKER_COUNT; p++)
+    CHECK_EQ_I64(opsched_arena_packer_size(a, (opsched_arena_packer)p), -1);
+  opsched_arena_destroy(a);
+  /* Every packer asked: the sweep reaches the same 228 (A and C share 0,
+   * B at 128 on top). */
+  CHECK(opsched_arena_assign_with(g, s, b, 0,
+                                  OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_EVERY_PACKER,
+                                  &a) == OPSCHED_OK);
+  CHECK_EQ_I64(opsched_arena_packer_size(a, OPSCHED_ARENA_SWEEP_BEST_FIT), 228);
+  CHECK_EQ_I64(opsched_arena_packer_size(a, OPSCHED_ARENA_TFLITE), 228);
+  CHECK_EQ_I64(opsched_arena_size(a), 228);
   opsched_arena_destroy(a);
   /* Alignment 1: exact sizes. */
   CHECK(opsched_arena_assign(g, s, b, 1, &a) == OPSCHED_OK);
@@ -393,9 +408,11 @@ static void test_property(int blocks, int one_size) {
         int64_t ps = opsched_arena_packer_size(a2, (opsched_arena_packer)p);
         CHECK(ps >= size || (ps == -1 && size == 0));
         /* Skipped only after an earlier packer met the bound, i.e. reached
-         * the final size; otherwise the same size as with every packer. */
+         * the final size, or after greedy-size when the chain cover met it
+         * (taken right then); otherwise the same size as with every
+         * packer. */
         int64_t ds = opsched_arena_packer_size(a, (opsched_arena_packer)p);
-        int met = 0;
+        int met = p > OPSCHED_ARENA_GREEDY_SIZE && !strcmp(opsched_arena_winner(a), "chain-cover");
         for (int q = 0; q < p; q++)
           met |= opsched_arena_packer_size(a, (opsched_arena_packer)q) == size;
         CHECK(ds == ps || (ds == -1 && met));
@@ -439,7 +456,7 @@ static void test_property(int blocks, int one_size) {
       CHECK_EQ_I64(end, size);
       CHECK_EQ_I64(errors, 0);
       if (errors)
-        fprintf(stderr, "  block %d streams %d align %lld\n", i, streams, (long long)align);
+        fprintf(stderr, "  block %d streams %d align %lld winner %s size %lld alb %lld\n", i, streams, (long long)align, opsched_arena_winner(a), (long long)size, (long long)opsched_arena_aligned_lower_bound(a));
       /* Timeline reuse on a fresh copy of the schedule: once its syncs are
        * added, no time changes and every overlapping pair is ordered. */
       opsched_schedule *s4 = run_cap(k.g, k.b, streams, k.max_demand);
@@ -786,6 +803,13 @@ static void test_chain_cover_result(void) {
     CHECK_EQ_I64(opsched_arena_offset(a, A), 0);
     CHECK_EQ_I64(opsched_arena_offset(a, C), 0);
     CHECK_EQ_I64(opsched_arena_offset(a, R), 64);
+    /* greedy-size: R on the stack at 0, A at 0 beside it (ordered before
+     * R), C above R at 64: ends 13, 9, 110; mirrored (T = 128, lowest
+     * padding end 64 - 13 = 51) 77 > 73. The chain cover meets the bound
+     * right after it: no other packer runs. */
+    CHECK_EQ_I64(opsched_arena_packer_size(a, OPSCHED_ARENA_GREEDY_SIZE), 77);
+    for (int p = OPSCHED_ARENA_TFLITE; p < OPSCHED_ARENA_PACKER_COUNT; p++)
+      CHECK_EQ_I64(opsched_arena_packer_size(a, (opsched_arena_packer)p), -1);
     opsched_arena_destroy(a);
     opsched_schedule_destroy(s);
   }

@@ -790,6 +790,44 @@ static void test_gated_memo_ranges(void) {
   CHECK(reused >= 20 && added >= 20);
 }
 
+/* Peak in time with times in the split keys' top bytes: 2^25 and 2^26
+ * put the time's bits in bytes 7 and up of the keys (t << 35), which the
+ * radix sort counts in its one pass over bytes 4..7. Chain 0 -> 1 -> 2,
+ * node 0 [0, 2^25), 1 [2^25, 2^26), 2 [2^26, 2^26 + 1). A (10 B) by 0 read
+ * by 1, B (20 B) by 1 read by 2, C (40 B) by 2: 10, 30, then B + C = 60
+ * live; after each node: 10 (A's free comes at node 1's end), 20 (A gone),
+ * 0. */
+static void test_peak_in_time_high_bytes(void) {
+  opsched_graph *g = opsched_graph_create(3);
+  for (int i = 0; i < 3; i++)
+    opsched_graph_add_node(g, 1, 1);
+  opsched_graph_add_edge(g, 0, 1);
+  opsched_graph_add_edge(g, 1, 2);
+  CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
+  opsched_buffers *b = opsched_buffers_create(3);
+  buf(b, 10, 0, 0, 1, -1);
+  buf(b, 20, 1, 0, 2, -1);
+  buf(b, 40, 2, 0, -1);
+  const int64_t h = (int64_t)1 << 25;
+  int64_t st[3] = {0, h, 2 * h}, en[3] = {h, 2 * h, 2 * h + 1}, after[3];
+  CHECK_EQ_I64(opsched_memory_peak_in_time(g, b, st, en, after), 60);
+  CHECK_EQ_I64(after[0], 10);
+  CHECK_EQ_I64(after[1], 20);
+  CHECK_EQ_I64(after[2], 0);
+  CHECK_EQ_I64(opsched_memory_peak_in_time(g, b, st, en, NULL), 60);
+  /* Node 1 zero-length at 2^25 (with node 0's end): A lives at that
+   * instant with B, C alone later. */
+  en[1] = h;
+  st[2] = h;
+  en[2] = 2 * h;
+  CHECK_EQ_I64(opsched_memory_peak_in_time(g, b, st, en, after), 60);
+  CHECK_EQ_I64(after[0], 10);
+  CHECK_EQ_I64(after[1], 20);
+  CHECK_EQ_I64(after[2], 0);
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
 int main(void) {
   test_defaults();
   test_one_stream();
@@ -799,5 +837,6 @@ int main(void) {
   test_random_blocks();
   test_no_buffers_unchanged();
   test_gated_memo_ranges();
+  test_peak_in_time_high_bytes();
   return check_report("test_schedule_memory");
 }
