@@ -505,9 +505,10 @@ opsched_work_memo *opsched_op_facts_work_memo(opsched_op_facts *f) {
   return f ? f->work : NULL;
 }
 
-int64_t opsched_op_facts_tied_operand(opsched_op_facts *f, MlirOperation op,
-                                      int64_t result_index) {
-  if (f && !(name_class(f, op) & NAME_DPS))
+int64_t opsched_op_facts_dps_inits(opsched_op_facts *f, MlirOperation op, int64_t *first) {
+  if (f && !(name_class(f, op) & NAME_DPS)) {
+    *first = 0;
     return -1;
-  return opsched_mlir_op_tied_operand(op, result_index);
+  }
+  return opsched_mlir_op_dps_inits(op, first);
 }

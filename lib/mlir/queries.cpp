@@ -219,6 +219,18 @@ int64_t opsched_mlir_op_tied_operand(MlirOperation op, int64_t resultIndex) {
   return tied ? static_cast<int64_t>(tied->getOperandNumber()) : -1;
 }
 
+int64_t opsched_mlir_op_dps_inits(MlirOperation op, int64_t *first) {
+  *first = 0;
+  auto dps = dyn_cast<DestinationStyleOpInterface>(unwrap(op));
+  if (!dps)
+    return -1;
+  MutableOperandRange inits = dps.getDpsInitsMutable();
+  if (inits.empty())
+    return 0;
+  *first = static_cast<int64_t>(inits.begin()->getOperandNumber());
+  return static_cast<int64_t>(inits.size());
+}
+
 void opsched_mlir_update_discardable_attrs(MlirOperation op, const MlirNamedAttribute *set,
                                        intptr_t nset, const MlirIdentifier *remove,
                                        intptr_t nremove) {

@@ -119,6 +119,13 @@ int opsched_mlir_op_may_not_return(MlirOperation op);
  * `result_index` (the init it writes in place), or -1. */
 int64_t opsched_mlir_op_tied_operand(MlirOperation op, int64_t result_index);
 
+/* For a destination-passing op, its init operands, which are contiguous:
+ * their number, the first one's index in *first (0 when there are none).
+ * opsched_mlir_op_tied_operand(op, r) is *first + r for r below both this
+ * number and the op's result count (the verifier makes the results no
+ * more than the inits), -1 otherwise. -1 when `op` is no DPS op. */
+int64_t opsched_mlir_op_dps_inits(MlirOperation op, int64_t *first);
+
 /* Removes the discardable attributes named in `remove` and sets those in
  * `set`, in one dictionary update (the C API rebuilds the dictionary at
  * every single change). Both arrays must be sorted by name (byte-wise, the
