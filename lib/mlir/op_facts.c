@@ -418,42 +418,6 @@ int64_t opsched_op_facts_value_effects(opsched_op_facts *f, MlirOperation op,
   return s->fx_count;
 }
 
-int64_t opsched_op_facts_effects(opsched_op_facts *f, MlirOperation op, opsched_effect *out,
-                                 int64_t cap) {
-  if (mlirOperationGetNumRegions(op) == 0)
-    return opsched_mlir_op_effects(op, out, cap);
-  const summary *s = get(f, op);
-  if (!s)
-    return -2;
-  if (s->fx_count < 0)
-    return -1;
-  /* One entry per resource, first-seen order, write winning: resources
-   * are few, a scan of those seen so far will do. */
-  uintptr_t *seen = malloc(sizeof *seen * (size_t)(s->fx_count + 1));
-  int *write = malloc(sizeof *write * (size_t)(s->fx_count + 1));
-  if (!seen || !write) {
-    free(seen);
-    free(write);
-    return -2;
-  }
-  int64_t n = 0;
-  for (int64_t i = s->fx_first; i < s->fx_first + s->fx_count; i++) {
-    int64_t j = 0;
-    while (j < n && seen[j] != f->fx[i].resource)
-      j++;
-    if (j == n) {
-      seen[n] = f->fx[i].resource;
-      write[n++] = 0;
-    }
-    write[j] |= f->fx[i].write;
-  }
-  for (int64_t i = 0; i < n && i < cap; i++)
-    out[i] = (opsched_effect){seen[i], write[i]};
-  free(seen);
-  free(write);
-  return n;
-}
-
 int opsched_op_facts_may_trap(opsched_op_facts *f, MlirOperation op) {
   if (mlirOperationGetNumRegions(op) == 0) /* as opsched_deps_may_trap */
     return !opsched_mlir_op_is_speculatable(op) || may_trap_itself(f, op);

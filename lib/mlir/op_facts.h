@@ -31,11 +31,6 @@ void opsched_op_facts_free(opsched_op_facts *f);
 int64_t opsched_op_facts_value_effects(opsched_op_facts *f, MlirOperation op,
                                        opsched_value_effect *out, int64_t cap);
 
-/* As opsched_mlir_op_effects(op, out, cap) (one entry per resource).
- * Returns -2 when out of memory. */
-int64_t opsched_op_facts_effects(opsched_op_facts *f, MlirOperation op, opsched_effect *out,
-                                 int64_t cap);
-
 /* As opsched_deps_may_trap(op) and opsched_mlir_op_may_not_return(op); 1
  * (the safe answer) when out of memory. */
 int opsched_op_facts_may_trap(opsched_op_facts *f, MlirOperation op);
