@@ -174,9 +174,18 @@ static int name_class(opsched_op_facts *f, MlirOperation op) { return name_entry
 /* As opsched_mlir_op_traits(op), the name's part memoized. */
 static int op_traits(opsched_op_facts *f, MlirOperation op) {
   int t = name_entry(f, op)->traits;
-  if (t & OPSCHED_OP_CONDITIONALLY_SPECULATABLE)
+  if (t & OPSCHED_OP_ALWAYS_SPECULATABLE)
+    t |= OPSCHED_OP_SPECULATABLE;
+  else if (t & OPSCHED_OP_CONDITIONALLY_SPECULATABLE)
     t |= opsched_mlir_op_speculatability(op);
-  return t & ~OPSCHED_OP_CONDITIONALLY_SPECULATABLE;
+  return t & ~(OPSCHED_OP_CONDITIONALLY_SPECULATABLE | OPSCHED_OP_ALWAYS_SPECULATABLE);
+}
+
+/* As opsched_mlir_op_is_speculatable(op), which a name that is always
+ * speculatable answers without asking. */
+static int is_speculatable(opsched_op_facts *f, MlirOperation op) {
+  return (name_entry(f, op)->traits & OPSCHED_OP_ALWAYS_SPECULATABLE) ||
+         opsched_mlir_op_is_speculatable(op);
 }
 
 static int is_bufferization(opsched_op_facts *f, MlirOperation op) {
@@ -273,7 +282,7 @@ static int merge_kids(opsched_op_facts *f, MlirOperation op, int64_t base, summa
     } else {
       int kt = op_traits(f, k);
       all_spec &= (kt & (OPSCHED_OP_SPECULATABLE | OPSCHED_OP_RECURSIVELY_SPECULATABLE)) != 0;
-      s->sub_trap |= may_trap_itself(f, k) || !opsched_mlir_op_is_speculatable(k);
+      s->sub_trap |= may_trap_itself(f, k) || !is_speculatable(f, k);
       s->bufferization |= is_bufferization(f, k);
     }
   }
@@ -420,7 +429,7 @@ int64_t opsched_op_facts_value_effects(opsched_op_facts *f, MlirOperation op,
 
 int opsched_op_facts_may_trap(opsched_op_facts *f, MlirOperation op) {
   if (mlirOperationGetNumRegions(op) == 0) /* as opsched_deps_may_trap */
-    return !opsched_mlir_op_is_speculatable(op) || may_trap_itself(f, op);
+    return !is_speculatable(f, op) || may_trap_itself(f, op);
   const summary *s = get(f, op);
   return !s || !s->spec || s->sub_trap;
 }

@@ -94,6 +94,8 @@ int opsched_mlir_op_name_traits(MlirOperation op) {
     t |= OPSCHED_OP_RECURSIVE_EFFECTS;
   if (isa<ConditionallySpeculatable>(o))
     t |= OPSCHED_OP_CONDITIONALLY_SPECULATABLE;
+  if (o->hasTrait<OpTrait::AlwaysSpeculatableImplTrait>())
+    t |= OPSCHED_OP_ALWAYS_SPECULATABLE;
   if (isa<DestinationStyleOpInterface>(o))
     t |= OPSCHED_OP_DESTINATION_STYLE;
   return t;

@@ -55,11 +55,14 @@ enum {
   OPSCHED_OP_SPECULATABLE = 2,      /* ConditionallySpeculatable: Speculatable */
   OPSCHED_OP_RECURSIVELY_SPECULATABLE = 4, /* ... RecursivelySpeculatable */
   OPSCHED_OP_DESTINATION_STYLE = 8, /* DestinationStyleOpInterface */
-  OPSCHED_OP_CONDITIONALLY_SPECULATABLE = 16 /* has the interface */
+  OPSCHED_OP_CONDITIONALLY_SPECULATABLE = 16, /* has the interface */
+  OPSCHED_OP_ALWAYS_SPECULATABLE = 32 /* AlwaysSpeculatableImplTrait: every op
+                                         of the name is Speculatable */
 };
 
-/* The bits a name decides: RECURSIVE_EFFECTS, DESTINATION_STYLE and
- * CONDITIONALLY_SPECULATABLE (traits and interfaces belong to the op name). */
+/* The bits a name decides: RECURSIVE_EFFECTS, DESTINATION_STYLE,
+ * CONDITIONALLY_SPECULATABLE and ALWAYS_SPECULATABLE (traits and interfaces
+ * belong to the op name). */
 int opsched_mlir_op_name_traits(MlirOperation op);
 
 /* The SPECULATABLE / RECURSIVELY_SPECULATABLE bits of `op` (0 without the
