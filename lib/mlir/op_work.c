@@ -90,7 +90,7 @@ int64_t opsched_type_bytes(MlirType t, int *dynamic) {
 
 /* ---- Memo ---------------------------------------------------------------- */
 
-enum { TYPE_MEMO = 256, LINALG_MEMO = 256, LINALG_MAX_OPERANDS = 8 };
+enum { TYPE_MEMO = 256, LINALG_MEMO = 256, LINALG_MAX_OPERANDS = 8, MAPS_MEMO = 64 };
 
 typedef struct type_entry {
   const void *type; /* NULL: empty */
@@ -107,9 +107,24 @@ typedef struct linalg_entry {
   int dynamic;
 } linalg_entry;
 
+/* A linalg op's indexing maps by what they depend on: its name and
+ * properties (compared with those of `op`, the op they were asked of), its
+ * attribute dictionary and its operand types (a named op's maps are built
+ * anew on each request, e.g. from the operands' rank). The ops of the
+ * function being planned outlive the memo. */
+typedef struct maps_entry {
+  const void *name; /* NULL: empty */
+  const void *dict;
+  const void *types[LINALG_MAX_OPERANDS];
+  intptr_t noperands;
+  MlirOperation op;
+  MlirAttribute maps;
+} maps_entry;
+
 struct opsched_work_memo {
   type_entry types[TYPE_MEMO];
   linalg_entry linalg[LINALG_MEMO];
+  maps_entry maps[MAPS_MEMO];
 };
 
 opsched_work_memo *opsched_work_memo_new(void) { return calloc(1, sizeof(opsched_work_memo)); }
@@ -309,12 +324,38 @@ static linalg_entry *linalg_memo_entry(opsched_work_memo *memo, MlirOperation op
   return e;
 }
 
+/* mlirLinalgGetIndexingMapsAttribute(op), through `memo` (nullable). */
+static MlirAttribute indexing_maps(opsched_work_memo *memo, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (!memo || n > LINALG_MAX_OPERANDS)
+    return mlirLinalgGetIndexingMapsAttribute(op);
+  maps_entry key;
+  memset(&key, 0, sizeof key);
+  key.name = mlirOperationGetName(op).ptr;
+  key.dict = opsched_mlir_op_attr_dict(op);
+  key.noperands = n;
+  key.op = op;
+  uint64_t h = (uint64_t)ptr_hash(key.name) ^ (uint64_t)ptr_hash(key.dict) * 3 ^ (uint64_t)n;
+  for (intptr_t i = 0; i < n; i++) {
+    key.types[i] = mlirValueGetType(mlirOperationGetOperand(op, i)).ptr;
+    h = h * 31 + ptr_hash(key.types[i]);
+  }
+  maps_entry *e = &memo->maps[h % MAPS_MEMO];
+  if (e->name == key.name && e->dict == key.dict && e->noperands == n &&
+      memcmp(e->types, key.types, sizeof *key.types * (size_t)n) == 0 &&
+      opsched_mlir_op_same_properties(e->op, op))
+    return e->maps;
+  key.maps = mlirLinalgGetIndexingMapsAttribute(op);
+  *e = key;
+  return key.maps;
+}
+
 /* Structured (linalg) op: iteration domain x arithmetic ops in the body.
  * Loop ranges come from operands whose indexing-map results are plain dims,
  * as LinalgOp::getStaticLoopRanges does. Returns 0 if `op` is not one. */
 static int measure_linalg(MlirOperation op, opsched_op_work *w, int *dynamic,
                           opsched_work_memo *memo) {
-  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(op);
+  MlirAttribute maps = indexing_maps(memo, op);
   if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps))
     return 0;
   intptr_t nmaps = mlirArrayAttrGetNumElements(maps);

@@ -233,6 +233,21 @@ int64_t opsched_mlir_op_dps_inits(MlirOperation op, int64_t *first) {
   return static_cast<int64_t>(inits.size());
 }
 
+const void *opsched_mlir_op_attr_dict(MlirOperation op) {
+  return unwrap(op)->getRawDictionaryAttrs().getAsOpaquePointer();
+}
+
+int opsched_mlir_op_same_properties(MlirOperation a, MlirOperation b) {
+  Operation *x = unwrap(a), *y = unwrap(b);
+  if (x->getName() != y->getName())
+    return 0;
+  if (!x->getPropertiesStorageSize())
+    return 1;
+  return x->getName().compareOpProperties(x->getPropertiesStorage(), y->getPropertiesStorage())
+             ? 1
+             : 0;
+}
+
 void opsched_mlir_update_discardable_attrs(MlirOperation op, const MlirNamedAttribute *set,
                                        intptr_t nset, const MlirIdentifier *remove,
                                        intptr_t nremove) {

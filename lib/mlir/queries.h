@@ -129,6 +129,15 @@ int64_t opsched_mlir_op_tied_operand(MlirOperation op, int64_t result_index);
  * more than the inits), -1 otherwise. -1 when `op` is no DPS op. */
 int64_t opsched_mlir_op_dps_inits(MlirOperation op, int64_t *first);
 
+/* `op`'s attribute dictionary (a uniqued pointer; inherent attributes
+ * stored as properties are not in it). */
+const void *opsched_mlir_op_attr_dict(MlirOperation op);
+
+/* 1 when `a` and `b` have one name and equal properties (inherent
+ * attributes): with equal attribute dictionaries and operand types, e.g.
+ * equal linalg indexing maps. */
+int opsched_mlir_op_same_properties(MlirOperation a, MlirOperation b);
+
 /* Removes the discardable attributes named in `remove` and sets those in
  * `set`, in one dictionary update (the C API rebuilds the dictionary at
  * every single change). Both arrays must be sorted by name (byte-wise, the
