@@ -192,6 +192,30 @@ static int is_bufferization(opsched_op_facts *f, MlirOperation op) {
   return (name_class(f, op) & NAME_BUFFERIZATION) != 0;
 }
 
+/* opsched_mlir_op_value_effects(op) of an op without regions, whose
+ * getEffectsRecursively is its own effects (unknown without the interface,
+ * unless its name has recursive effects: then none), merged here per
+ * (resource, value) in first-seen order, write winning. */
+static int64_t leaf_value_effects(opsched_op_facts *f, MlirOperation op, opsched_value_effect *out,
+                                  int64_t cap) {
+  int64_t k = opsched_mlir_op_own_effects(op, out, cap);
+  if (k < 0)
+    return (name_entry(f, op)->traits & OPSCHED_OP_RECURSIVE_EFFECTS) ? 0 : -1;
+  if (k > cap)
+    return k; /* the caller asks again with room for k */
+  int64_t m = 0;
+  for (int64_t i = 0; i < k; i++) {
+    int64_t j = 0;
+    while (j < m && (out[j].resource != out[i].resource || out[j].value.ptr != out[i].value.ptr))
+      j++;
+    if (j < m)
+      out[j].write |= out[i].write;
+    else
+      out[m++] = out[i];
+  }
+  return m;
+}
+
 /* opsched_deps_op_may_trap_itself(op), asked only of names that may. */
 static int may_trap_itself(opsched_op_facts *f, MlirOperation op) {
   return (name_class(f, op) & NAME_MAY_TRAP) && opsched_deps_op_may_trap_itself(op);
@@ -317,11 +341,11 @@ static int raw_effects(opsched_op_facts *f, MlirOperation k, int *unknown) {
     f->nraw += cs.fx_count;
     return 0;
   }
-  int64_t n = opsched_mlir_op_value_effects(k, f->raw + f->nraw, f->capraw - f->nraw);
+  int64_t n = leaf_value_effects(f, k, f->raw + f->nraw, f->capraw - f->nraw);
   if (n > f->capraw - f->nraw) {
     if (reserve((void **)&f->raw, &f->capraw, f->nraw + n, sizeof *f->raw))
       return 1;
-    n = opsched_mlir_op_value_effects(k, f->raw + f->nraw, f->capraw - f->nraw);
+    n = leaf_value_effects(f, k, f->raw + f->nraw, f->capraw - f->nraw);
   }
   if (n < 0)
     *unknown = 1;
@@ -417,7 +441,7 @@ static const summary *get(opsched_op_facts *f, MlirOperation op) {
 int64_t opsched_op_facts_value_effects(opsched_op_facts *f, MlirOperation op,
                                        opsched_value_effect *out, int64_t cap) {
   if (mlirOperationGetNumRegions(op) == 0)
-    return opsched_mlir_op_value_effects(op, out, cap);
+    return leaf_value_effects(f, op, out, cap);
   const summary *s = get(f, op);
   if (!s)
     return -2;
