@@ -48,7 +48,8 @@ typedef struct builder {
   const void **buffer_head; /* per buffer: the value last written into it */
   opsched_ptrmap empty_buffer; /* tensor.empty value -> the buffer it became */
   MlirOperation *ops;          /* the block's ops, in order */
-  opsched_ptrmap op_index;     /* op ptr -> index in ops */
+  const opsched_ptrmap *op_index; /* op ptr -> index in ops */
+  opsched_ptrmap own_index;    /* op_index when the caller has none */
   int32_t *seen, *stack;       /* per op: reachability search stamp, work list */
   int32_t stamp, budget;
   int32_t *next_writer;        /* per tensor.empty op: earliest home writer, -1 */
@@ -105,7 +106,7 @@ enum { REACH_BUDGET = 4096, VIEW_DEPTH = 16, CHAIN_MAX = 64 };
 /* Index of the op of this block that `op` is or is nested in, or -1. */
 static int32_t block_index_of(const builder *b, MlirOperation op) {
   for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op)) {
-    int32_t i = opsched_ptrmap_get(&b->op_index, op.ptr);
+    int32_t i = opsched_ptrmap_get(b->op_index, op.ptr);
     if (i >= 0)
       return i;
   }
@@ -269,7 +270,7 @@ static MlirValue chain_next(builder *b, MlirValue v) {
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation x = mlirOpOperandGetOwner(u);
-    int32_t t = opsched_ptrmap_get(&b->op_index, x.ptr);
+    int32_t t = opsched_ptrmap_get(b->op_index, x.ptr);
     if (t < 0)
       continue;
     intptr_t k = mlirOpOperandGetOperandNumber(u);
@@ -304,7 +305,7 @@ static int chain_precedes(builder *b, MlirValue v, int32_t n, int64_t n_init) {
 static int32_t empty_index(const builder *b, MlirValue v) {
   if (!mlirValueIsAOpResult(v))
     return -1;
-  int32_t e = opsched_ptrmap_get(&b->op_index, mlirOpResultGetOwner(v).ptr);
+  int32_t e = opsched_ptrmap_get(b->op_index, mlirOpResultGetOwner(v).ptr);
   return e >= 0 && opsched_mlir_op_is_any(b->ops[e], empty_ops) ? e : -1;
 }
 
@@ -536,7 +537,8 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
 
 /* The builder's maps and work arrays; non-zero when out of memory (then
  * builder_free releases what was made: a failed ptrmap is left empty). */
-static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total_results) {
+static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total_results,
+                        const opsched_ptrmap *index) {
   b->ops = ops;
   b->seen = calloc((size_t)n + 1, sizeof *b->seen);
   b->stack = malloc(sizeof *b->stack * ((size_t)n + 1));
@@ -551,11 +553,13 @@ static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total
     b->next_writer[i] = b->tied_count[i] = TIED_UNASKED;
   if (opsched_ptrmap_init(&b->value_index, (size_t)total_results) ||
       opsched_ptrmap_init(&b->empty_buffer, (size_t)total_results) ||
-      opsched_ptrmap_init(&b->op_index, (size_t)n + 1) ||
+      (!index && opsched_ptrmap_init(&b->own_index, (size_t)n + 1)) ||
       opsched_ptrmap_init(&b->home_writer, (size_t)total_results))
     return 1;
-  for (int32_t i = 0; i < n; i++)
-    opsched_ptrmap_put(&b->op_index, ops[i].ptr, i);
+  if (!index)
+    for (int32_t i = 0; i < n; i++)
+      opsched_ptrmap_put(&b->own_index, ops[i].ptr, i);
+  b->op_index = index ? index : &b->own_index;
   choose_home_writers(b, n);
   return 0;
 }
@@ -572,14 +576,15 @@ static void builder_free(builder *b) {
   free(b->edge_from);
   free(b->edge_to);
   opsched_ptrmap_free(&b->home_writer);
-  opsched_ptrmap_free(&b->op_index);
+  opsched_ptrmap_free(&b->own_index);
   opsched_ptrmap_free(&b->empty_buffer);
   opsched_ptrmap_free(&b->value_index);
 }
 
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
                                 MlirOperation *ops, int32_t n, MlirOperation terminator,
-                                int program_order, opsched_op_facts *facts) {
+                                int program_order, opsched_op_facts *facts,
+                                const opsched_ptrmap *index) {
   memset(bb, 0, sizeof *bb);
   builder b = {.bb = bb, .program_order = program_order, .facts = facts};
   int32_t nargs = (int32_t)mlirBlockGetNumArguments(block);
@@ -603,7 +608,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   /* Every buffer is owned by one block argument or op result: sized once
    * (growing by realloc on a heap MLIR has fragmented costs more than the
    * copies at a million ops). */
-  if (builder_init(&b, ops, n, total_results) || !reserve_buffers(&b, total_results + 1)) {
+  if (builder_init(&b, ops, n, total_results, index) || !reserve_buffers(&b, total_results + 1)) {
     builder_free(&b);
     opsched_block_buffers_release(bb);
     return 1;
