@@ -21,6 +21,8 @@ static void emit(MlirOperation op, opsched_severity sev, const char *msg) {
 /* Reads a non-negative integer override attribute; returns -1 when absent,
  * -2 when present but not a valid value (an error is emitted). */
 static int64_t read_override(MlirOperation op, const char *name, int64_t min) {
+  if (mlirOperationGetNumDiscardableAttributes(op) == 0) /* most ops: no lookup by name */
+    return -1;
   MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString(name));
   if (mlirAttributeIsNull(a))
