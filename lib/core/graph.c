@@ -13,6 +13,7 @@ struct opsched_graph {
   /* Edge list while building: pairs (from, to). */
   int32_t *edge_from, *edge_to;
   int64_t num_raw_edges, edge_cap;
+  int backward; /* a raw edge goes from a larger id to a smaller one */
   /* After finalize: CSR adjacency and a cached topological order. */
   int finalized;
   int64_t num_edges;
@@ -120,6 +121,7 @@ opsched_status opsched_graph_add_edge(opsched_graph *g, int32_t from, int32_t to
   g->edge_from[g->num_raw_edges] = from;
   g->edge_to[g->num_raw_edges] = to;
   g->num_raw_edges++;
+  g->backward |= from > to;
   return OPSCHED_OK;
 }
 
@@ -135,6 +137,46 @@ static void counting_sort(const int32_t *key, const int64_t *in, int64_t *out,
     out[count[key[in[i]]]++] = in[i];
 }
 
+/* Kahn's algorithm, smallest id first: the topological order and the
+ * acyclicity check in one pass. Returns the number of nodes emitted (n
+ * unless there is a cycle); -1 when out of memory. With every edge forward
+ * (from < to) the order is the identity: once 0..v-1 are out, v is ready
+ * and the smallest, so no heap is needed (a block's edges all follow
+ * program order). */
+static int32_t topo_sort(opsched_graph *g) {
+  int32_t n = g->num_nodes;
+  if (!g->backward) {
+    for (int32_t v = 0; v < n; v++)
+      g->topo[v] = v;
+    return n;
+  }
+  int32_t *indeg = opsched_alloc_array((size_t)n, sizeof *indeg);
+  int32_t *heap_ids = opsched_alloc_array((size_t)n, sizeof *heap_ids);
+  int64_t *zero_keys = opsched_alloc_array((size_t)n, sizeof *zero_keys);
+  int32_t emitted = -1;
+  if (indeg && heap_ids && zero_keys) {
+    opsched_heap heap;
+    opsched_heap_init(&heap, heap_ids, zero_keys);
+    for (int32_t v = 0; v < n; v++) {
+      indeg[v] = (int32_t)(g->pred_off[v + 1] - g->pred_off[v]);
+      if (indeg[v] == 0)
+        opsched_heap_push(&heap, v);
+    }
+    emitted = 0;
+    while (heap.size > 0) {
+      int32_t v = opsched_heap_pop(&heap);
+      g->topo[emitted++] = v;
+      for (int64_t k = g->succ_off[v]; k < g->succ_off[v + 1]; k++)
+        if (--indeg[g->succ[k]] == 0)
+          opsched_heap_push(&heap, g->succ[k]);
+    }
+  }
+  opsched_free(indeg);
+  opsched_free(heap_ids);
+  opsched_free(zero_keys);
+  return emitted;
+}
+
 opsched_status opsched_graph_finalize(opsched_graph *g) {
   if (!g)
     return OPSCHED_ERR_INVALID;
@@ -143,17 +185,14 @@ opsched_status opsched_graph_finalize(opsched_graph *g) {
   int32_t n = g->num_nodes;
   int64_t m = g->num_raw_edges;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  int64_t *idx = opsched_alloc_array((size_t)m, sizeof *idx);
-  int64_t *tmp = opsched_alloc_array((size_t)m, sizeof *tmp);
-  int64_t *count = opsched_alloc_array((size_t)n + 1, sizeof *count);
-  int32_t *indeg = opsched_alloc_array((size_t)n, sizeof *indeg);
-  int32_t *heap_ids = opsched_alloc_array((size_t)n, sizeof *heap_ids);
-  int64_t *zero_keys = opsched_alloc_array((size_t)n, sizeof *zero_keys);
+  /* Scratch and arrays written in full before they are read: no zeroing. */
+  int64_t *idx = opsched_alloc_array_raw((size_t)m, sizeof *idx);
+  int64_t *tmp = opsched_alloc_array_raw((size_t)m, sizeof *tmp);
+  int64_t *count = opsched_alloc_array_raw((size_t)n + 1, sizeof *count);
   g->succ_off = opsched_alloc_array((size_t)n + 1, sizeof *g->succ_off);
   g->pred_off = opsched_alloc_array((size_t)n + 1, sizeof *g->pred_off);
-  g->topo = opsched_alloc_array((size_t)n, sizeof *g->topo);
-  if (!idx || !tmp || !count || !indeg || !heap_ids || !zero_keys ||
-      !g->succ_off || !g->pred_off || !g->topo)
+  g->topo = opsched_alloc_array_raw((size_t)n, sizeof *g->topo);
+  if (!idx || !tmp || !count || !g->succ_off || !g->pred_off || !g->topo)
     goto done;
 
   /* Radix sort by (from, to): by `to` first, then stably by `from`. */
@@ -174,8 +213,8 @@ opsched_status opsched_graph_finalize(opsched_graph *g) {
     idx[unique++] = e;
   }
   g->num_edges = unique;
-  g->succ = opsched_alloc_array((size_t)unique, sizeof *g->succ);
-  g->pred = opsched_alloc_array((size_t)unique, sizeof *g->pred);
+  g->succ = opsched_alloc_array_raw((size_t)unique, sizeof *g->succ);
+  g->pred = opsched_alloc_array_raw((size_t)unique, sizeof *g->pred);
   if (!g->succ || !g->pred)
     goto done;
   for (int64_t i = 0; i < unique; i++) {
@@ -195,23 +234,9 @@ opsched_status opsched_graph_finalize(opsched_graph *g) {
     g->pred[count[g->edge_to[e]]++] = g->edge_from[e];
   }
 
-  /* Kahn's algorithm, smallest id first: the topological order and the
-   * acyclicity check in one pass. */
-  opsched_heap heap;
-  opsched_heap_init(&heap, heap_ids, zero_keys);
-  for (int32_t v = 0; v < n; v++) {
-    indeg[v] = (int32_t)(g->pred_off[v + 1] - g->pred_off[v]);
-    if (indeg[v] == 0)
-      opsched_heap_push(&heap, v);
-  }
-  int32_t emitted = 0;
-  while (heap.size > 0) {
-    int32_t v = opsched_heap_pop(&heap);
-    g->topo[emitted++] = v;
-    for (int64_t k = g->succ_off[v]; k < g->succ_off[v + 1]; k++)
-      if (--indeg[g->succ[k]] == 0)
-        opsched_heap_push(&heap, g->succ[k]);
-  }
+  int32_t emitted = topo_sort(g);
+  if (emitted < 0)
+    goto done;
   if (emitted != n) {
     st = OPSCHED_ERR_CYCLE;
     goto done;
@@ -229,9 +254,6 @@ done:
   opsched_free(idx);
   opsched_free(tmp);
   opsched_free(count);
-  opsched_free(indeg);
-  opsched_free(heap_ids);
-  opsched_free(zero_keys);
   return st;
 }
 

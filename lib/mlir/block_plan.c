@@ -21,6 +21,8 @@ static void emit(MlirOperation op, opsched_severity sev, const char *msg) {
 /* Reads a non-negative integer override attribute; returns -1 when absent,
  * -2 when present but not a valid value (an error is emitted). */
 static int64_t read_override(MlirOperation op, const char *name, int64_t min) {
+  if (mlirOperationGetNumDiscardableAttributes(op) == 0) /* most ops: no lookup by name */
+    return -1;
   MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
       op, mlirStringRefCreateFromCString(name));
   if (mlirAttributeIsNull(a))
@@ -341,7 +343,7 @@ static int demand_too_large(MlirOperation op, int64_t demand, const opsched_opti
 /* One node per op (cost, demand), then the buffer model. Non-zero on a
  * diagnosed failure. */
 static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_options *o,
-                     opsched_op_facts *facts) {
+                     opsched_op_facts *facts, const opsched_ptrmap *index) {
   int failed = 0;
   opsched_work_memo *memo = opsched_op_facts_work_memo(facts);
   uint8_t *cost_dynamic = calloc((size_t)p->n, 1);
@@ -365,7 +367,7 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
     }
   }
   if (failed || opsched_block_buffers_build(&p->bufs, block, p->ops, p->n, p->terminator,
-                                           o->inplace_program_order, facts)) {
+                                           o->inplace_program_order, facts, index)) {
     free(cost_dynamic);
     return 1;
   }
@@ -565,7 +567,7 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
     emit_oom(block);
     goto done;
   }
-  if (add_nodes(p, block, o, facts))
+  if (add_nodes(p, block, o, facts, &index))
     goto done;
   result = finish_graph(p, block, &index, facts);
   if (result != OPSCHED_PLAN_OK)

@@ -48,7 +48,8 @@ typedef struct builder {
   const void **buffer_head; /* per buffer: the value last written into it */
   opsched_ptrmap empty_buffer; /* tensor.empty value -> the buffer it became */
   MlirOperation *ops;          /* the block's ops, in order */
-  opsched_ptrmap op_index;     /* op ptr -> index in ops */
+  const opsched_ptrmap *op_index; /* op ptr -> index in ops */
+  opsched_ptrmap own_index;    /* op_index when the caller has none */
   int32_t *seen, *stack;       /* per op: reachability search stamp, work list */
   int32_t stamp, budget;
   int32_t *next_writer;        /* per tensor.empty op: earliest home writer, -1 */
@@ -56,6 +57,8 @@ typedef struct builder {
   opsched_ptrmap home_writer;  /* DPS result written into its empty's home buffer */
   int program_order;           /* decide in-place writes by program order */
   opsched_op_facts *facts;     /* nullable */
+  int32_t *tied_first;         /* per op: its first DPS init operand */
+  int32_t *tied_count;         /* and the results tied to inits; TIED_UNASKED */
   struct {
     const void *type; /* NULL: empty */
     int64_t bytes;
@@ -81,8 +84,19 @@ static int64_t type_storage_bytes(builder *b, MlirType t, int *dynamic) {
   return b->sizes[slot].bytes;
 }
 
-static int64_t tied_operand(const builder *b, MlirOperation op, intptr_t r) {
-  return opsched_op_facts_tied_operand(b->facts, op, r);
+enum { TIED_UNASKED = -1 };
+
+/* The operand of ops[i] tied to its result r (r below its result count),
+ * or -1: opsched_mlir_op_tied_operand, asked of MLIR once per op. */
+static int64_t tied_operand(builder *b, int32_t i, intptr_t r) {
+  if (b->tied_count[i] == TIED_UNASKED) {
+    int64_t first;
+    int64_t count = opsched_op_facts_dps_inits(b->facts, b->ops[i], &first);
+    intptr_t nres = mlirOperationGetNumResults(b->ops[i]);
+    b->tied_count[i] = (int32_t)(count < 0 ? 0 : count < nres ? count : nres);
+    b->tied_first[i] = (int32_t)first;
+  }
+  return r < b->tied_count[i] ? b->tied_first[i] + (int64_t)r : -1;
 }
 
 /* Ops visited per in-place question: past it the write counts as a copy,
@@ -92,7 +106,7 @@ enum { REACH_BUDGET = 4096, VIEW_DEPTH = 16, CHAIN_MAX = 64 };
 /* Index of the op of this block that `op` is or is nested in, or -1. */
 static int32_t block_index_of(const builder *b, MlirOperation op) {
   for (; !mlirOperationIsNull(op); op = mlirOperationGetParentOperation(op)) {
-    int32_t i = opsched_ptrmap_get(&b->op_index, op.ptr);
+    int32_t i = opsched_ptrmap_get(b->op_index, op.ptr);
     if (i >= 0)
       return i;
   }
@@ -240,10 +254,10 @@ static int holds_latest(builder *b, MlirValue head, int32_t w, int64_t self) {
   return holds_latest_within(b, head, w, self);
 }
 
-/* True when operand `k` of `op` is the init tied to one of its results. */
-static int is_tied_init(const builder *b, MlirOperation op, intptr_t k) {
-  for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++)
-    if (tied_operand(b, op, r) == k)
+/* True when operand `k` of ops[i] is the init tied to one of its results. */
+static int is_tied_init(builder *b, int32_t i, intptr_t k) {
+  for (intptr_t r = 0, nr = mlirOperationGetNumResults(b->ops[i]); r < nr; r++)
+    if (tied_operand(b, i, r) == k)
       return 1;
   return 0;
 }
@@ -256,12 +270,12 @@ static MlirValue chain_next(builder *b, MlirValue v) {
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     MlirOperation x = mlirOpOperandGetOwner(u);
-    int32_t t = opsched_ptrmap_get(&b->op_index, x.ptr);
+    int32_t t = opsched_ptrmap_get(b->op_index, x.ptr);
     if (t < 0)
       continue;
     intptr_t k = mlirOpOperandGetOperandNumber(u);
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(x); r < nr; r++)
-      if (tied_operand(b, x, r) == k) {
+      if (tied_operand(b, t, r) == k) {
         int32_t mark = b->num_pending;
         if (holds_latest_within(b, v, t, SELF_ANY))
           return mlirOperationGetResult(x, r);
@@ -291,7 +305,7 @@ static int chain_precedes(builder *b, MlirValue v, int32_t n, int64_t n_init) {
 static int32_t empty_index(const builder *b, MlirValue v) {
   if (!mlirValueIsAOpResult(v))
     return -1;
-  int32_t e = opsched_ptrmap_get(&b->op_index, mlirOpResultGetOwner(v).ptr);
+  int32_t e = opsched_ptrmap_get(b->op_index, mlirOpResultGetOwner(v).ptr);
   return e >= 0 && opsched_mlir_op_is_any(b->ops[e], empty_ops) ? e : -1;
 }
 
@@ -305,7 +319,7 @@ static void choose_home_writers(builder *b, int32_t n) {
   for (int32_t i = n - 1; i >= 0; i--) {
     MlirOperation op = b->ops[i];
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++) {
-      int64_t k = tied_operand(b, op, r);
+      int64_t k = tied_operand(b, i, r);
       int32_t e = k < 0 ? -1 : empty_index(b, mlirOperationGetOperand(op, k));
       if (e < 0)
         continue;
@@ -418,7 +432,7 @@ static void add_empty_inputs(builder *b, MlirOperation *ops, int32_t i) {
   for (intptr_t k = 0, nk = mlirOperationGetNumOperands(op); k < nk; k++) {
     MlirValue in = mlirOperationGetOperand(op, k);
     if (!mlirValueIsAOpResult(in) || !opsched_mlir_op_is_any(mlirOpResultGetOwner(in), empty_ops) ||
-        opsched_ptrmap_get(&b->empty_buffer, in.ptr) >= 0 || is_tied_init(b, op, k))
+        opsched_ptrmap_get(&b->empty_buffer, in.ptr) >= 0 || is_tied_init(b, i, k))
       continue;
     int32_t owner = i - 1;
     while (owner >= 0 && !mlirOperationEqual(ops[owner], mlirOpResultGetOwner(in)))
@@ -478,7 +492,7 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
       add_value(b, v, i, (int32_t)r, buf, 1);
     return;
   }
-  int64_t tied = tied_operand(b, op, r);
+  int64_t tied = tied_operand(b, i, r);
   int home = opsched_ptrmap_get(&b->home_writer, v.ptr) >= 0;
   MlirValue init = {NULL};
   if (tied >= 0) {
@@ -523,23 +537,29 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
 
 /* The builder's maps and work arrays; non-zero when out of memory (then
  * builder_free releases what was made: a failed ptrmap is left empty). */
-static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total_results) {
+static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total_results,
+                        const opsched_ptrmap *index) {
   b->ops = ops;
   b->seen = calloc((size_t)n + 1, sizeof *b->seen);
   b->stack = malloc(sizeof *b->stack * ((size_t)n + 1));
   b->next_writer = malloc(sizeof *b->next_writer * ((size_t)n + 1));
   b->next_init = malloc(sizeof *b->next_init * ((size_t)n + 1));
-  if (!b->seen || !b->stack || !b->next_writer || !b->next_init)
+  b->tied_first = malloc(sizeof *b->tied_first * ((size_t)n + 1));
+  b->tied_count = malloc(sizeof *b->tied_count * ((size_t)n + 1));
+  if (!b->seen || !b->stack || !b->next_writer || !b->next_init || !b->tied_first ||
+      !b->tied_count)
     return 1;
   for (int32_t i = 0; i < n; i++)
-    b->next_writer[i] = -1;
+    b->next_writer[i] = b->tied_count[i] = TIED_UNASKED;
   if (opsched_ptrmap_init(&b->value_index, (size_t)total_results) ||
       opsched_ptrmap_init(&b->empty_buffer, (size_t)total_results) ||
-      opsched_ptrmap_init(&b->op_index, (size_t)n + 1) ||
+      (!index && opsched_ptrmap_init(&b->own_index, (size_t)n + 1)) ||
       opsched_ptrmap_init(&b->home_writer, (size_t)total_results))
     return 1;
-  for (int32_t i = 0; i < n; i++)
-    opsched_ptrmap_put(&b->op_index, ops[i].ptr, i);
+  if (!index)
+    for (int32_t i = 0; i < n; i++)
+      opsched_ptrmap_put(&b->own_index, ops[i].ptr, i);
+  b->op_index = index ? index : &b->own_index;
   choose_home_writers(b, n);
   return 0;
 }
@@ -551,17 +571,20 @@ static void builder_free(builder *b) {
   free(b->stack);
   free(b->next_writer);
   free(b->next_init);
+  free(b->tied_first);
+  free(b->tied_count);
   free(b->edge_from);
   free(b->edge_to);
   opsched_ptrmap_free(&b->home_writer);
-  opsched_ptrmap_free(&b->op_index);
+  opsched_ptrmap_free(&b->own_index);
   opsched_ptrmap_free(&b->empty_buffer);
   opsched_ptrmap_free(&b->value_index);
 }
 
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
                                 MlirOperation *ops, int32_t n, MlirOperation terminator,
-                                int program_order, opsched_op_facts *facts) {
+                                int program_order, opsched_op_facts *facts,
+                                const opsched_ptrmap *index) {
   memset(bb, 0, sizeof *bb);
   builder b = {.bb = bb, .program_order = program_order, .facts = facts};
   int32_t nargs = (int32_t)mlirBlockGetNumArguments(block);
@@ -585,7 +608,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   /* Every buffer is owned by one block argument or op result: sized once
    * (growing by realloc on a heap MLIR has fragmented costs more than the
    * copies at a million ops). */
-  if (builder_init(&b, ops, n, total_results) || !reserve_buffers(&b, total_results + 1)) {
+  if (builder_init(&b, ops, n, total_results, index) || !reserve_buffers(&b, total_results + 1)) {
     builder_free(&b);
     opsched_block_buffers_release(bb);
     return 1;

@@ -26,6 +26,7 @@
 
 #include "mlir-c/IR.h"
 #include "op_facts.h"
+#include "ptrmap.h"
 #include "opsched/memory.h"
 
 #include <stdint.h>
@@ -56,10 +57,12 @@ typedef struct opsched_block_buffers {
  * and list the order edges that keep them valid; otherwise only where SSA
  * forces it in every order. Returns non-zero when out of memory. Never
  * emits diagnostics: the caller reports op_dynamic and op_overflow.
- * `facts` (nullable) has the values region ops capture (op_facts.h). */
+ * `facts` (nullable) has the values region ops capture (op_facts.h).
+ * `index` (nullable: built here) maps each of `ops` to its position. */
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
                                 MlirOperation *ops, int32_t n, MlirOperation terminator,
-                                int program_order, opsched_op_facts *facts);
+                                int program_order, opsched_op_facts *facts,
+                                const opsched_ptrmap *index);
 
 void opsched_block_buffers_release(opsched_block_buffers *bb);
 

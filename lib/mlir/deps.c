@@ -165,12 +165,21 @@ static int used_outside_tensor(const opsched_ptrmap *index, MlirOperation top, M
   return !mlirOperationEqual(def, top) && opsched_ptrmap_get(index, def.ptr) < 0;
 }
 
+/* As used_outside_tensor with one lookup of the defining op, which an op
+ * of the block (the common case) answers without asking for the type. */
 static void add_operand_edge(ssa_ctx *c, MlirValue v) {
-  c->outside_tensor |= used_outside_tensor(c->index, c->top, v);
-  if (!mlirValueIsAOpResult(v))
+  if (!mlirValueIsAOpResult(v)) {
+    c->outside_tensor |= mlirTypeIsATensor(mlirValueGetType(v));
     return;
-  int32_t def = opsched_ptrmap_get(c->index, mlirOpResultGetOwner(v).ptr);
-  if (def >= 0 && def != c->user && opsched_graph_add_edge(c->graph, def, c->user) != OPSCHED_OK)
+  }
+  MlirOperation owner = mlirOpResultGetOwner(v);
+  int32_t def = opsched_ptrmap_get(c->index, owner.ptr);
+  if (def < 0) {
+    if (!mlirOperationEqual(owner, c->top))
+      c->outside_tensor |= mlirTypeIsATensor(mlirValueGetType(v));
+    return;
+  }
+  if (def != c->user && opsched_graph_add_edge(c->graph, def, c->user) != OPSCHED_OK)
     c->failed = 1;
 }
 
@@ -420,6 +429,60 @@ static int outside_may_alias(MlirBlock block, opsched_op_facts *facts) {
 
 /* ---- Effects ------------------------------------------------------------- */
 
+/* Every op's memory effects with the values they touch, asked once per op
+ * (opsched_op_facts_value_effects) for both block_touches_memory and the
+ * effect pool. */
+typedef struct op_effects {
+  opsched_value_effect *raw;
+  int64_t n, cap;
+  int64_t *first; /* per op: op i's effects are raw[first[i], first[i] + count[i]) */
+  int64_t *count; /* -1: unknown */
+} op_effects;
+
+static void op_effects_free(op_effects *e) {
+  free(e->raw);
+  free(e->first);
+  free(e->count);
+}
+
+static int op_effects_grow(op_effects *e, int64_t need) {
+  if (need <= e->cap)
+    return 0;
+  int64_t cap = e->cap ? 2 * e->cap : 64;
+  while (cap < need)
+    cap *= 2;
+  opsched_value_effect *r = realloc(e->raw, sizeof *r * (size_t)cap);
+  if (!r)
+    return 1;
+  e->raw = r;
+  e->cap = cap;
+  return 0;
+}
+
+/* Collects the effects of the block's ops; non-zero when out of memory. */
+static int op_effects_collect(op_effects *e, MlirOperation *ops, int32_t n,
+                              opsched_op_facts *facts) {
+  e->first = malloc(sizeof *e->first * ((size_t)n + 1));
+  e->count = malloc(sizeof *e->count * ((size_t)n + 1));
+  if (!e->first || !e->count || op_effects_grow(e, 64))
+    return 1;
+  for (int32_t i = 0; i < n; i++) {
+    e->first[i] = e->n;
+    int64_t k = opsched_op_facts_value_effects(facts, ops[i], e->raw + e->n, e->cap - e->n);
+    if (k >= 0 && e->n + k > e->cap) {
+      if (op_effects_grow(e, e->n + k))
+        return 1;
+      k = opsched_op_facts_value_effects(facts, ops[i], e->raw + e->n, e->cap - e->n);
+    }
+    if (k == -2)
+      return 1;
+    e->count[i] = k < 0 ? -1 : k;
+    if (k > 0)
+      e->n += k;
+  }
+  return 0;
+}
+
 /* Every op's memory effects with the values they touch, then classified:
  * (resource, alias class or whole resource, write). */
 typedef struct effect_pool {
@@ -452,21 +515,16 @@ static int pool_grow(effect_pool *p, int64_t need) {
 
 /* Op i's effects, plus its access to memory-backed tensors (a read or
  * write of the whole default resource: which memref is not tracked). */
-static int collect_op(effect_pool *p, MlirOperation op, int32_t i, uint8_t alias,
-                      opsched_op_facts *facts) {
+static int collect_op(effect_pool *p, const op_effects *oe, int32_t i, uint8_t alias) {
   p->first[i] = p->n;
-  int64_t k = opsched_op_facts_value_effects(facts, op, p->raw + p->n, p->cap - p->n);
-  if (k >= 0 && p->n + k + 1 > p->cap) {
-    if (pool_grow(p, p->n + k + 1))
-      return 1;
-    k = opsched_op_facts_value_effects(facts, op, p->raw + p->n, p->cap - p->n);
-  }
-  if (k == -2)
-    return 1;
+  int64_t k = oe->count[i];
   if (k < 0) {
     p->unknown[i] = 1;
     return pool_grow(p, p->n + 1);
   }
+  if (pool_grow(p, p->n + k + 1))
+    return 1;
+  memcpy(p->raw + p->n, oe->raw + oe->first[i], sizeof *p->raw * (size_t)k);
   for (int64_t e = p->n; e < p->n + k; e++)
     p->observable[i] |= p->raw[e].write && (mlirValueIsNull(p->raw[e].value) ||
                                             p->raw[e].resource != OPSCHED_RESOURCE_DEFAULT);
@@ -506,15 +564,15 @@ static void pool_free(effect_pool *p) {
 }
 
 /* Collects and classifies the effects of the block's ops. */
-static int pool_build(effect_pool *p, opsched_alias *a, MlirOperation *ops, int32_t n,
-                      const uint8_t *alias, opsched_op_facts *facts) {
+static int pool_build(effect_pool *p, opsched_alias *a, const op_effects *oe, int32_t n,
+                      const uint8_t *alias) {
   p->first = calloc((size_t)n + 1, sizeof *p->first);
   p->count = calloc((size_t)n + 1, sizeof *p->count);
   p->unknown = calloc((size_t)n + 1, 1);
   p->observable = calloc((size_t)n + 1, 1);
   int err = !p->first || !p->count || !p->unknown || !p->observable || pool_grow(p, 64);
   for (int32_t i = 0; i < n && !err; i++)
-    err = collect_op(p, ops[i], i, alias[i], facts);
+    err = collect_op(p, oe, i, alias[i]);
   if (err)
     return 1;
   p->first[n] = p->n;
@@ -527,16 +585,29 @@ static int pool_build(effect_pool *p, opsched_alias *a, MlirOperation *ops, int3
 }
 
 /* Whether an op of the block touches memory (the default resource) or has
- * unknown effects: only then can aliases of outside tensors order anything. */
-static int block_touches_memory(MlirOperation *ops, int32_t n, opsched_effect *effects,
-                                int64_t cap, opsched_op_facts *facts) {
+ * unknown effects: only then can aliases of outside tensors order anything.
+ * Asked per resource (opsched_mlir_op_effects' view, at most `cap`
+ * resources per op: more count as touching). */
+static int block_touches_memory(const op_effects *oe, int32_t n, int64_t cap) {
   for (int32_t i = 0; i < n; i++) {
-    int64_t neff = opsched_op_facts_effects(facts, ops[i], effects, cap);
-    if (neff < 0 || neff > cap)
+    int64_t k = oe->count[i];
+    if (k < 0)
       return 1;
-    for (int64_t e = 0; e < neff; e++)
-      if (effects[e].resource == OPSCHED_RESOURCE_DEFAULT)
+    const opsched_value_effect *fx = oe->raw + oe->first[i];
+    for (int64_t e = 0; e < k; e++)
+      if (fx[e].resource == OPSCHED_RESOURCE_DEFAULT)
         return 1;
+    if (k > cap) { /* distinct resources, as opsched_mlir_op_effects merges them */
+      int64_t distinct = 0;
+      for (int64_t e = 0; e < k; e++) {
+        int64_t j = 0;
+        while (j < e && fx[j].resource != fx[e].resource)
+          j++;
+        distinct += j == e;
+      }
+      if (distinct > cap)
+        return 1;
+    }
   }
   return 0;
 }
@@ -569,14 +640,15 @@ static int add_speculation_edges(spec_state *s, opsched_graph *g, int32_t v, int
 
 /* Effect and speculation edges, in program order. */
 static int add_order_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
-                           const uint8_t *alias, opsched_op_facts *facts) {
+                           const uint8_t *alias, const op_effects *oe,
+                           opsched_op_facts *facts) {
   effect_pool pool = {0};
   opsched_alias classes;
   memset(&classes, 0, sizeof classes);
   opsched_effect_order *order = NULL;
   spec_state spec = {.last_barrier = -1};
   spec.traps = malloc(sizeof *spec.traps * (size_t)n);
-  int err = !spec.traps || pool_build(&pool, &classes, ops, n, alias, facts);
+  int err = !spec.traps || pool_build(&pool, &classes, oe, n, alias);
   if (!err)
     err = !(order = opsched_effect_order_new(&classes, n));
   for (int32_t i = 0; i < n && !err; i++) {
@@ -598,8 +670,9 @@ static int add_order_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
 static int add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
                      const opsched_ptrmap *index, opsched_op_facts *facts) {
   enum { EFFECT_CAP = 16 };
-  opsched_effect effects[EFFECT_CAP];
   uint8_t *nested = calloc((size_t)n, 1), *alias = calloc((size_t)n, 1);
+  op_effects oe;
+  memset(&oe, 0, sizeof oe);
   int err = !nested || !alias;
   int any_bufferization = 0, any_outside = 0;
   for (int32_t i = 0; i < n && !err; i++) {
@@ -610,15 +683,17 @@ static int add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
     any_bufferization |= c.bufferization;
     any_outside |= c.outside_tensor;
   }
+  if (!err)
+    err = op_effects_collect(&oe, ops, n, facts);
   /* Cheapest test first: most blocks read no outside tensor or touch no
    * memory, and the function walk is the costly one. */
-  int outside = !err && any_outside &&
-                block_touches_memory(ops, n, effects, EFFECT_CAP, facts) &&
+  int outside = !err && any_outside && block_touches_memory(&oe, n, EFFECT_CAP) &&
                 outside_may_alias(mlirOperationGetBlock(ops[0]), facts);
   if (!err && (any_bufferization || outside))
     err = alias_access(ops, n, nested, index, outside, alias, facts);
   if (!err)
-    err = add_order_edges(g, ops, n, alias, facts);
+    err = add_order_edges(g, ops, n, alias, &oe, facts);
+  op_effects_free(&oe);
   free(nested);
   free(alias);
   return err;

@@ -174,13 +174,46 @@ static int name_class(opsched_op_facts *f, MlirOperation op) { return name_entry
 /* As opsched_mlir_op_traits(op), the name's part memoized. */
 static int op_traits(opsched_op_facts *f, MlirOperation op) {
   int t = name_entry(f, op)->traits;
-  if (t & OPSCHED_OP_CONDITIONALLY_SPECULATABLE)
+  if (t & OPSCHED_OP_ALWAYS_SPECULATABLE)
+    t |= OPSCHED_OP_SPECULATABLE;
+  else if (t & OPSCHED_OP_CONDITIONALLY_SPECULATABLE)
     t |= opsched_mlir_op_speculatability(op);
-  return t & ~OPSCHED_OP_CONDITIONALLY_SPECULATABLE;
+  return t & ~(OPSCHED_OP_CONDITIONALLY_SPECULATABLE | OPSCHED_OP_ALWAYS_SPECULATABLE);
+}
+
+/* As opsched_mlir_op_is_speculatable(op), which a name that is always
+ * speculatable answers without asking. */
+static int is_speculatable(opsched_op_facts *f, MlirOperation op) {
+  return (name_entry(f, op)->traits & OPSCHED_OP_ALWAYS_SPECULATABLE) ||
+         opsched_mlir_op_is_speculatable(op);
 }
 
 static int is_bufferization(opsched_op_facts *f, MlirOperation op) {
   return (name_class(f, op) & NAME_BUFFERIZATION) != 0;
+}
+
+/* opsched_mlir_op_value_effects(op) of an op without regions, whose
+ * getEffectsRecursively is its own effects (unknown without the interface,
+ * unless its name has recursive effects: then none), merged here per
+ * (resource, value) in first-seen order, write winning. */
+static int64_t leaf_value_effects(opsched_op_facts *f, MlirOperation op, opsched_value_effect *out,
+                                  int64_t cap) {
+  int64_t k = opsched_mlir_op_own_effects(op, out, cap);
+  if (k < 0)
+    return (name_entry(f, op)->traits & OPSCHED_OP_RECURSIVE_EFFECTS) ? 0 : -1;
+  if (k > cap)
+    return k; /* the caller asks again with room for k */
+  int64_t m = 0;
+  for (int64_t i = 0; i < k; i++) {
+    int64_t j = 0;
+    while (j < m && (out[j].resource != out[i].resource || out[j].value.ptr != out[i].value.ptr))
+      j++;
+    if (j < m)
+      out[j].write |= out[i].write;
+    else
+      out[m++] = out[i];
+  }
+  return m;
 }
 
 /* opsched_deps_op_may_trap_itself(op), asked only of names that may. */
@@ -273,7 +306,7 @@ static int merge_kids(opsched_op_facts *f, MlirOperation op, int64_t base, summa
     } else {
       int kt = op_traits(f, k);
       all_spec &= (kt & (OPSCHED_OP_SPECULATABLE | OPSCHED_OP_RECURSIVELY_SPECULATABLE)) != 0;
-      s->sub_trap |= may_trap_itself(f, k) || !opsched_mlir_op_is_speculatable(k);
+      s->sub_trap |= may_trap_itself(f, k) || !is_speculatable(f, k);
       s->bufferization |= is_bufferization(f, k);
     }
   }
@@ -308,11 +341,11 @@ static int raw_effects(opsched_op_facts *f, MlirOperation k, int *unknown) {
     f->nraw += cs.fx_count;
     return 0;
   }
-  int64_t n = opsched_mlir_op_value_effects(k, f->raw + f->nraw, f->capraw - f->nraw);
+  int64_t n = leaf_value_effects(f, k, f->raw + f->nraw, f->capraw - f->nraw);
   if (n > f->capraw - f->nraw) {
     if (reserve((void **)&f->raw, &f->capraw, f->nraw + n, sizeof *f->raw))
       return 1;
-    n = opsched_mlir_op_value_effects(k, f->raw + f->nraw, f->capraw - f->nraw);
+    n = leaf_value_effects(f, k, f->raw + f->nraw, f->capraw - f->nraw);
   }
   if (n < 0)
     *unknown = 1;
@@ -408,7 +441,7 @@ static const summary *get(opsched_op_facts *f, MlirOperation op) {
 int64_t opsched_op_facts_value_effects(opsched_op_facts *f, MlirOperation op,
                                        opsched_value_effect *out, int64_t cap) {
   if (mlirOperationGetNumRegions(op) == 0)
-    return opsched_mlir_op_value_effects(op, out, cap);
+    return leaf_value_effects(f, op, out, cap);
   const summary *s = get(f, op);
   if (!s)
     return -2;
@@ -418,45 +451,9 @@ int64_t opsched_op_facts_value_effects(opsched_op_facts *f, MlirOperation op,
   return s->fx_count;
 }
 
-int64_t opsched_op_facts_effects(opsched_op_facts *f, MlirOperation op, opsched_effect *out,
-                                 int64_t cap) {
-  if (mlirOperationGetNumRegions(op) == 0)
-    return opsched_mlir_op_effects(op, out, cap);
-  const summary *s = get(f, op);
-  if (!s)
-    return -2;
-  if (s->fx_count < 0)
-    return -1;
-  /* One entry per resource, first-seen order, write winning: resources
-   * are few, a scan of those seen so far will do. */
-  uintptr_t *seen = malloc(sizeof *seen * (size_t)(s->fx_count + 1));
-  int *write = malloc(sizeof *write * (size_t)(s->fx_count + 1));
-  if (!seen || !write) {
-    free(seen);
-    free(write);
-    return -2;
-  }
-  int64_t n = 0;
-  for (int64_t i = s->fx_first; i < s->fx_first + s->fx_count; i++) {
-    int64_t j = 0;
-    while (j < n && seen[j] != f->fx[i].resource)
-      j++;
-    if (j == n) {
-      seen[n] = f->fx[i].resource;
-      write[n++] = 0;
-    }
-    write[j] |= f->fx[i].write;
-  }
-  for (int64_t i = 0; i < n && i < cap; i++)
-    out[i] = (opsched_effect){seen[i], write[i]};
-  free(seen);
-  free(write);
-  return n;
-}
-
 int opsched_op_facts_may_trap(opsched_op_facts *f, MlirOperation op) {
   if (mlirOperationGetNumRegions(op) == 0) /* as opsched_deps_may_trap */
-    return !opsched_mlir_op_is_speculatable(op) || may_trap_itself(f, op);
+    return !is_speculatable(f, op) || may_trap_itself(f, op);
   const summary *s = get(f, op);
   return !s || !s->spec || s->sub_trap;
 }
@@ -505,9 +502,10 @@ opsched_work_memo *opsched_op_facts_work_memo(opsched_op_facts *f) {
   return f ? f->work : NULL;
 }
 
-int64_t opsched_op_facts_tied_operand(opsched_op_facts *f, MlirOperation op,
-                                      int64_t result_index) {
-  if (f && !(name_class(f, op) & NAME_DPS))
+int64_t opsched_op_facts_dps_inits(opsched_op_facts *f, MlirOperation op, int64_t *first) {
+  if (f && !(name_class(f, op) & NAME_DPS)) {
+    *first = 0;
     return -1;
-  return opsched_mlir_op_tied_operand(op, result_index);
+  }
+  return opsched_mlir_op_dps_inits(op, first);
 }

@@ -31,11 +31,6 @@ void opsched_op_facts_free(opsched_op_facts *f);
 int64_t opsched_op_facts_value_effects(opsched_op_facts *f, MlirOperation op,
                                        opsched_value_effect *out, int64_t cap);
 
-/* As opsched_mlir_op_effects(op, out, cap) (one entry per resource).
- * Returns -2 when out of memory. */
-int64_t opsched_op_facts_effects(opsched_op_facts *f, MlirOperation op, opsched_effect *out,
-                                 int64_t cap);
-
 /* As opsched_deps_may_trap(op) and opsched_mlir_op_may_not_return(op); 1
  * (the safe answer) when out of memory. */
 int opsched_op_facts_may_trap(opsched_op_facts *f, MlirOperation op);
@@ -54,10 +49,9 @@ const MlirValue *opsched_op_facts_captured(opsched_op_facts *f, MlirOperation op
 int opsched_op_facts_function_flag(opsched_op_facts *f, MlirOperation key, int *value);
 void opsched_op_facts_set_function_flag(opsched_op_facts *f, MlirOperation key, int value);
 
-/* As opsched_mlir_op_tied_operand(op, result_index), asked of MLIR only
- * for destination-passing op names (`f` nullable). */
-int64_t opsched_op_facts_tied_operand(opsched_op_facts *f, MlirOperation op,
-                                      int64_t result_index);
+/* As opsched_mlir_op_dps_inits(op, first), asked of MLIR only for
+ * destination-passing op names (`f` nullable). */
+int64_t opsched_op_facts_dps_inits(opsched_op_facts *f, MlirOperation op, int64_t *first);
 
 /* The function's memo of op work (op_work.h); NULL when `f` is NULL or out
  * of memory. */

@@ -90,7 +90,8 @@ int64_t opsched_type_bytes(MlirType t, int *dynamic) {
 
 /* ---- Memo ---------------------------------------------------------------- */
 
-enum { TYPE_MEMO = 256, LINALG_MEMO = 256, LINALG_MAX_OPERANDS = 8 };
+enum { TYPE_MEMO = 256, LINALG_MEMO = 256, LINALG_MAX_OPERANDS = 8, MAPS_MEMO = 64,
+       NAME_MEMO = 64 };
 
 typedef struct type_entry {
   const void *type; /* NULL: empty */
@@ -107,9 +108,41 @@ typedef struct linalg_entry {
   int dynamic;
 } linalg_entry;
 
+/* A linalg op's indexing maps by what they depend on: its name and
+ * properties (compared with those of `op`, the op they were asked of), its
+ * attribute dictionary and its operand types (a named op's maps are built
+ * anew on each request, e.g. from the operands' rank). The ops of the
+ * function being planned outlive the memo. */
+typedef struct maps_entry {
+  const void *name; /* NULL: empty */
+  const void *dict;
+  const void *types[LINALG_MAX_OPERANDS];
+  intptr_t noperands;
+  MlirOperation op;
+  MlirAttribute maps;
+} maps_entry;
+
+/* What measure_memo asks of an op's name, memoized per name (one
+ * identifier per name). */
+enum {
+  NAME_FREE = 1,         /* is_free_op */
+  NAME_LINALG = 2,       /* "linalg." */
+  NAME_INSERT_SLICE = 4, /* moves its source */
+  NAME_COPY_RESULT = 8,  /* pad, concat, gather, scatter: moves its result */
+  NAME_ELEMENTWISE = 16, /* "arith." or "math." */
+  NAME_SET = 32          /* the entry is filled */
+};
+
+typedef struct name_entry {
+  const void *name;
+  int cls;
+} name_entry;
+
 struct opsched_work_memo {
   type_entry types[TYPE_MEMO];
   linalg_entry linalg[LINALG_MEMO];
+  maps_entry maps[MAPS_MEMO];
+  name_entry names[NAME_MEMO];
 };
 
 opsched_work_memo *opsched_work_memo_new(void) { return calloc(1, sizeof(opsched_work_memo)); }
@@ -309,12 +342,38 @@ static linalg_entry *linalg_memo_entry(opsched_work_memo *memo, MlirOperation op
   return e;
 }
 
+/* mlirLinalgGetIndexingMapsAttribute(op), through `memo` (nullable). */
+static MlirAttribute indexing_maps(opsched_work_memo *memo, MlirOperation op) {
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (!memo || n > LINALG_MAX_OPERANDS)
+    return mlirLinalgGetIndexingMapsAttribute(op);
+  maps_entry key;
+  memset(&key, 0, sizeof key);
+  key.name = mlirOperationGetName(op).ptr;
+  key.dict = opsched_mlir_op_attr_dict(op);
+  key.noperands = n;
+  key.op = op;
+  uint64_t h = (uint64_t)ptr_hash(key.name) ^ (uint64_t)ptr_hash(key.dict) * 3 ^ (uint64_t)n;
+  for (intptr_t i = 0; i < n; i++) {
+    key.types[i] = mlirValueGetType(mlirOperationGetOperand(op, i)).ptr;
+    h = h * 31 + ptr_hash(key.types[i]);
+  }
+  maps_entry *e = &memo->maps[h % MAPS_MEMO];
+  if (e->name == key.name && e->dict == key.dict && e->noperands == n &&
+      memcmp(e->types, key.types, sizeof *key.types * (size_t)n) == 0 &&
+      opsched_mlir_op_same_properties(e->op, op))
+    return e->maps;
+  key.maps = mlirLinalgGetIndexingMapsAttribute(op);
+  *e = key;
+  return key.maps;
+}
+
 /* Structured (linalg) op: iteration domain x arithmetic ops in the body.
  * Loop ranges come from operands whose indexing-map results are plain dims,
  * as LinalgOp::getStaticLoopRanges does. Returns 0 if `op` is not one. */
 static int measure_linalg(MlirOperation op, opsched_op_work *w, int *dynamic,
                           opsched_work_memo *memo) {
-  MlirAttribute maps = mlirLinalgGetIndexingMapsAttribute(op);
+  MlirAttribute maps = indexing_maps(memo, op);
   if (mlirAttributeIsNull(maps) || !mlirAttributeIsAArray(maps))
     return 0;
   intptr_t nmaps = mlirArrayAttrGetNumElements(maps);
@@ -346,34 +405,60 @@ void opsched_op_work_measure(MlirOperation op, opsched_op_work *w, int *dynamic)
   opsched_op_work_measure_memo(op, w, dynamic, NULL);
 }
 
+static int name_class_of(MlirStringRef name) {
+  int cls = NAME_SET;
+  if (is_free_op(name))
+    cls |= NAME_FREE;
+  if (str_prefix(name, "linalg."))
+    cls |= NAME_LINALG;
+  if (str_eq(name, "tensor.insert_slice") || str_eq(name, "tensor.parallel_insert_slice"))
+    cls |= NAME_INSERT_SLICE;
+  if (str_eq(name, "tensor.pad") || str_eq(name, "tensor.concat") ||
+      str_eq(name, "tensor.gather") || str_eq(name, "tensor.scatter"))
+    cls |= NAME_COPY_RESULT;
+  if (str_prefix(name, "arith.") || str_prefix(name, "math."))
+    cls |= NAME_ELEMENTWISE;
+  return cls;
+}
+
+/* The NAME_* classes of `op`'s name, through `memo` (nullable). */
+static int name_class(opsched_work_memo *memo, MlirOperation op) {
+  MlirIdentifier id = mlirOperationGetName(op);
+  if (!memo)
+    return name_class_of(mlirIdentifierStr(id));
+  name_entry *e = &memo->names[ptr_hash(id.ptr) % NAME_MEMO];
+  if (e->name != id.ptr || !e->cls) {
+    e->cls = name_class_of(mlirIdentifierStr(id));
+    e->name = id.ptr;
+  }
+  return e->cls;
+}
+
 void opsched_op_work_measure_memo(MlirOperation op, opsched_op_work *w, int *dynamic,
                                   opsched_work_memo *memo) {
   memset(w, 0, sizeof *w);
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (is_free_op(name) || !has_shaped(op)) {
+  int cls = name_class(memo, op);
+  if ((cls & NAME_FREE) || !has_shaped(op)) {
     /* Views, constants, allocations and host-side scalar code launch
      * nothing on the device. */
     w->is_free = 1;
     return;
   }
-  if (str_prefix(name, "linalg.") && measure_linalg(op, w, dynamic, memo))
+  if ((cls & NAME_LINALG) && measure_linalg(op, w, dynamic, memo))
     return;
-  if (str_eq(name, "tensor.insert_slice") || str_eq(name, "tensor.parallel_insert_slice")) {
+  if (cls & NAME_INSERT_SLICE) {
     /* Moves the source into the destination. */
     int64_t src = type_bytes(memo, mlirValueGetType(mlirOperationGetOperand(op, 0)), dynamic);
     w->bytes = 2.0 * (double)src;
     return;
   }
-  if (str_eq(name, "tensor.pad") ||
-      str_eq(name, "tensor.concat") || str_eq(name, "tensor.gather") ||
-      str_eq(name, "tensor.scatter")) {
+  if (cls & NAME_COPY_RESULT) {
     w->bytes = 2.0 * result_bytes(op, dynamic, memo);
     return;
   }
   double out = result_bytes(op, dynamic, memo);
   w->bytes = operand_bytes(op, dynamic, memo) + out;
-  if ((str_prefix(name, "arith.") || str_prefix(name, "math.")) &&
-      mlirOperationGetNumResults(op) > 0) {
+  if ((cls & NAME_ELEMENTWISE) && mlirOperationGetNumResults(op) > 0) {
     /* Elementwise on tensors: one operation per result element. */
     int dyn = 0;
     MlirType t = mlirValueGetType(mlirOperationGetResult(op, 0));

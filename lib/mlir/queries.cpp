@@ -94,6 +94,8 @@ int opsched_mlir_op_name_traits(MlirOperation op) {
     t |= OPSCHED_OP_RECURSIVE_EFFECTS;
   if (isa<ConditionallySpeculatable>(o))
     t |= OPSCHED_OP_CONDITIONALLY_SPECULATABLE;
+  if (o->hasTrait<OpTrait::AlwaysSpeculatableImplTrait>())
+    t |= OPSCHED_OP_ALWAYS_SPECULATABLE;
   if (isa<DestinationStyleOpInterface>(o))
     t |= OPSCHED_OP_DESTINATION_STYLE;
   return t;
@@ -217,6 +219,33 @@ int64_t opsched_mlir_op_tied_operand(MlirOperation op, int64_t resultIndex) {
     return -1;
   OpOperand *tied = dps.getTiedOpOperand(unwrap(op)->getOpResult(resultIndex));
   return tied ? static_cast<int64_t>(tied->getOperandNumber()) : -1;
+}
+
+int64_t opsched_mlir_op_dps_inits(MlirOperation op, int64_t *first) {
+  *first = 0;
+  auto dps = dyn_cast<DestinationStyleOpInterface>(unwrap(op));
+  if (!dps)
+    return -1;
+  MutableOperandRange inits = dps.getDpsInitsMutable();
+  if (inits.empty())
+    return 0;
+  *first = static_cast<int64_t>(inits.begin()->getOperandNumber());
+  return static_cast<int64_t>(inits.size());
+}
+
+const void *opsched_mlir_op_attr_dict(MlirOperation op) {
+  return unwrap(op)->getRawDictionaryAttrs().getAsOpaquePointer();
+}
+
+int opsched_mlir_op_same_properties(MlirOperation a, MlirOperation b) {
+  Operation *x = unwrap(a), *y = unwrap(b);
+  if (x->getName() != y->getName())
+    return 0;
+  if (!x->getPropertiesStorageSize())
+    return 1;
+  return x->getName().compareOpProperties(x->getPropertiesStorage(), y->getPropertiesStorage())
+             ? 1
+             : 0;
 }
 
 void opsched_mlir_update_discardable_attrs(MlirOperation op, const MlirNamedAttribute *set,

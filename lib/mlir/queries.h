@@ -55,11 +55,14 @@ enum {
   OPSCHED_OP_SPECULATABLE = 2,      /* ConditionallySpeculatable: Speculatable */
   OPSCHED_OP_RECURSIVELY_SPECULATABLE = 4, /* ... RecursivelySpeculatable */
   OPSCHED_OP_DESTINATION_STYLE = 8, /* DestinationStyleOpInterface */
-  OPSCHED_OP_CONDITIONALLY_SPECULATABLE = 16 /* has the interface */
+  OPSCHED_OP_CONDITIONALLY_SPECULATABLE = 16, /* has the interface */
+  OPSCHED_OP_ALWAYS_SPECULATABLE = 32 /* AlwaysSpeculatableImplTrait: every op
+                                         of the name is Speculatable */
 };
 
-/* The bits a name decides: RECURSIVE_EFFECTS, DESTINATION_STYLE and
- * CONDITIONALLY_SPECULATABLE (traits and interfaces belong to the op name). */
+/* The bits a name decides: RECURSIVE_EFFECTS, DESTINATION_STYLE,
+ * CONDITIONALLY_SPECULATABLE and ALWAYS_SPECULATABLE (traits and interfaces
+ * belong to the op name). */
 int opsched_mlir_op_name_traits(MlirOperation op);
 
 /* The SPECULATABLE / RECURSIVELY_SPECULATABLE bits of `op` (0 without the
@@ -118,6 +121,22 @@ int opsched_mlir_op_may_not_return(MlirOperation op);
 /* For a destination-passing op, the operand index tied to result
  * `result_index` (the init it writes in place), or -1. */
 int64_t opsched_mlir_op_tied_operand(MlirOperation op, int64_t result_index);
+
+/* For a destination-passing op, its init operands, which are contiguous:
+ * their number, the first one's index in *first (0 when there are none).
+ * opsched_mlir_op_tied_operand(op, r) is *first + r for r below both this
+ * number and the op's result count (the verifier makes the results no
+ * more than the inits), -1 otherwise. -1 when `op` is no DPS op. */
+int64_t opsched_mlir_op_dps_inits(MlirOperation op, int64_t *first);
+
+/* `op`'s attribute dictionary (a uniqued pointer; inherent attributes
+ * stored as properties are not in it). */
+const void *opsched_mlir_op_attr_dict(MlirOperation op);
+
+/* 1 when `a` and `b` have one name and equal properties (inherent
+ * attributes): with equal attribute dictionaries and operand types, e.g.
+ * equal linalg indexing maps. */
+int opsched_mlir_op_same_properties(MlirOperation a, MlirOperation b);
 
 /* Removes the discardable attributes named in `remove` and sets those in
  * `set`, in one dictionary update (the C API rebuilds the dictionary at

@@ -72,6 +72,39 @@ static void test_topo_backward_ids(void) {
   opsched_graph_destroy(g);
 }
 
+static void check_order(opsched_graph *g, const int32_t *want, int32_t n) {
+  int32_t order[8];
+  opsched_graph_topo_order(g, order);
+  for (int32_t i = 0; i < n; i++)
+    CHECK_EQ_I64(order[i], want[i]);
+}
+
+static void test_topo_forward_and_one_backward(void) {
+  /* Forward edges only (the shape of every block's graph): the id order,
+   * found without the heap. */
+  opsched_graph *g = opsched_graph_create(0);
+  for (int i = 0; i < 5; i++)
+    opsched_graph_add_node(g, 1, 1);
+  opsched_graph_add_edge(g, 0, 4);
+  opsched_graph_add_edge(g, 2, 3);
+  opsched_graph_add_edge(g, 0, 4);
+  opsched_graph_add_edge(g, 1, 1);
+  CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
+  check_order(g, (const int32_t[]){0, 1, 2, 3, 4}, 5);
+  opsched_graph_destroy(g);
+  /* One edge against id order among forward ones: Kahn's smallest-first
+   * order, not the id order. */
+  g = opsched_graph_create(0);
+  for (int i = 0; i < 4; i++)
+    opsched_graph_add_node(g, 1, 1);
+  opsched_graph_add_edge(g, 0, 1);
+  opsched_graph_add_edge(g, 1, 2);
+  opsched_graph_add_edge(g, 3, 1);
+  CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
+  check_order(g, (const int32_t[]){0, 3, 1, 2}, 4);
+  opsched_graph_destroy(g);
+}
+
 static void test_bad_nodes(void) {
   opsched_graph *g = opsched_graph_create(0);
   CHECK(opsched_graph_add_node(g, -1, 1) == -1);
@@ -86,6 +119,7 @@ int main(void) {
   test_diamond();
   test_cycle();
   test_topo_backward_ids();
+  test_topo_forward_and_one_backward();
   test_bad_nodes();
   return check_report("test_graph");
 }
