@@ -174,6 +174,30 @@ static int64_t next_bit(const uint64_t *bm, int64_t nbits, int64_t from, int wan
   return nbits;
 }
 
+/* The free runs of bm from unit `from` on, the unbounded one above the
+ * last set bit excluded: the lowest of at least `su` units (first_fit),
+ * else the smallest such, earliest on ties; -1 when there is none. */
+static int64_t free_run(const uint64_t *bm, int64_t nbits, int64_t from, int64_t su,
+                        int first_fit) {
+  int64_t best = -1, best_gap = 0;
+  int64_t at = next_bit(bm, nbits, from, 0);
+  while (at < nbits) {
+    int64_t end = next_bit(bm, nbits, at, 1);
+    if (end >= nbits)
+      break; /* the unbounded run from the top */
+    if (end - at >= su) {
+      if (first_fit)
+        return at;
+      if (best < 0 || end - at < best_gap) {
+        best = at;
+        best_gap = end - at;
+      }
+    }
+    at = next_bit(bm, nbits, end, 0);
+  }
+  return best;
+}
+
 /* place() over a bitmap of occupied units (a unit: the largest power of
  * two dividing every bound), without sorting, when the bitmap fits in the
  * radix space (at most 2 cnt + 2 words). The free runs above the floor
@@ -212,24 +236,7 @@ static int place_bitmap(const pk *P, int64_t cnt, int64_t floor_, int64_t size,
       bm[w] |= m;
     }
   }
-  int64_t nbits = words * 64, su = size >> u, best = -1, best_gap = 0;
-  int64_t at = next_bit(bm, nbits, floor_ >> u, 0);
-  while (at < nbits) {
-    int64_t end = next_bit(bm, nbits, at, 1);
-    if (end >= nbits)
-      break; /* the unbounded run from the top */
-    if (end - at >= su) {
-      if (first_fit) {
-        *out = at << u;
-        return 1;
-      }
-      if (best < 0 || end - at < best_gap) {
-        best = at;
-        best_gap = end - at;
-      }
-    }
-    at = next_bit(bm, nbits, end, 0);
-  }
+  int64_t best = free_run(bm, words * 64, floor_ >> u, size >> u, first_fit);
   *out = best >= 0 ? best << u : (maxhi > floor_ ? maxhi : floor_);
   return 1;
 }
@@ -276,24 +283,7 @@ static int place_direct(const pk *P, int32_t x, int first_fit, int64_t *out) {
     else
       set_units(bm, a, b);
   }
-  int64_t nbits = words * 64, su = P->asz[x] >> u, best = -1, best_gap = 0;
-  int64_t at = next_bit(bm, nbits, P->floor[x] >> u, 0);
-  while (at < nbits) {
-    int64_t end = next_bit(bm, nbits, at, 1);
-    if (end >= nbits)
-      break; /* the unbounded run from the top */
-    if (end - at >= su) {
-      if (first_fit) {
-        *out = at << u;
-        return 1;
-      }
-      if (best < 0 || end - at < best_gap) {
-        best = at;
-        best_gap = end - at;
-      }
-    }
-    at = next_bit(bm, nbits, end, 0);
-  }
+  int64_t best = free_run(bm, words * 64, P->floor[x] >> u, P->asz[x] >> u, first_fit);
   if (best < 0) { /* above the neighbours' highest end (the top set bit) */
     int64_t w = words - 1, maxhi = P->floor[x];
     while (w >= 0 && bm[w] == 0)

@@ -63,6 +63,20 @@ static opsched_prof_chunk *chunk(const opsched_prof *p, int32_t c) {
   return &p->ch[p->dir[c]];
 }
 
+/* The last step of chunk c at or after step a whose breakpoint is <= x
+ * (c->t[a] <= x). */
+static int32_t step_in(const opsched_prof_chunk *c, int32_t a, int64_t x) {
+  int32_t b = c->len - 1;
+  while (a < b) {
+    int32_t mid = a + (b - a + 1) / 2;
+    if (c->t[mid] <= x)
+      a = mid;
+    else
+      b = mid - 1;
+  }
+  return a;
+}
+
 /* The step containing x (the last breakpoint <= x), searched from step
  * `from` on (which must start at or before x). */
 static opsched_prof_pos locate_from(const opsched_prof *p, int64_t x, opsched_prof_pos from) {
@@ -80,16 +94,7 @@ static opsched_prof_pos locate_from(const opsched_prof *p, int64_t x, opsched_pr
     else
       hi = mid - 1;
   }
-  const opsched_prof_chunk *c = &p->ch[p->dir[lo]];
-  int32_t a = a0, b = c->len - 1;
-  while (a < b) {
-    int32_t mid = a + (b - a + 1) / 2;
-    if (c->t[mid] <= x)
-      a = mid;
-    else
-      b = mid - 1;
-  }
-  return (opsched_prof_pos){lo, a};
+  return (opsched_prof_pos){lo, step_in(chunk(p, lo), a0, x)};
 }
 
 /* The step containing x (the last breakpoint <= x). */
@@ -102,16 +107,7 @@ static opsched_prof_pos locate(const opsched_prof *p, int64_t x) {
     else
       hi = mid - 1;
   }
-  const opsched_prof_chunk *c = chunk(p, lo);
-  int32_t a = 0, b = c->len - 1;
-  while (a < b) {
-    int32_t mid = a + (b - a + 1) / 2;
-    if (c->t[mid] <= x)
-      a = mid;
-    else
-      b = mid - 1;
-  }
-  return (opsched_prof_pos){lo, a};
+  return (opsched_prof_pos){lo, step_in(chunk(p, lo), 0, x)};
 }
 
 static void refresh(opsched_prof_chunk *c) {
