@@ -63,18 +63,17 @@ static opsched_prof_chunk *chunk(const opsched_prof *p, int32_t c) {
   return &p->ch[p->dir[c]];
 }
 
-/* The last step of chunk c at or after step a whose breakpoint is <= x
- * (c->t[a] <= x). */
-static int32_t step_in(const opsched_prof_chunk *c, int32_t a, int64_t x) {
-  int32_t b = c->len - 1;
-  while (a < b) {
-    int32_t mid = a + (b - a + 1) / 2;
-    if (c->t[mid] <= x)
-      a = mid;
+/* The largest i in [lo, hi] with t[i] <= x, given t[lo] <= x and t
+ * sorted. */
+static int32_t last_le(const int64_t *t, int32_t lo, int32_t hi, int64_t x) {
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo + 1) / 2;
+    if (t[mid] <= x)
+      lo = mid;
     else
-      b = mid - 1;
+      hi = mid - 1;
   }
-  return a;
+  return lo;
 }
 
 /* The step containing x (the last breakpoint <= x), searched from step
@@ -87,27 +86,16 @@ static opsched_prof_pos locate_from(const opsched_prof *p, int64_t x, opsched_pr
   } else {
     hi = lo;
   }
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo + 1) / 2;
-    if (p->first[mid] <= x)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return (opsched_prof_pos){lo, step_in(chunk(p, lo), a0, x)};
+  lo = last_le(p->first, lo, hi, x);
+  const opsched_prof_chunk *c = chunk(p, lo);
+  return (opsched_prof_pos){lo, last_le(c->t, a0, c->len - 1, x)};
 }
 
 /* The step containing x (the last breakpoint <= x). */
 static opsched_prof_pos locate(const opsched_prof *p, int64_t x) {
-  int32_t lo = 0, hi = p->nch - 1;
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo + 1) / 2;
-    if (p->first[mid] <= x)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return (opsched_prof_pos){lo, step_in(chunk(p, lo), 0, x)};
+  int32_t lo = last_le(p->first, 0, p->nch - 1, x);
+  const opsched_prof_chunk *c = chunk(p, lo);
+  return (opsched_prof_pos){lo, last_le(c->t, 0, c->len - 1, x)};
 }
 
 static void refresh(opsched_prof_chunk *c) {
@@ -220,15 +208,7 @@ static void add_steps(opsched_prof_chunk *c, int32_t a, int32_t b, int32_t dc,
 
 /* Index of the step containing x (largest i with pt[i] <= x). */
 static int32_t flat_seg(const opsched_prof *p, int64_t x) {
-  int32_t lo = 0, hi = p->pm - 1;
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo + 1) / 2;
-    if (p->pt[mid] <= x)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
+  return last_le(p->pt, 0, p->pm - 1, x);
 }
 
 /* The step containing x from step `from` on (pt[from] <= x): galloping,
@@ -244,14 +224,7 @@ static int32_t flat_seg_from(const opsched_prof *p, int64_t x, int32_t from) {
   }
   if (hi > p->pm - 1)
     hi = p->pm - 1;
-  while (lo < hi) { /* pt[lo] <= x; the answer is in [lo, hi] */
-    int32_t mid = lo + (hi - lo + 1) / 2;
-    if (p->pt[mid] <= x)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
+  return last_le(p->pt, lo, hi, x); /* pt[lo] <= x: the answer is in [lo, hi] */
 }
 
 /* Makes x a breakpoint, given the step i containing it, and returns its
