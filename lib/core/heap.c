@@ -4,16 +4,15 @@
 
 #include <stddef.h>
 
-static int before(const opsched_heap *h, int32_t a, int32_t b) {
-  if (h->less)
-    return h->less(h->ctx, a, b);
-  int64_t ka = h->keys[a], kb = h->keys[b];
+/* Keyed order: ka < kb, ties by the smaller id. */
+static int key_before(int64_t ka, int32_t a, int64_t kb, int32_t b) {
   return ka < kb || (ka == kb && a < b);
 }
 
-/* Keyed order: ka < kb, ties by the smaller id (before()). */
-static int key_before(int64_t ka, int32_t a, int64_t kb, int32_t b) {
-  return ka < kb || (ka == kb && a < b);
+static int before(const opsched_heap *h, int32_t a, int32_t b) {
+  if (h->less)
+    return h->less(h->ctx, a, b);
+  return key_before(h->keys[a], a, h->keys[b], b);
 }
 
 /* opsched_heap_push in the keyed order, each key read once. */

@@ -55,6 +55,13 @@ static void test_cycle(void) {
   opsched_graph_destroy(g);
 }
 
+static void check_order(opsched_graph *g, const int32_t *want, int32_t n) {
+  int32_t order[8];
+  opsched_graph_topo_order(g, order);
+  for (int32_t i = 0; i < n; i++)
+    CHECK_EQ_I64(order[i], want[i]);
+}
+
 static void test_topo_backward_ids(void) {
   /* Edges against id order: the topological order must follow edges. */
   opsched_graph *g = opsched_graph_create(0);
@@ -63,20 +70,8 @@ static void test_topo_backward_ids(void) {
   opsched_graph_add_edge(g, 3, 0);
   opsched_graph_add_edge(g, 2, 3);
   CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
-  int32_t order[4];
-  opsched_graph_topo_order(g, order);
-  CHECK_EQ_I64(order[0], 1);
-  CHECK_EQ_I64(order[1], 2);
-  CHECK_EQ_I64(order[2], 3);
-  CHECK_EQ_I64(order[3], 0);
+  check_order(g, (const int32_t[]){1, 2, 3, 0}, 4);
   opsched_graph_destroy(g);
-}
-
-static void check_order(opsched_graph *g, const int32_t *want, int32_t n) {
-  int32_t order[8];
-  opsched_graph_topo_order(g, order);
-  for (int32_t i = 0; i < n; i++)
-    CHECK_EQ_I64(order[i], want[i]);
 }
 
 static void test_topo_forward_and_one_backward(void) {
