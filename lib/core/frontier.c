@@ -21,6 +21,10 @@ typedef struct candidate {
   int64_t makespan, peak, arena_size; /* arena_size -1: not packed / failed */
   int64_t budget;                      /* recorded for reports */
   opsched_memory_policy policy;
+  /* The run's options: a schedule left pending by
+   * opsched_schedule_run_times is finished (complete) with them when the
+   * search needs more than its makespan and peak (an arena, the pick). */
+  opsched_schedule_options options;
 } candidate;
 
 typedef struct search {
@@ -74,7 +78,8 @@ static int32_t run_candidate(search *s, int64_t budget, opsched_memory_policy po
   candidate *c = &s->cands[s->count];
   memset(c, 0, sizeof *c);
   s->runs++;
-  opsched_status st = opsched_schedule_run_memo(s->graph, &so, s->memo, &c->schedule);
+  c->options = so;
+  opsched_status st = opsched_schedule_run_times(s->graph, &so, s->memo, &c->schedule);
   if (st != OPSCHED_OK) {
     s->failure = st;
     return -1;
@@ -104,10 +109,23 @@ static int64_t one_stream_peak(search *s, opsched_memory_policy policy) {
   return peak;
 }
 
+/* Finishes c's schedule (opsched_schedule_finish); a failure is the
+ * search's. */
+static opsched_status complete(search *s, candidate *c) {
+  opsched_status st = opsched_schedule_finish(s->graph, &c->options, s->memo, c->schedule);
+  if (st != OPSCHED_OK && s->failure == OPSCHED_OK)
+    s->failure = st;
+  return st;
+}
+
 static void pack(search *s, candidate *c) {
   if (c->packed)
     return;
   c->packed = 1;
+  if ((c->arena_status = complete(s, c)) != OPSCHED_OK) {
+    c->arena_size = -1;
+    return;
+  }
   c->arena_status =
       opsched_arena_assign_within(s->graph, c->schedule, s->options.buffers,
                                   s->frontier->alignment, s->frontier->packers,
@@ -436,6 +454,8 @@ opsched_status opsched_frontier_schedule(const opsched_graph *graph,
   } else {
     pick = run_candidate(s, options->max_memory, options->memory_policy);
   }
+  if (pick >= 0 && s->failure == OPSCHED_OK)
+    complete(s, &s->cands[pick]);
   opsched_status st = s->failure;
   if (pick >= 0 && st == OPSCHED_OK) {
     finish(s, pick, unconstrained, result);

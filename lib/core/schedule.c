@@ -738,10 +738,13 @@ static opsched_status gated_candidates(const opsched_graph *g,
 }
 
 /* Several streams under a memory limit: the gated candidates, then HEFT and
- * local search filtered by the peak in time. Leaves times in s. */
+ * local search filtered by the peak in time. Leaves times in s and their
+ * peak in time in *peak when known without computing it (the gated
+ * best's), else -1. */
 static opsched_status limited_times(const opsched_graph *g,
                                     const opsched_schedule_options *o,
-                                    const mem_model *m, opsched_schedule *s) {
+                                    const mem_model *m, opsched_schedule *s,
+                                    int64_t *peak) {
   int32_t n = s->n;
   int64_t limit = o->max_memory;
   opsched_memory_result *r = NULL;
@@ -762,13 +765,17 @@ static opsched_status limited_times(const opsched_graph *g,
   if ((st = opsched_streams_heft_memo(g, o, s, &heft_won, hm)) != OPSCHED_OK)
     goto done;
   peak_filter f = {m, limit};
+  *peak = b.peak; /* s holds the gated best's times */
   if (heft_won && !within_limit(&f, s->start, s->end)) {
     memcpy(s->start, b.start, sizeof *s->start * (size_t)n);
     memcpy(s->end, b.end, sizeof *s->end * (size_t)n);
   } else if (heft_won) {
     from_order = 0;
+    *peak = -1;
   }
   s->list_makespan = max_end(s);
+  if (o->effort > 0)
+    *peak = -1;
   if (o->effort > 0 &&
       (st = opsched_streams_improve_stall(g, s, o->effort,
                                           s->memo ? s->memo->improve_stall : 0,
@@ -862,9 +869,40 @@ done:
   return st;
 }
 
+/* The times of limited_times left pending (opsched_schedule_run_times):
+ * the makespan and the peak in time (memory_figures's for several
+ * streams) set, the rest for limited_finish. */
+static opsched_status limited_pending(const mem_model *m, opsched_schedule *s,
+                                      int64_t peak) {
+  s->makespan = max_end(s);
+  if (peak < 0)
+    peak = mem_peak_in_time(m, s->start, s->end, NULL);
+  if (peak < 0)
+    return peak == -2 ? OPSCHED_ERR_NOMEM : OPSCHED_ERR_STATE;
+  s->peak_memory = peak;
+  s->pending = 1;
+  return OPSCHED_OK;
+}
+
+/* What memory_pipeline does after limited_times. */
+static opsched_status limited_finish(const opsched_graph *g,
+                                     const opsched_schedule_options *o,
+                                     const mem_model *m, opsched_schedule *s) {
+  opsched_status st = opsched_schedule_sort_order(s, g);
+  if (st == OPSCHED_OK)
+    st = opsched_streams_assign(g, s);
+  if (st == OPSCHED_OK)
+    st = opsched_streams_waits(g, s);
+  if (st == OPSCHED_OK)
+    st = memory_figures(o, m, s);
+  return st;
+}
+
+/* `lazy`: several streams under a limit stop at the times
+ * (limited_pending). */
 static opsched_status memory_pipeline(const opsched_graph *g,
                                       const opsched_schedule_options *o,
-                                      const mem_model *m, opsched_schedule *s) {
+                                      const mem_model *m, opsched_schedule *s, int lazy) {
   opsched_status st;
   if (s->streams == 1) {
     if (o->memory_policy == OPSCHED_MEMORY_CRITICAL_PATH && o->max_memory == 0)
@@ -874,13 +912,11 @@ static opsched_status memory_pipeline(const opsched_graph *g,
   } else if (o->max_memory == 0) {
     st = plain_pipeline(g, o, s);
   } else {
-    st = limited_times(g, o, m, s);
+    int64_t peak = -1;
+    st = limited_times(g, o, m, s, &peak);
     if (st == OPSCHED_OK)
-      st = opsched_schedule_sort_order(s, g);
-    if (st == OPSCHED_OK)
-      st = opsched_streams_assign(g, s);
-    if (st == OPSCHED_OK)
-      st = opsched_streams_waits(g, s);
+      st = lazy ? limited_pending(m, s, peak) : limited_finish(g, o, m, s);
+    return st;
   }
   if (st == OPSCHED_OK)
     st = memory_figures(o, m, s);
@@ -1094,9 +1130,10 @@ opsched_status opsched_schedule_one_stream_peak(const opsched_graph *g0,
   return OPSCHED_OK;
 }
 
-opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
-                                         const opsched_schedule_options *o,
-                                         opsched_schedule_memo *memo, opsched_schedule **out) {
+/* opsched_schedule_run_memo, or with `lazy` opsched_schedule_run_times. */
+static opsched_status run_memo(const opsched_graph *g0, const opsched_schedule_options *o,
+                               opsched_schedule_memo *memo, int lazy,
+                               opsched_schedule **out) {
   *out = NULL;
   int32_t streams = 0, cap = 0;
   opsched_status check = check_options(g0, o, &streams, &cap);
@@ -1119,7 +1156,8 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
     s->resource_limit = cap;
     set_ranks(s, g, memo);
     s->memo = memo;
-    st = o->buffers ? memory_pipeline(g, o, m, s) : plain_pipeline(g, o, s);
+    lazy = lazy && shared && streams > 1 && o->handoff_ns == 0;
+    st = o->buffers ? memory_pipeline(g, o, m, s, lazy) : plain_pipeline(g, o, s);
     s->memo = NULL; /* the memo belongs to the caller's search */
     if (st == OPSCHED_OK && streams > 1 && o->handoff_ns > 0)
       st = charge_streams(g0, g, o, o->buffers ? m : NULL, &s);
@@ -1134,6 +1172,36 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
   }
   *out = s;
   return OPSCHED_OK;
+}
+
+opsched_status opsched_schedule_run_memo(const opsched_graph *g0,
+                                         const opsched_schedule_options *o,
+                                         opsched_schedule_memo *memo, opsched_schedule **out) {
+  return run_memo(g0, o, memo, 0, out);
+}
+
+opsched_status opsched_schedule_run_times(const opsched_graph *g0,
+                                          const opsched_schedule_options *o,
+                                          opsched_schedule_memo *memo, opsched_schedule **out) {
+  return run_memo(g0, o, memo, 1, out);
+}
+
+opsched_status opsched_schedule_finish(const opsched_graph *g0,
+                                       const opsched_schedule_options *o,
+                                       opsched_schedule_memo *memo, opsched_schedule *s) {
+  if (!s->pending)
+    return OPSCHED_OK;
+  const mem_model *m;
+  const opsched_graph *g;
+  opsched_status st = memo_model(g0, o->buffers, memo, &m, &g);
+  if (st != OPSCHED_OK)
+    return st;
+  s->memo = memo;
+  st = limited_finish(g, o, m, s);
+  s->memo = NULL;
+  if (st == OPSCHED_OK)
+    s->pending = 0;
+  return st;
 }
 
 opsched_status opsched_schedule_from_placement(const opsched_graph *g0,

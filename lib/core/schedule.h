@@ -70,6 +70,22 @@ opsched_status opsched_schedule_run_memo(const opsched_graph *g,
                                          const opsched_schedule_options *o,
                                          opsched_schedule_memo *memo, opsched_schedule **out);
 
+/* opsched_schedule_run_memo up to the times, for a frontier search that
+ * keeps one schedule of several runs: with a memo, buffers, several
+ * streams and no hand-off charge, *out has its times, makespan and
+ * peak_memory (the same as the full run's) and the rest is left to
+ * opsched_schedule_finish; otherwise this is opsched_schedule_run_memo. */
+opsched_status opsched_schedule_run_times(const opsched_graph *g,
+                                          const opsched_schedule_options *o,
+                                          opsched_schedule_memo *memo, opsched_schedule **out);
+
+/* Completes a schedule of opsched_schedule_run_times (the same g, o and
+ * memo) into what opsched_schedule_run_memo returns; a complete schedule
+ * is left as it is. On failure the schedule stays pending. */
+opsched_status opsched_schedule_finish(const opsched_graph *g,
+                                       const opsched_schedule_options *o,
+                                       opsched_schedule_memo *memo, opsched_schedule *s);
+
 /* The peak memory of the schedule opsched_schedule_run_memo makes under
  * `o` (in *peak; -1 on failure), with the same status. One stream, no
  * limit and a policy other than critical-path (the frontier's floor)

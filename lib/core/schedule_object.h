@@ -35,6 +35,11 @@ struct opsched_schedule {
   const char *memory_winner; /* static string or NULL */
   /* The search's memo (schedule.h), set only while opsched_schedule_run_memo runs. */
   struct opsched_schedule_memo *memo;
+  /* Left by opsched_schedule_run_times (schedule.h): 0 when the schedule
+   * is complete, else what opsched_schedule_finish still builds (the
+   * order, stream names, waits and memory figures; makespan and
+   * peak_memory are already set). */
+  int32_t pending;
 };
 
 /* Allocates a schedule for n nodes with every array zeroed; NULL on OOM. */
