@@ -374,6 +374,103 @@ done:
   return st;
 }
 
+/* gated_list_schedule with an order window (window > 0), without its
+ * ready heap: the ops that may start are at the order's positions
+ * [head, head + window), so a scan of those positions visits the ready ones
+ * in the heap's order (by position, prio being the positions) and decides
+ * each the same way (a head that does not fit stops it, another op that
+ * does not fit is passed over); the forced start is the head. The same
+ * schedule and gate range, with no heap operation for the ready ops. */
+static opsched_status gated_window_schedule(const opsched_graph *g, const mem_model *m,
+                                            int64_t limit, const int64_t *prio,
+                                            int32_t window, opsched_schedule *s,
+                                            gate_range *range) {
+  int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
+  int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
+  int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
+  int32_t *at = opsched_alloc_array((size_t)n, sizeof *at);
+  uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
+  acc128 *allocs = opsched_alloc_array((size_t)n, sizeof *allocs);
+  opsched_lanes lanes;
+  int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
+  if (!run_ids || !missing || !remaining || !at || !started || !allocs || !lanes_ok)
+    goto done;
+  for (int32_t v = 0; v < n; v++) {
+    at[prio[v]] = v;
+    allocs[v] = alloc_of(m, v);
+    opsched_graph_preds(g, v, &missing[v]);
+  }
+  for (int32_t k = 0; k < m->nb; k++)
+    remaining[k] = 1 + (int32_t)(m->user_off[k + 1] - m->user_off[k]);
+  opsched_heap running;
+  opsched_heap_init(&running, run_ids, s->end);
+  const acc128 lim = {(uint64_t)limit, 0};
+  acc128 live = {0, 0}, pend = {0, 0};
+  int64_t now = 0;
+  int32_t next = 0, free_cap = cap, free_streams = streams, done_count = 0;
+  while (done_count < n) {
+    for (int32_t p = next; p < next + window && p < n && free_streams > 0 && free_cap > 0;
+         p++) {
+      int32_t v = at[p];
+      if (started[v] || missing[v] > 0)
+        continue; /* not ready */
+      acc128 a = allocs[v], need = a;
+      acc_addacc(&need, &live);
+      if (opsched_graph_cost(g, v) == 0)
+        acc_addacc(&need, &pend);
+      if (!(opsched_graph_demand(g, v) <= free_cap && gate_fits(range, &lim, &need))) {
+        if (p == next)
+          break; /* nothing overtakes a head that does not fit */
+        continue;
+      }
+      acc_addacc(&live, &a);
+      started[v] = 1;
+      start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams);
+      next = next_head(at, started, next, n, window);
+    }
+    if (running.size == 0) { /* nothing runs and nothing fits: the head starts */
+      int32_t v = next < n ? at[next] : -1;
+      if (v < 0 || started[v] || missing[v] > 0) {
+        st = OPSCHED_ERR_STATE; /* unreachable on a DAG */
+        goto done;
+      }
+      acc_addacc(&live, &allocs[v]);
+      started[v] = 1;
+      start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams);
+      next = next_head(at, started, next, n, window);
+    }
+    int64_t t = s->end[running.ids[0]];
+    if (t != now) {
+      pend.lo = pend.hi = 0;
+      now = t;
+    }
+    while (running.size > 0 && s->end[running.ids[0]] == now) {
+      int32_t u = opsched_heap_pop(&running);
+      opsched_lanes_give(&lanes, s->stream[u]);
+      free_cap += opsched_graph_demand(g, u);
+      free_streams++;
+      done_count++;
+      release_buffers(m, remaining, u, s->end[u] == s->start[u], &live, &pend);
+      int32_t ns;
+      const int32_t *succ = opsched_graph_succs(g, u, &ns);
+      for (int32_t k = 0; k < ns; k++)
+        missing[succ[k]]--;
+    }
+  }
+  st = OPSCHED_OK;
+done:
+  opsched_free(run_ids);
+  opsched_free(missing);
+  opsched_free(remaining);
+  opsched_free(at);
+  opsched_free(started);
+  opsched_free(allocs);
+  opsched_lanes_free(&lanes);
+  return st;
+}
+
 /* The graph plus the buffers' data dependencies (the model's DAG), so that
  * every scheduler, the streams and the waits honour them. */
 static opsched_graph *augmented_graph(const opsched_graph *g,
@@ -681,7 +778,9 @@ static opsched_status gated_offer(const opsched_graph *g, const mem_model *m, in
     return OPSCHED_OK;
   }
   gate_range range = {{0, 0}, {0, 0}, 0};
-  opsched_status st = gated_list_schedule(g, m, limit, prio, window, s, &range);
+  opsched_status st = window > 0
+                          ? gated_window_schedule(g, m, limit, prio, window, s, &range)
+                          : gated_list_schedule(g, m, limit, prio, window, s, &range);
   if (st != OPSCHED_OK)
     return st;
   int64_t peak = mem_peak_in_time(m, s->start, s->end, NULL);

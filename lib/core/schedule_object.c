@@ -254,10 +254,12 @@ int32_t opsched_lanes_usable(int32_t streams, int32_t n) {
 
 int opsched_lanes_init(opsched_lanes *l, int32_t streams, int32_t n) {
   int32_t cap = opsched_lanes_usable(streams, n);
-  int32_t *ids = opsched_alloc_array((size_t)cap, sizeof *ids);
-  opsched_heap_init_less(&l->released, ids, lane_less, NULL);
   l->fresh = 0;
-  return ids ? 0 : -1;
+  l->bits = 0;
+  l->small = cap <= 64;
+  int32_t *ids = l->small ? NULL : opsched_alloc_array((size_t)cap, sizeof *ids);
+  opsched_heap_init_less(&l->released, ids, lane_less, NULL);
+  return l->small || ids ? 0 : -1;
 }
 
 void opsched_lanes_free(opsched_lanes *l) {
@@ -266,11 +268,20 @@ void opsched_lanes_free(opsched_lanes *l) {
 }
 
 int32_t opsched_lanes_take(opsched_lanes *l) {
+  if (l->small && l->bits) { /* the lowest lane given back, below fresh */
+    int32_t lane = (int32_t)__builtin_ctzll(l->bits);
+    l->bits &= l->bits - 1;
+    return lane;
+  }
   if (l->released.size > 0)
     return opsched_heap_pop(&l->released); /* below fresh, so lowest */
   return l->fresh++;
 }
 
 void opsched_lanes_give(opsched_lanes *l, int32_t lane) {
+  if (l->small) {
+    l->bits |= (uint64_t)1 << lane;
+    return;
+  }
   (void)opsched_heap_push(&l->released, lane);
 }

@@ -83,8 +83,10 @@ int64_t opsched_sort_order_recs(opsched_order_rec *rec, opsched_order_rec *tmp, 
  * instead of a scan, and storage for at most min(streams, n) lanes, since
  * no more than n ops ever run at once. */
 typedef struct opsched_lanes {
-  opsched_heap released; /* given back, by index */
+  opsched_heap released; /* given back, by index (more than 64 lanes) */
   int32_t fresh;         /* lanes >= fresh were never taken */
+  int32_t small;         /* at most 64 lanes: `bits` instead of `released` */
+  uint64_t bits;         /* given back, bit k for lane k */
 } opsched_lanes;
 
 /* 0, or -1 when out of memory. */
