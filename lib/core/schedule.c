@@ -638,20 +638,26 @@ typedef struct gated_best {
   int from_order, valid;
 } gated_best;
 
-/* Offers s's times, whose peak in time is `peak`, to `b`. */
-static void offer_peak(gated_best *b, int64_t limit, const opsched_schedule *s,
-                       int from_order, int64_t peak) {
-  int64_t ms = max_end(s);
+/* Whether times of makespan `ms` lose to b's whatever their peak: b's fit
+ * and ms is not shorter (offer_peak would keep b's either way). */
+static int cannot_win(const gated_best *b, int64_t limit, int64_t ms) {
+  return b->valid && b->peak <= limit && ms >= b->makespan;
+}
+
+/* Offers times of makespan `ms` whose peak in time is `peak` to `b`. */
+static void offer_peak(gated_best *b, int64_t limit, int32_t n_nodes, const int64_t *start,
+                       const int64_t *end, const int32_t *stream, int from_order,
+                       int64_t peak, int64_t ms) {
   int fits = peak <= limit, best_fits = b->valid && b->peak <= limit;
   int better = !b->valid || fits > best_fits ||
                (fits == best_fits && (fits ? ms < b->makespan
                                            : peak < b->peak || (peak == b->peak &&
                                                                 ms < b->makespan)));
   if (better) {
-    size_t n = (size_t)s->n;
-    memcpy(b->start, s->start, sizeof *s->start * n);
-    memcpy(b->end, s->end, sizeof *s->end * n);
-    memcpy(b->stream, s->stream, sizeof *s->stream * n);
+    size_t n = (size_t)n_nodes;
+    memcpy(b->start, start, sizeof *start * n);
+    memcpy(b->end, end, sizeof *end * n);
+    memcpy(b->stream, stream, sizeof *stream * n);
     b->makespan = ms, b->peak = peak, b->from_order = from_order, b->valid = 1;
   }
 }
@@ -710,11 +716,11 @@ static void set_ranks(opsched_schedule *s, const opsched_graph *g,
 }
 
 /* The memo's entry for these inputs, NULL when none. */
-static const opsched_gated_memo *gated_memo_find(opsched_schedule_memo *memo,
+static opsched_gated_memo *gated_memo_find(opsched_schedule_memo *memo,
                                                  const opsched_schedule *s, int64_t limit,
                                                  const int64_t *prio, int32_t window) {
   for (int32_t i = 0; i < memo->gated_count; i++) {
-    const opsched_gated_memo *e = &memo->gated[i];
+    opsched_gated_memo *e = &memo->gated[i];
     if (e->window == window && e->streams == s->streams && e->cap == s->resource_limit &&
         e->fit_max <= limit && limit < e->fail_min &&
         memcmp(e->prio, prio, sizeof *prio * (size_t)s->n) == 0)
@@ -727,10 +733,10 @@ static const opsched_gated_memo *gated_memo_find(opsched_schedule_memo *memo,
  * is full. */
 static void gated_memo_add(opsched_schedule_memo *memo, const opsched_schedule *s,
                            const gate_range *r, const int64_t *prio, int32_t window,
-                           int64_t peak) {
+                           int64_t peak, int64_t makespan) {
   size_t n = (size_t)s->n;
   int64_t fail_min = r->failed ? acc_i64(&r->fail_min) : INT64_MAX;
-  opsched_gated_memo e = {acc_i64(&r->fit_max), fail_min, peak, window, s->streams,
+  opsched_gated_memo e = {acc_i64(&r->fit_max), fail_min, peak, makespan, window, s->streams,
                           s->resource_limit,
                           opsched_alloc_array(n, sizeof *e.prio),
                           opsched_alloc_array(n, sizeof *e.start),
@@ -760,21 +766,24 @@ static void gated_memo_add(opsched_schedule_memo *memo, const opsched_schedule *
   memo->gated_next = (memo->gated_next + 1) % OPSCHED_GATED_MEMO_MAX;
 }
 
-/* The gated list schedule of (limit, prio, window) into s, offered to `b`;
- * from the search's memo when it ran there before (the same times and
- * peak: gated_list_schedule is a function of these inputs, the graph and
- * the buffers). */
+/* The gated list schedule of (limit, prio, window) offered to `b` (s's
+ * times are scratch); from the search's memo when it ran there before (the
+ * same times: gated_list_schedule is a function of these inputs, the graph
+ * and the buffers). Its peak in time is computed only when it can matter
+ * (cannot_win), and then kept in the memo's entry. */
 static opsched_status gated_offer(const opsched_graph *g, const mem_model *m, int64_t limit,
                                   const int64_t *prio, int32_t window, opsched_schedule *s,
                                   gated_best *b, int from_order) {
-  size_t n = (size_t)s->n;
-  const opsched_gated_memo *e = s->memo ? gated_memo_find(s->memo, s, limit, prio, window)
-                                        : NULL;
+  opsched_gated_memo *e = s->memo ? gated_memo_find(s->memo, s, limit, prio, window) : NULL;
   if (e) {
-    memcpy(s->start, e->start, sizeof *s->start * n);
-    memcpy(s->end, e->end, sizeof *s->end * n);
-    memcpy(s->stream, e->stream, sizeof *s->stream * n);
-    offer_peak(b, limit, s, from_order, e->peak);
+    if (cannot_win(b, limit, e->makespan))
+      return OPSCHED_OK;
+    if (e->peak < 0 && (e->peak = mem_peak_in_time(m, e->start, e->end, NULL)) < 0) {
+      e->peak = -1;
+      return OPSCHED_ERR_NOMEM;
+    }
+    offer_peak(b, limit, s->n, e->start, e->end, e->stream, from_order, e->peak,
+               e->makespan);
     return OPSCHED_OK;
   }
   gate_range range = {{0, 0}, {0, 0}, 0};
@@ -783,12 +792,14 @@ static opsched_status gated_offer(const opsched_graph *g, const mem_model *m, in
                           : gated_list_schedule(g, m, limit, prio, window, s, &range);
   if (st != OPSCHED_OK)
     return st;
-  int64_t peak = mem_peak_in_time(m, s->start, s->end, NULL);
-  if (peak < 0)
+  int64_t ms = max_end(s), peak = -1;
+  int lose = cannot_win(b, limit, ms);
+  if (!lose && (peak = mem_peak_in_time(m, s->start, s->end, NULL)) < 0)
     return OPSCHED_ERR_NOMEM;
   if (s->memo)
-    gated_memo_add(s->memo, s, &range, prio, window, peak);
-  offer_peak(b, limit, s, from_order, peak);
+    gated_memo_add(s->memo, s, &range, prio, window, peak, ms);
+  if (!lose)
+    offer_peak(b, limit, s->n, s->start, s->end, s->stream, from_order, peak, ms);
   return OPSCHED_OK;
 }
 

@@ -17,7 +17,8 @@
  * sum that fit, the smallest that did not, INT64_MAX when none or above)
  * decides each the same way, so the run is the same under it. */
 typedef struct opsched_gated_memo {
-  int64_t fit_max, fail_min, peak;
+  int64_t fit_max, fail_min, peak; /* peak -1: not computed yet */
+  int64_t makespan;
   int32_t window, streams, cap;
   int64_t *prio, *start, *end;
   int32_t *stream;
