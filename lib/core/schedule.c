@@ -177,6 +177,93 @@ static int alloc_less(const void *ctx, int32_t a, int32_t b) {
   return a < b;
 }
 
+/* Sorts ids[0, n) by alloc_less (a bottom-up merge sort, tmp n ids of
+ * scratch). */
+static void sort_by_alloc(int32_t *ids, int32_t *tmp, int32_t n, const alloc_order *o) {
+  int32_t *src = ids, *dst = tmp;
+  for (int32_t w = 1; w < n; w *= 2) {
+    for (int32_t lo = 0; lo < n; lo += 2 * w) {
+      int32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      int32_t a = lo, b = mid, k = lo;
+      while (a < mid && b < hi)
+        dst[k++] = alloc_less(o, src[b], src[a]) ? src[b++] : src[a++];
+      while (a < mid)
+        dst[k++] = src[a++];
+      while (b < hi)
+        dst[k++] = src[b++];
+    }
+    int32_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != ids)
+    memcpy(ids, src, sizeof *ids * (size_t)n);
+}
+
+/* The bytes each op of m allocates (alloc_of): the memo's when it holds
+ * them for m (computed once per search), else computed into *local (the
+ * caller frees it; kept in the memo when the memo's model is m). NULL when
+ * out of memory. */
+static const acc128 *op_allocs(const mem_model *m, opsched_schedule_memo *memo,
+                               acc128 **local) {
+  *local = NULL;
+  int mine = memo && memo->model == m;
+  if (mine && memo->allocs)
+    return memo->allocs;
+  acc128 *a = opsched_alloc_array((size_t)m->n, sizeof *a);
+  if (!a)
+    return NULL;
+  for (int32_t v = 0; v < m->n; v++)
+    a[v] = alloc_of(m, v);
+  if (mine)
+    memo->allocs = a;
+  else
+    *local = a;
+  return a;
+}
+
+/* The positions of the ops in alloc_less's order (allocation, priority,
+ * id) as keys: a keyed heap on them pops as alloc_less orders, without a
+ * call and a 128-bit comparison per step. The memo's when it holds them
+ * for m and prio, else computed (into *local or the memo, as op_allocs).
+ * NULL when out of memory. */
+static const int64_t *alloc_keys(const mem_model *m, const acc128 *allocs,
+                                 const int64_t *prio, opsched_schedule_memo *memo,
+                                 int64_t **local) {
+  int32_t n = m->n;
+  size_t bytes = sizeof *prio * (size_t)n;
+  *local = NULL;
+  int mine = memo && memo->model == m;
+  if (mine && memo->akey && memcmp(memo->akey_prio, prio, bytes) == 0)
+    return memo->akey;
+  int64_t *key = opsched_alloc_array((size_t)n, sizeof *key);
+  int32_t *ids = opsched_alloc_array(2 * (size_t)n + 1, sizeof *ids);
+  int64_t *copy = mine ? opsched_alloc_array((size_t)n, sizeof *copy) : NULL;
+  if (!key || !ids || (mine && !copy)) {
+    opsched_free(key);
+    opsched_free(ids);
+    opsched_free(copy);
+    return NULL;
+  }
+  alloc_order o = {allocs, prio};
+  for (int32_t v = 0; v < n; v++)
+    ids[v] = v;
+  sort_by_alloc(ids, ids + n, n, &o);
+  for (int32_t i = 0; i < n; i++)
+    key[ids[i]] = i;
+  opsched_free(ids);
+  if (!mine) {
+    *local = key;
+    return key;
+  }
+  memcpy(copy, prio, bytes);
+  opsched_free(memo->akey_prio);
+  opsched_free(memo->akey);
+  memo->akey_prio = copy;
+  memo->akey = key;
+  return key;
+}
+
 /* The first position of the order at or after `next` whose op has not
  * started (n when all have); 0 without a window. Amortized O(1). */
 static int32_t next_head(const int32_t *at, const uint8_t *started, int32_t next,
@@ -245,7 +332,9 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   opsched_lanes lanes;
   int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
   uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
-  acc128 *allocs = opsched_alloc_array((size_t)n, sizeof *allocs);
+  acc128 *allocs_local = NULL;
+  int64_t *akey_local = NULL;
+  const acc128 *allocs = op_allocs(m, s->memo, &allocs_local);
   int32_t *by_alloc_ids = opsched_alloc_array((size_t)n, sizeof *by_alloc_ids);
   int32_t *at = opsched_alloc_array((size_t)n, sizeof *at); /* window: order */
   if (!prio || !ready_ids || !run_ids || !aside || !missing || !remaining ||
@@ -254,11 +343,12 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   memcpy(prio, prio_in, sizeof *prio * (size_t)n);
   for (int32_t v = 0; window > 0 && v < n; v++)
     at[prio[v]] = v;
-  for (int32_t v = 0; v < n; v++)
-    allocs[v] = alloc_of(m, v);
-  alloc_order by_alloc_order = {allocs, prio};
+  /* alloc_less's order, as keys (alloc_keys). */
+  const int64_t *akey = window ? prio : alloc_keys(m, allocs, prio, s->memo, &akey_local);
+  if (!akey)
+    goto done;
   opsched_heap by_alloc;
-  opsched_heap_init_less(&by_alloc, by_alloc_ids, alloc_less, &by_alloc_order);
+  opsched_heap_init(&by_alloc, by_alloc_ids, akey);
   for (int32_t v = 0; v < n; v++)
     opsched_graph_preds(g, v, &missing[v]);
   for (int32_t k = 0; k < m->nb; k++)
@@ -368,7 +458,8 @@ done:
   opsched_free(remaining);
   opsched_lanes_free(&lanes);
   opsched_free(started);
-  opsched_free(allocs);
+  opsched_free(allocs_local);
+  opsched_free(akey_local);
   opsched_free(by_alloc_ids);
   opsched_free(at);
   return st;
@@ -392,14 +483,14 @@ static opsched_status gated_window_schedule(const opsched_graph *g, const mem_mo
   int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
   int32_t *at = opsched_alloc_array((size_t)n, sizeof *at);
   uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
-  acc128 *allocs = opsched_alloc_array((size_t)n, sizeof *allocs);
+  acc128 *allocs_local = NULL;
+  const acc128 *allocs = op_allocs(m, s->memo, &allocs_local);
   opsched_lanes lanes;
   int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
   if (!run_ids || !missing || !remaining || !at || !started || !allocs || !lanes_ok)
     goto done;
   for (int32_t v = 0; v < n; v++) {
     at[prio[v]] = v;
-    allocs[v] = alloc_of(m, v);
     opsched_graph_preds(g, v, &missing[v]);
   }
   for (int32_t k = 0; k < m->nb; k++)
@@ -466,7 +557,7 @@ done:
   opsched_free(remaining);
   opsched_free(at);
   opsched_free(started);
-  opsched_free(allocs);
+  opsched_free(allocs_local);
   opsched_lanes_free(&lanes);
   return st;
 }
@@ -531,6 +622,11 @@ static void memo_model_free(opsched_schedule_memo *memo) {
   memo->critical = NULL;
   memo->ranks_graph = NULL;
   opsched_heft_memo_free(&memo->heft);
+  opsched_free(memo->allocs); /* of the model */
+  opsched_free(memo->akey_prio);
+  opsched_free(memo->akey);
+  memo->allocs = NULL;
+  memo->akey_prio = memo->akey = NULL;
 }
 
 /* model_and_graph through the memo: the runs of one search schedule the

@@ -58,6 +58,13 @@ typedef struct opsched_schedule_memo {
   uint8_t *critical;
   const opsched_graph *ranks_graph;
   int64_t critical_path, total_work;
+  /* Per op of `model`, the bytes it allocates (schedule.c, op_allocs),
+   * NULL before a gated run computed them; cleared with the model. */
+  struct acc128 *allocs;
+  /* The free gated run's allocation order (schedule.c, alloc_keys) for
+   * the priority `akey_prio`: akey[v] is v's position; NULL before,
+   * cleared with the model. */
+  int64_t *akey_prio, *akey;
   /* Set by the frontier around one run (0 otherwise): that run's local
    * search under a limit also ends after this many iterations without a
    * new best (opsched_streams_improve_stall). */
