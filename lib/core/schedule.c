@@ -225,7 +225,7 @@ static const acc128 *op_allocs(const mem_model *m, opsched_schedule_memo *memo,
 /* The positions of the ops in alloc_less's order (allocation, priority,
  * id) as keys: a keyed heap on them pops as alloc_less orders, without a
  * call and a 128-bit comparison per step. The memo's when it holds them
- * for m and prio, else computed (into *local or the memo, as op_allocs).
+ * for m and prio (the latest few), else computed (into *local or the memo, as op_allocs).
  * NULL when out of memory. */
 static const int64_t *alloc_keys(const mem_model *m, const acc128 *allocs,
                                  const int64_t *prio, opsched_schedule_memo *memo,
@@ -234,8 +234,9 @@ static const int64_t *alloc_keys(const mem_model *m, const acc128 *allocs,
   size_t bytes = sizeof *prio * (size_t)n;
   *local = NULL;
   int mine = memo && memo->model == m;
-  if (mine && memo->akey && memcmp(memo->akey_prio, prio, bytes) == 0)
-    return memo->akey;
+  for (int i = 0; mine && i < OPSCHED_AKEY_MEMO_MAX; i++)
+    if (memo->akey[i] && memcmp(memo->akey_prio[i], prio, bytes) == 0)
+      return memo->akey[i];
   int64_t *key = opsched_alloc_array((size_t)n, sizeof *key);
   int32_t *ids = opsched_alloc_array(2 * (size_t)n + 1, sizeof *ids);
   int64_t *copy = mine ? opsched_alloc_array((size_t)n, sizeof *copy) : NULL;
@@ -257,10 +258,12 @@ static const int64_t *alloc_keys(const mem_model *m, const acc128 *allocs,
     return key;
   }
   memcpy(copy, prio, bytes);
-  opsched_free(memo->akey_prio);
-  opsched_free(memo->akey);
-  memo->akey_prio = copy;
-  memo->akey = key;
+  int32_t i = memo->akey_next; /* the oldest */
+  opsched_free(memo->akey_prio[i]);
+  opsched_free(memo->akey[i]);
+  memo->akey_prio[i] = copy;
+  memo->akey[i] = key;
+  memo->akey_next = (i + 1) % OPSCHED_AKEY_MEMO_MAX;
   return key;
 }
 
@@ -623,10 +626,13 @@ static void memo_model_free(opsched_schedule_memo *memo) {
   memo->ranks_graph = NULL;
   opsched_heft_memo_free(&memo->heft);
   opsched_free(memo->allocs); /* of the model */
-  opsched_free(memo->akey_prio);
-  opsched_free(memo->akey);
   memo->allocs = NULL;
-  memo->akey_prio = memo->akey = NULL;
+  for (int i = 0; i < OPSCHED_AKEY_MEMO_MAX; i++) {
+    opsched_free(memo->akey_prio[i]);
+    opsched_free(memo->akey[i]);
+    memo->akey_prio[i] = memo->akey[i] = NULL;
+  }
+  memo->akey_next = 0;
 }
 
 /* model_and_graph through the memo: the runs of one search schedule the
@@ -972,12 +978,14 @@ static opsched_status limited_times(const opsched_graph *g,
     goto done;
   peak_filter f = {m, limit};
   *peak = b.peak; /* s holds the gated best's times */
-  if (heft_won && !within_limit(&f, s->start, s->end)) {
+  /* within_limit, its peak kept for the pending schedule. */
+  int64_t heft_peak = heft_won ? mem_peak_in_time(m, s->start, s->end, NULL) : -1;
+  if (heft_won && !(heft_peak >= 0 && heft_peak <= limit)) {
     memcpy(s->start, b.start, sizeof *s->start * (size_t)n);
     memcpy(s->end, b.end, sizeof *s->end * (size_t)n);
   } else if (heft_won) {
     from_order = 0;
-    *peak = -1;
+    *peak = heft_peak;
   }
   s->list_makespan = max_end(s);
   if (o->effort > 0)

@@ -24,7 +24,7 @@ typedef struct opsched_gated_memo {
   int32_t *stream;
 } opsched_gated_memo;
 
-enum { OPSCHED_GATED_MEMO_MAX = 32 };
+enum { OPSCHED_GATED_MEMO_MAX = 32, OPSCHED_AKEY_MEMO_MAX = 4 };
 
 /* What the scheduler runs of one frontier search share (one graph, one
  * buffer set): the memory orders (memory.h) and the gated list schedules
@@ -61,10 +61,12 @@ typedef struct opsched_schedule_memo {
   /* Per op of `model`, the bytes it allocates (schedule.c, op_allocs),
    * NULL before a gated run computed them; cleared with the model. */
   struct acc128 *allocs;
-  /* The free gated run's allocation order (schedule.c, alloc_keys) for
-   * the priority `akey_prio`: akey[v] is v's position; NULL before,
-   * cleared with the model. */
-  int64_t *akey_prio, *akey;
+  /* The free gated runs' allocation orders (schedule.c, alloc_keys), the
+   * latest OPSCHED_AKEY_MEMO_MAX priorities (the rank's and the memory
+   * orders' alternate): for the priority akey_prio[i], akey[i][v] is v's
+   * position; NULL before, cleared with the model. */
+  int64_t *akey_prio[OPSCHED_AKEY_MEMO_MAX], *akey[OPSCHED_AKEY_MEMO_MAX];
+  int32_t akey_next;
   /* Set by the frontier around one run (0 otherwise): that run's local
    * search under a limit also ends after this many iterations without a
    * new best (opsched_streams_improve_stall). */
