@@ -627,6 +627,9 @@ static void memo_model_free(opsched_schedule_memo *memo) {
   opsched_heft_memo_free(&memo->heft);
   opsched_free(memo->allocs); /* of the model */
   memo->allocs = NULL;
+  opsched_free(memo->hp_start);
+  opsched_free(memo->hp_end);
+  memo->hp_start = memo->hp_end = NULL;
   for (int i = 0; i < OPSCHED_AKEY_MEMO_MAX; i++) {
     opsched_free(memo->akey_prio[i]);
     opsched_free(memo->akey[i]);
@@ -949,6 +952,35 @@ static opsched_status gated_candidates(const opsched_graph *g,
   return OPSCHED_OK;
 }
 
+/* mem_peak_in_time of HEFT's times in s: the memo's when it holds these
+ * times (the same in every budgeted run of a search), else computed and
+ * kept there. -1 or -2 as mem_peak_in_time. */
+static int64_t heft_peak(const mem_model *m, const opsched_schedule *s) {
+  opsched_schedule_memo *memo = s->memo;
+  size_t bytes = sizeof *s->start * (size_t)s->n;
+  int mine = memo && memo->model == m;
+  if (mine && memo->hp_start && memcmp(memo->hp_start, s->start, bytes) == 0 &&
+      memcmp(memo->hp_end, s->end, bytes) == 0)
+    return memo->hp_peak;
+  int64_t peak = mem_peak_in_time(m, s->start, s->end, NULL);
+  if (!mine || peak < 0)
+    return peak;
+  if (!memo->hp_start) {
+    memo->hp_start = opsched_alloc_array((size_t)s->n, sizeof *memo->hp_start);
+    memo->hp_end = opsched_alloc_array((size_t)s->n, sizeof *memo->hp_end);
+  }
+  if (!memo->hp_start || !memo->hp_end) {
+    opsched_free(memo->hp_start);
+    opsched_free(memo->hp_end);
+    memo->hp_start = memo->hp_end = NULL;
+    return peak;
+  }
+  memcpy(memo->hp_start, s->start, bytes);
+  memcpy(memo->hp_end, s->end, bytes);
+  memo->hp_peak = peak;
+  return peak;
+}
+
 /* Several streams under a memory limit: the gated candidates, then HEFT and
  * local search filtered by the peak in time. Leaves times in s and their
  * peak in time in *peak when known without computing it (the gated
@@ -979,13 +1011,13 @@ static opsched_status limited_times(const opsched_graph *g,
   peak_filter f = {m, limit};
   *peak = b.peak; /* s holds the gated best's times */
   /* within_limit, its peak kept for the pending schedule. */
-  int64_t heft_peak = heft_won ? mem_peak_in_time(m, s->start, s->end, NULL) : -1;
-  if (heft_won && !(heft_peak >= 0 && heft_peak <= limit)) {
+  int64_t hp = heft_won ? heft_peak(m, s) : -1;
+  if (heft_won && !(hp >= 0 && hp <= limit)) {
     memcpy(s->start, b.start, sizeof *s->start * (size_t)n);
     memcpy(s->end, b.end, sizeof *s->end * (size_t)n);
   } else if (heft_won) {
     from_order = 0;
-    *peak = heft_peak;
+    *peak = hp;
   }
   s->list_makespan = max_end(s);
   if (o->effort > 0)

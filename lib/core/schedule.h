@@ -67,6 +67,11 @@ typedef struct opsched_schedule_memo {
    * position; NULL before, cleared with the model. */
   int64_t *akey_prio[OPSCHED_AKEY_MEMO_MAX], *akey[OPSCHED_AKEY_MEMO_MAX];
   int32_t akey_next;
+  /* The peak in time of the latest HEFT times a run under a limit
+   * checked (schedule.c, heft_peak): HEFT's times are the same in every
+   * budgeted run (`heft`), their peak too. For the times hp_start/hp_end
+   * (NULL before); cleared with the model. */
+  int64_t *hp_start, *hp_end, hp_peak;
   /* Set by the frontier around one run (0 otherwise): that run's local
    * search under a limit also ends after this many iterations without a
    * new best (opsched_streams_improve_stall). */
