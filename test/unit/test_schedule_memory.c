@@ -790,6 +790,91 @@ static void test_gated_memo_ranges(void) {
   CHECK(reused >= 20 && added >= 20);
 }
 
+/* opsched_schedule_run_times and opsched_schedule_finish (schedule.h): a
+ * run under a limit on several streams with a memo stops at its times,
+ * with the full run's makespan and peak and nothing else built (pending,
+ * no waits, no live_after); finished, it is the full run's schedule field
+ * by field; a run the lazy path does not cover (one stream, no limit)
+ * comes back complete. */
+static void same_full_schedule(const opsched_schedule *a, const opsched_schedule *b, int n) {
+  size_t b64 = sizeof(int64_t) * (size_t)n, b32 = sizeof(int32_t) * (size_t)n;
+  CHECK(memcmp(opsched_schedule_order(a), opsched_schedule_order(b), b32) == 0);
+  CHECK(memcmp(opsched_schedule_starts(a), opsched_schedule_starts(b), b64) == 0);
+  CHECK(memcmp(opsched_schedule_ends(a), opsched_schedule_ends(b), b64) == 0);
+  CHECK(memcmp(opsched_schedule_streams(a), opsched_schedule_streams(b), b32) == 0);
+  CHECK(memcmp(opsched_schedule_live_after(a), opsched_schedule_live_after(b), b64) == 0);
+  CHECK_EQ_I64(opsched_schedule_makespan(a), opsched_schedule_makespan(b));
+  CHECK_EQ_I64(opsched_schedule_list_makespan(a), opsched_schedule_list_makespan(b));
+  CHECK_EQ_I64(opsched_schedule_num_waits(a), opsched_schedule_num_waits(b));
+  CHECK_EQ_I64(opsched_schedule_num_waits_unreduced(a),
+               opsched_schedule_num_waits_unreduced(b));
+  CHECK_EQ_I64(opsched_schedule_peak_memory(a), opsched_schedule_peak_memory(b));
+  CHECK_EQ_I64(opsched_schedule_original_peak_memory(a),
+               opsched_schedule_original_peak_memory(b));
+  CHECK_EQ_I64(opsched_schedule_memory_limit_met(a), opsched_schedule_memory_limit_met(b));
+  for (int32_t v = 0; v < n; v++) {
+    int32_t ca, cb;
+    const int32_t *wa = opsched_schedule_waits(a, v, &ca), *wb = opsched_schedule_waits(b, v, &cb);
+    CHECK_EQ_I64(ca, cb);
+    CHECK(ca == cb && memcmp(wa, wb, sizeof *wa * (size_t)ca) == 0);
+  }
+}
+
+enum { PENDING_WANT = 93, COMPLETE_WANT = 17 }; /* of the 110 blocks that fit */
+
+static void test_run_times_finish(void) {
+  int pending = 0, complete = 0;
+  for (uint64_t iter = 0; iter < 120; iter++) {
+    random_block k;
+    random_block_make(iter + 9100u, 24, &k);
+    int streams = 2 + (int)(iter % 3);
+    if (k.max_demand > streams) {
+      random_block_free(&k);
+      continue;
+    }
+    opsched_schedule *free_run = run(k.g, k.b, streams, OPSCHED_MEMORY_CRITICAL_PATH, 0, 0);
+    int64_t limit = opsched_schedule_peak_memory(free_run) * 3 / 4;
+    opsched_schedule_destroy(free_run);
+    opsched_schedule_options o;
+    opsched_schedule_options_init(&o);
+    o.streams = iter % 7 == 0 ? 1 : streams;
+    o.resource_limit = streams; /* every demand fits, on one stream too */
+    o.buffers = k.b;
+    o.max_memory = limit > 0 ? limit : 1;
+    o.memory_policy = iter % 2 ? OPSCHED_MEMORY_MIN_MEMORY : OPSCHED_MEMORY_CRITICAL_PATH;
+    o.effort = iter % 5 == 0;
+    opsched_schedule_memo *memo = calloc(1, sizeof *memo);
+    opsched_schedule *lazy = NULL, *full = NULL;
+    CHECK(opsched_schedule_run_times(k.g, &o, memo, &lazy) == OPSCHED_OK);
+    CHECK(opsched_schedule_run(k.g, &o, &full) == OPSCHED_OK);
+    if (lazy && full) {
+      CHECK_EQ_I64(opsched_schedule_makespan(lazy), opsched_schedule_makespan(full));
+      CHECK_EQ_I64(opsched_schedule_peak_memory(lazy), opsched_schedule_peak_memory(full));
+      if (lazy->pending) {
+        pending++;
+        CHECK(o.streams > 1);
+        CHECK(opsched_schedule_live_after(lazy) == NULL && lazy->wait_off == NULL);
+      } else {
+        complete++;
+        CHECK(o.streams == 1);
+      }
+      CHECK(opsched_schedule_finish(k.g, &o, memo, lazy) == OPSCHED_OK);
+      CHECK_EQ_I64(lazy->pending, 0);
+      same_full_schedule(lazy, full, k.n);
+      CHECK(opsched_schedule_finish(k.g, &o, memo, lazy) == OPSCHED_OK); /* no-op */
+      same_full_schedule(lazy, full, k.n);
+    }
+    opsched_schedule_destroy(lazy);
+    opsched_schedule_destroy(full);
+    opsched_schedule_memo_free(memo);
+    free(memo);
+    random_block_free(&k);
+  }
+  printf("run_times: %d pending, %d complete\n", pending, complete);
+  CHECK_EQ_I64(pending, PENDING_WANT);
+  CHECK_EQ_I64(complete, COMPLETE_WANT);
+}
+
 /* Peak in time with times in the split keys' top bytes: 2^25 and 2^26
  * put the time's bits in bytes 7 and up of the keys (t << 35), which the
  * radix sort counts in its one pass over bytes 4..7. Chain 0 -> 1 -> 2,
@@ -837,6 +922,7 @@ int main(void) {
   test_random_blocks();
   test_no_buffers_unchanged();
   test_gated_memo_ranges();
+  test_run_times_finish();
   test_peak_in_time_high_bytes();
   return check_report("test_schedule_memory");
 }

@@ -409,7 +409,29 @@ static void test_assign_matches_scan(void) {
   CHECK_EQ_I64(opsched_lanes_take(&l), 0);
   CHECK_EQ_I64(opsched_lanes_take(&l), 1);
   CHECK_EQ_I64(opsched_lanes_take(&l), 3);
+  CHECK(l.small); /* 4 lanes: the bitmask */
   opsched_lanes_free(&l);
+  /* 64 lanes, the last in the bitmask, and 65, the first with the heap:
+   * the lowest lane given back first, then the never taken ones. */
+  for (int32_t lanes = 64; lanes <= 65; lanes++) {
+    CHECK(opsched_lanes_init(&l, lanes, 1000) == 0);
+    CHECK_EQ_I64(l.small, lanes == 64);
+    for (int32_t k = 0; k < 60; k++)
+      CHECK_EQ_I64(opsched_lanes_take(&l), k);
+    opsched_lanes_give(&l, 59);
+    opsched_lanes_give(&l, 7);
+    opsched_lanes_give(&l, 0);
+    CHECK_EQ_I64(opsched_lanes_take(&l), 0);
+    opsched_lanes_give(&l, 33);
+    CHECK_EQ_I64(opsched_lanes_take(&l), 7);
+    CHECK_EQ_I64(opsched_lanes_take(&l), 33);
+    CHECK_EQ_I64(opsched_lanes_take(&l), 59);
+    for (int32_t k = 60; k < lanes; k++)
+      CHECK_EQ_I64(opsched_lanes_take(&l), k);
+    opsched_lanes_give(&l, lanes - 1);
+    CHECK_EQ_I64(opsched_lanes_take(&l), lanes - 1);
+    opsched_lanes_free(&l);
+  }
 }
 
 static opsched_schedule *run_charged(const opsched_graph *g, int streams, int cap,
