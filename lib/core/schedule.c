@@ -100,10 +100,19 @@ done:
 /* ---------------------------------------------------------------------- */
 /* Memory in time (docs/memory.md): the gated list scheduler.              */
 
-/* Starts v at `now` on the lowest free stream. */
+/* The instants of a gated run (gated_peak): the distinct values `now`
+ * takes, numbered in increasing order; at[v] is the number of v's start,
+ * at[n + v] of its end (every end is a `now` where the op retires). */
+typedef struct time_ix {
+  int32_t *at;
+  int32_t cur;
+} time_ix;
+
+/* Starts v at `now` (instant ix->cur) on the lowest free stream. */
 static void start_op(const opsched_graph *g, opsched_schedule *s, opsched_lanes *lanes,
                      opsched_heap *running, int32_t v, int64_t now,
-                     int32_t *free_cap, int32_t *free_streams) {
+                     int32_t *free_cap, int32_t *free_streams, time_ix *ix) {
+  ix->at[v] = ix->cur;
   s->stream[v] = opsched_lanes_take(lanes);
   s->start[v] = now;
   s->end[v] = opsched_sat_add(now, opsched_graph_cost(g, v));
@@ -323,7 +332,8 @@ static int gate_fits(gate_range *r, const acc128 *lim, const acc128 *need) {
 static opsched_status gated_list_schedule(const opsched_graph *g,
                                           const mem_model *m, int64_t limit,
                                           const int64_t *prio_in, int32_t window,
-                                          opsched_schedule *s, gate_range *range) {
+                                          opsched_schedule *s, gate_range *range,
+                                          time_ix *ix) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
   int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
@@ -407,7 +417,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       }
       acc_addacc(&live, &a);
       started[v] = 1;
-      start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams);
+      start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams, ix);
       next = next_head(at, started, next, n, window);
     }
     for (int32_t i = 0; i < naside; i++)
@@ -425,16 +435,18 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       }
       acc_addacc(&live, &allocs[pick]);
       started[pick] = 1;
-      start_op(g, s, &lanes, &running, pick, now, &free_cap, &free_streams);
+      start_op(g, s, &lanes, &running, pick, now, &free_cap, &free_streams, ix);
       next = next_head(at, started, next, n, window);
     }
     int64_t t = s->end[running.ids[0]];
     if (t != now) {
       pend.lo = pend.hi = 0;
       now = t;
+      ix->cur++;
     }
     while (running.size > 0 && s->end[running.ids[0]] == now) {
       int32_t u = opsched_heap_pop(&running);
+      ix->at[n + u] = ix->cur;
       int zero = s->end[u] == s->start[u];
       opsched_lanes_give(&lanes, s->stream[u]);
       free_cap += opsched_graph_demand(g, u);
@@ -478,7 +490,7 @@ done:
 static opsched_status gated_window_schedule(const opsched_graph *g, const mem_model *m,
                                             int64_t limit, const int64_t *prio,
                                             int32_t window, opsched_schedule *s,
-                                            gate_range *range) {
+                                            gate_range *range, time_ix *ix) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
   int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
@@ -521,7 +533,7 @@ static opsched_status gated_window_schedule(const opsched_graph *g, const mem_mo
       }
       acc_addacc(&live, &a);
       started[v] = 1;
-      start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams);
+      start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams, ix);
       next = next_head(at, started, next, n, window);
     }
     if (running.size == 0) { /* nothing runs and nothing fits: the head starts */
@@ -532,16 +544,18 @@ static opsched_status gated_window_schedule(const opsched_graph *g, const mem_mo
       }
       acc_addacc(&live, &allocs[v]);
       started[v] = 1;
-      start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams);
+      start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams, ix);
       next = next_head(at, started, next, n, window);
     }
     int64_t t = s->end[running.ids[0]];
     if (t != now) {
       pend.lo = pend.hi = 0;
       now = t;
+      ix->cur++;
     }
     while (running.size > 0 && s->end[running.ids[0]] == now) {
       int32_t u = opsched_heap_pop(&running);
+      ix->at[n + u] = ix->cur;
       opsched_lanes_give(&lanes, s->stream[u]);
       free_cap += opsched_graph_demand(g, u);
       free_streams++;
@@ -871,6 +885,48 @@ static void gated_memo_add(opsched_schedule_memo *memo, const opsched_schedule *
   memo->gated_next = (memo->gated_next + 1) % OPSCHED_GATED_MEMO_MAX;
 }
 
+/* mem_peak_in_time of a gated run's times (s) from its instants (ix):
+ * that function's events, each buffer allocated at its owner's hold start
+ * and freed (unless forever) at its holders' latest hold end, where a hold
+ * is the instant (t, phase) of opsched_memory_peak_in_time's model (a
+ * start at phase 1 and an end at phase 0 with a duration, both at phase 1
+ * of the start without), and the peak the most live bytes after an
+ * instant's events. The run numbered its times in order (ix), so the
+ * instant (t, phase) is 2 * number + phase and a per-instant sum of the
+ * events (128-bit, modular within an instant) replaces the sort: the same
+ * live bytes after every instant, the same peak. -2 when out of memory. */
+static int64_t gated_peak(const mem_model *m, const opsched_schedule *s, const time_ix *ix) {
+  int32_t n = s->n;
+  const int32_t *at = ix->at;
+  size_t slots = 2 * ((size_t)ix->cur + 1);
+  acc128 *delta = opsched_alloc_array(slots, sizeof *delta);
+  if (!delta)
+    return -2;
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t o = m->owner[k];
+    int nz = s->end[o] > s->start[o];
+    acc_add(&delta[2 * (size_t)at[o] + (size_t)nz], m->size[k]);
+    if (m->forever[k])
+      continue;
+    /* hold end: (end, 0) with a duration, (start, 1) without */
+    int64_t hi = nz ? 2 * (int64_t)at[n + o] : 2 * (int64_t)at[o] + 1;
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++) {
+      int32_t u = m->user[i];
+      int64_t h = s->end[u] > s->start[u] ? 2 * (int64_t)at[n + u] : 2 * (int64_t)at[u] + 1;
+      hi = h > hi ? h : hi;
+    }
+    acc_sub_i64(&delta[hi], m->size[k]);
+  }
+  acc128 live = {0, 0}, best = {0, 0};
+  for (size_t i = 0; i < slots; i++) {
+    acc_addacc(&live, &delta[i]);
+    if (acc_less(&best, &live))
+      best = live;
+  }
+  opsched_free(delta);
+  return acc_i64(&best);
+}
+
 /* The gated list schedule of (limit, prio, window) offered to `b` (s's
  * times are scratch); from the search's memo when it ran there before (the
  * same times: gated_list_schedule is a function of these inputs, the graph
@@ -892,15 +948,19 @@ static opsched_status gated_offer(const opsched_graph *g, const mem_model *m, in
     return OPSCHED_OK;
   }
   gate_range range = {{0, 0}, {0, 0}, 0};
-  opsched_status st = window > 0
-                          ? gated_window_schedule(g, m, limit, prio, window, s, &range)
-                          : gated_list_schedule(g, m, limit, prio, window, s, &range);
-  if (st != OPSCHED_OK)
-    return st;
+  time_ix ix = {opsched_alloc_array(2 * (size_t)s->n + 1, sizeof *ix.at), 0};
+  if (!ix.at)
+    return OPSCHED_ERR_NOMEM;
+  opsched_status st =
+      window > 0 ? gated_window_schedule(g, m, limit, prio, window, s, &range, &ix)
+                 : gated_list_schedule(g, m, limit, prio, window, s, &range, &ix);
   int64_t ms = max_end(s), peak = -1;
   int lose = cannot_win(b, limit, ms);
-  if (!lose && (peak = mem_peak_in_time(m, s->start, s->end, NULL)) < 0)
-    return OPSCHED_ERR_NOMEM;
+  if (st == OPSCHED_OK && !lose && (peak = gated_peak(m, s, &ix)) < 0)
+    st = OPSCHED_ERR_NOMEM;
+  opsched_free(ix.at);
+  if (st != OPSCHED_OK)
+    return st;
   if (s->memo)
     gated_memo_add(s->memo, s, &range, prio, window, peak, ms);
   if (!lose)
