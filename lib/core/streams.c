@@ -103,9 +103,55 @@ static int cmp_key(const void *pa, const void *pb) {
   return 0;
 }
 
+static int key_less(const key_rec *a, const key_rec *b) {
+  if (a->k1 != b->k1)
+    return a->k1 < b->k1;
+  if (a->k2 != b->k2)
+    return a->k2 < b->k2;
+  return a->k3 < b->k3;
+}
+
+enum { KEY_RUN = 16 };
+
+/* Sorts rec[0, n) by (k1, k2, k3) into rec, tmp n records of scratch:
+ * insertion into runs of KEY_RUN, then bottom-up merges (no call per
+ * comparison, unlike qsort). k3 is distinct in list_from_times (a
+ * topological position), so the order is qsort's with cmp_key. */
+static void sort_keys(key_rec *rec, key_rec *tmp, int32_t n) {
+  for (int32_t lo = 0; lo < n; lo += KEY_RUN) {
+    int32_t hi = lo + KEY_RUN < n ? lo + KEY_RUN : n;
+    for (int32_t i = lo + 1; i < hi; i++) {
+      key_rec x = rec[i];
+      int32_t j = i;
+      for (; j > lo && key_less(&x, &rec[j - 1]); j--)
+        rec[j] = rec[j - 1];
+      rec[j] = x;
+    }
+  }
+  key_rec *src = rec, *dst = tmp;
+  for (int32_t w = KEY_RUN; w < n; w *= 2) {
+    for (int32_t lo = 0; lo < n; lo += 2 * w) {
+      int32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      int32_t a = lo, b = mid, k = lo;
+      while (a < mid && b < hi)
+        dst[k++] = key_less(&src[b], &src[a]) ? src[b++] : src[a++];
+      while (a < mid)
+        dst[k++] = src[a++];
+      while (b < hi)
+        dst[k++] = src[b++];
+    }
+    key_rec *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != rec)
+    memcpy(rec, src, sizeof *rec * (size_t)n);
+}
+
 /* Writes to `list` the ids sorted by (start, end, topo) ascending, or, with
  * `backward`, by (end, start, topo) descending; both are topological in
- * their direction for any schedule that honours the edges. */
+ * their direction for any schedule that honours the edges. `rec` has room
+ * for 2n records (the sort's scratch). */
 static void list_from_times(int32_t n, const int64_t *st, const int64_t *en,
                             const int32_t *topo_pos, int backward,
                             key_rec *rec, int32_t *list) {
@@ -121,7 +167,7 @@ static void list_from_times(int32_t n, const int64_t *st, const int64_t *en,
       rec[v].k3 = topo_pos[v];
     }
   }
-  qsort(rec, (size_t)n, sizeof *rec, cmp_key);
+  sort_keys(rec, rec + n, n);
   for (int32_t i = 0; i < n; i++)
     list[i] = rec[i].id;
 }
@@ -629,7 +675,7 @@ opsched_status opsched_streams_improve_stall(const opsched_graph *g, opsched_sch
     ckpts_init(&L.k, &L.c);
   int32_t *topo = opsched_alloc_array((size_t)n, sizeof *topo);
   int32_t *topo_pos = opsched_alloc_array((size_t)n, sizeof *topo_pos);
-  key_rec *rec = opsched_alloc_array((size_t)n, sizeof *rec);
+  key_rec *rec = opsched_alloc_array(2 * (size_t)n, sizeof *rec); /* list_from_times */
   L.cur = opsched_alloc_array((size_t)n, sizeof *L.cur);
   L.cur_pos = opsched_alloc_array((size_t)n, sizeof *L.cur_pos);
   L.trial = opsched_alloc_array((size_t)n, sizeof *L.trial);
