@@ -108,9 +108,33 @@ typedef struct time_ix {
   int32_t cur;
 } time_ix;
 
+/* The running ops of a gated run by (end, id) ascending in ids[head,
+ * tail): the first to retire at ids[head]. An op starts at the current
+ * instant and most run longer than those running, so inserting from the
+ * tail moves few entries, where a heap pays O(log) on both sides. Each op
+ * enters once: n slots never wrap. Pops in the keyed heap's order. */
+typedef struct run_queue {
+  int32_t *ids;
+  int32_t head, tail;
+  const int64_t *end;
+} run_queue;
+
+static void run_push(run_queue *q, int32_t v) {
+  int64_t e = q->end[v];
+  int32_t i = q->tail++;
+  while (i > q->head) {
+    int32_t u = q->ids[i - 1];
+    if (q->end[u] < e || (q->end[u] == e && u < v))
+      break;
+    q->ids[i] = u;
+    i--;
+  }
+  q->ids[i] = v;
+}
+
 /* Starts v at `now` (instant ix->cur) on the lowest free stream. */
 static void start_op(const opsched_graph *g, opsched_schedule *s, opsched_lanes *lanes,
-                     opsched_heap *running, int32_t v, int64_t now,
+                     run_queue *running, int32_t v, int64_t now,
                      int32_t *free_cap, int32_t *free_streams, time_ix *ix) {
   ix->at[v] = ix->cur;
   s->stream[v] = opsched_lanes_take(lanes);
@@ -118,7 +142,7 @@ static void start_op(const opsched_graph *g, opsched_schedule *s, opsched_lanes 
   s->end[v] = opsched_sat_add(now, opsched_graph_cost(g, v));
   *free_cap -= opsched_graph_demand(g, v);
   (*free_streams)--;
-  opsched_heap_push(running, v);
+  run_push(running, v);
 }
 
 /* Bytes v allocates, exactly. */
@@ -366,9 +390,9 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
     opsched_graph_preds(g, v, &missing[v]);
   for (int32_t k = 0; k < m->nb; k++)
     remaining[k] = 1 + (int32_t)(m->user_off[k + 1] - m->user_off[k]);
-  opsched_heap ready, running;
+  opsched_heap ready;
   opsched_heap_init(&ready, ready_ids, prio);
-  opsched_heap_init(&running, run_ids, s->end);
+  run_queue running = {run_ids, 0, 0, s->end};
   /* With a window the head decides (forced_pick): no allocation order. */
   for (int32_t v = 0; v < n; v++)
     if (missing[v] == 0) {
@@ -422,7 +446,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
     }
     for (int32_t i = 0; i < naside; i++)
       opsched_heap_push(&ready, aside[i]);
-    if (running.size == 0) {
+    if (running.head == running.tail) {
       if (ready.size == 0) {
         st = OPSCHED_ERR_STATE; /* unreachable on a DAG */
         goto done;
@@ -438,14 +462,14 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       start_op(g, s, &lanes, &running, pick, now, &free_cap, &free_streams, ix);
       next = next_head(at, started, next, n, window);
     }
-    int64_t t = s->end[running.ids[0]];
+    int64_t t = s->end[running.ids[running.head]];
     if (t != now) {
       pend.lo = pend.hi = 0;
       now = t;
       ix->cur++;
     }
-    while (running.size > 0 && s->end[running.ids[0]] == now) {
-      int32_t u = opsched_heap_pop(&running);
+    while (running.head < running.tail && s->end[running.ids[running.head]] == now) {
+      int32_t u = running.ids[running.head++];
       ix->at[n + u] = ix->cur;
       int zero = s->end[u] == s->start[u];
       opsched_lanes_give(&lanes, s->stream[u]);
@@ -510,8 +534,7 @@ static opsched_status gated_window_schedule(const opsched_graph *g, const mem_mo
   }
   for (int32_t k = 0; k < m->nb; k++)
     remaining[k] = 1 + (int32_t)(m->user_off[k + 1] - m->user_off[k]);
-  opsched_heap running;
-  opsched_heap_init(&running, run_ids, s->end);
+  run_queue running = {run_ids, 0, 0, s->end};
   const acc128 lim = {(uint64_t)limit, 0};
   acc128 live = {0, 0}, pend = {0, 0};
   int64_t now = 0;
@@ -536,7 +559,7 @@ static opsched_status gated_window_schedule(const opsched_graph *g, const mem_mo
       start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams, ix);
       next = next_head(at, started, next, n, window);
     }
-    if (running.size == 0) { /* nothing runs and nothing fits: the head starts */
+    if (running.head == running.tail) { /* nothing runs and nothing fits: the head starts */
       int32_t v = next < n ? at[next] : -1;
       if (v < 0 || started[v] || missing[v] > 0) {
         st = OPSCHED_ERR_STATE; /* unreachable on a DAG */
@@ -547,14 +570,14 @@ static opsched_status gated_window_schedule(const opsched_graph *g, const mem_mo
       start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams, ix);
       next = next_head(at, started, next, n, window);
     }
-    int64_t t = s->end[running.ids[0]];
+    int64_t t = s->end[running.ids[running.head]];
     if (t != now) {
       pend.lo = pend.hi = 0;
       now = t;
       ix->cur++;
     }
-    while (running.size > 0 && s->end[running.ids[0]] == now) {
-      int32_t u = opsched_heap_pop(&running);
+    while (running.head < running.tail && s->end[running.ids[running.head]] == now) {
+      int32_t u = running.ids[running.head++];
       ix->at[n + u] = ix->cur;
       opsched_lanes_give(&lanes, s->stream[u]);
       free_cap += opsched_graph_demand(g, u);
