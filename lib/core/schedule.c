@@ -360,20 +360,20 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
                                           time_ix *ix) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  int64_t *prio = opsched_alloc_array_raw((size_t)n, sizeof *prio);
-  int32_t *ready_ids = opsched_alloc_array_raw((size_t)n, sizeof *ready_ids);
-  int32_t *run_ids = opsched_alloc_array_raw((size_t)n, sizeof *run_ids);
-  int32_t *aside = opsched_alloc_array_raw((size_t)n, sizeof *aside);
-  int32_t *missing = opsched_alloc_array_raw((size_t)n, sizeof *missing);
-  int32_t *remaining = opsched_alloc_array_raw((size_t)m->nb, sizeof *remaining);
+  int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
+  int32_t *ready_ids = opsched_alloc_array((size_t)n, sizeof *ready_ids);
+  int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
+  int32_t *aside = opsched_alloc_array((size_t)n, sizeof *aside);
+  int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
+  int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
   opsched_lanes lanes;
   int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
   uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
   acc128 *allocs_local = NULL;
   int64_t *akey_local = NULL;
   const acc128 *allocs = op_allocs(m, s->memo, &allocs_local);
-  int32_t *by_alloc_ids = opsched_alloc_array_raw((size_t)n, sizeof *by_alloc_ids);
-  int32_t *at = opsched_alloc_array_raw((size_t)n, sizeof *at); /* window: order */
+  int32_t *by_alloc_ids = opsched_alloc_array((size_t)n, sizeof *by_alloc_ids);
+  int32_t *at = opsched_alloc_array((size_t)n, sizeof *at); /* window: order */
   if (!prio || !ready_ids || !run_ids || !aside || !missing || !remaining ||
       !lanes_ok || !started || !allocs || !by_alloc_ids || !at)
     goto done;
@@ -517,10 +517,10 @@ static opsched_status gated_window_schedule(const opsched_graph *g, const mem_mo
                                             gate_range *range, time_ix *ix) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  int32_t *run_ids = opsched_alloc_array_raw((size_t)n, sizeof *run_ids);
-  int32_t *missing = opsched_alloc_array_raw((size_t)n, sizeof *missing);
-  int32_t *remaining = opsched_alloc_array_raw((size_t)m->nb, sizeof *remaining);
-  int32_t *at = opsched_alloc_array_raw((size_t)n, sizeof *at);
+  int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
+  int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
+  int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
+  int32_t *at = opsched_alloc_array((size_t)n, sizeof *at);
   uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
   acc128 *allocs_local = NULL;
   const acc128 *allocs = op_allocs(m, s->memo, &allocs_local);
@@ -971,8 +971,7 @@ static opsched_status gated_offer(const opsched_graph *g, const mem_model *m, in
     return OPSCHED_OK;
   }
   gate_range range = {{0, 0}, {0, 0}, 0};
-  /* Not zero-filled: a completed run writes each op's start and end. */
-  time_ix ix = {opsched_alloc_array_raw(2 * (size_t)s->n + 1, sizeof *ix.at), 0};
+  time_ix ix = {opsched_alloc_array(2 * (size_t)s->n + 1, sizeof *ix.at), 0};
   if (!ix.at)
     return OPSCHED_ERR_NOMEM;
   opsched_status st =
