@@ -403,30 +403,23 @@ static int skip_bad(opsched_prof *p, const fit *f, opsched_prof_pos *q) {
 /* The earliest start when only the running count binds: runs of free time */
 /* (fewer than `streams` running) between full steps.                      */
 
-/* The run of free time [a, b) (doubled time, a >= 0) takes an op of cost
- * > 0 at start a / 2 (the first t with 2t + 1 >= a) when 2 (a / 2 + cost)
- * <= b, i.e. cost <= b / 2 - a / 2; an op of cost 0 at (a + 1) / 2 when
- * 2 ((a + 1) / 2) + 1 <= b. These are run_from's candidates, so a chunk
- * whose inner runs take the op nowhere is crossed by its summary with the
- * walk's answer. */
-static int64_t run_fit(int64_t a, int64_t b) { return b / 2 - a / 2; }
-
-static int run_fits_zero(int64_t a, int64_t b) { return 2 * ((a + 1) / 2) + 1 <= b; }
+/* The run of free time [a, b) (doubled time, 0 <= a < b) takes an op of
+ * cost > 0 at start a / 2 (the first t with 2t + 1 >= a) when 2 (a / 2 +
+ * cost) <= b, i.e. cost <= b / 2 - a / 2: run_from's candidate, so a chunk
+ * none of whose inner runs takes the op is crossed by its summary with the
+ * walk's answer. (An op of cost 0 walks any chunk with an inner run.) */
+static int64_t run_fit(int64_t a, int64_t b) { return (b >> 1) - (a >> 1); }
 
 static void runs_refresh(const opsched_prof *p, opsched_prof_chunk *c) {
   int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
   c->full_first = c->full_last = -1;
-  c->fit_max = 0;
-  c->zero_fits = 0;
+  c->fit_max = -1;
   for (int32_t k = 0; k < c->len; k++) {
     if (c->cnt[k] <= free_max)
       continue;
-    if (c->full_last >= 0 && k > c->full_last + 1) {
-      int64_t a = c->t[c->full_last + 1], b = c->t[k];
-      if (run_fit(a, b) > c->fit_max)
-        c->fit_max = run_fit(a, b);
-      c->zero_fits |= run_fits_zero(a, b);
-    }
+    if (c->full_last >= 0 && k > c->full_last + 1 &&
+        run_fit(c->t[c->full_last + 1], c->t[k]) > c->fit_max)
+      c->fit_max = run_fit(c->t[c->full_last + 1], c->t[k]);
     if (c->full_first < 0)
       c->full_first = k;
     c->full_last = k;
@@ -472,7 +465,7 @@ static int64_t earliest_runs(opsched_prof *p, int64_t t0, int64_t cost) {
       return r.t;
     if (k == 0 && c->stale)
       runs_refresh(p, c);
-    if (k > 0 || (c->full_first >= 0 && (cost > 0 ? c->fit_max >= cost : c->zero_fits))) {
+    if (k > 0 || (c->full_first >= 0 && c->fit_max >= cost)) {
       int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
       for (; k < c->len; k++) {
         if (c->t[k] >= r.hi)
