@@ -403,16 +403,23 @@ static int skip_bad(opsched_prof *p, const fit *f, opsched_prof_pos *q) {
 /* The earliest start when only the running count binds: runs of free time */
 /* (fewer than `streams` running) between full steps.                      */
 
+/* The run of free time [a, b) (doubled time, 0 <= a < b) takes an op of
+ * cost > 0 at start a / 2 (the first t with 2t + 1 >= a) when 2 (a / 2 +
+ * cost) <= b, i.e. cost <= b / 2 - a / 2: run_from's candidate, so a chunk
+ * none of whose inner runs takes the op is crossed by its summary with the
+ * walk's answer. (An op of cost 0 walks any chunk with an inner run.) */
+static int64_t run_fit(int64_t a, int64_t b) { return (b >> 1) - (a >> 1); }
+
 static void runs_refresh(const opsched_prof *p, opsched_prof_chunk *c) {
   int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
   c->full_first = c->full_last = -1;
-  c->gap_max = 0;
+  c->fit_max = -1;
   for (int32_t k = 0; k < c->len; k++) {
     if (c->cnt[k] <= free_max)
       continue;
     if (c->full_last >= 0 && k > c->full_last + 1 &&
-        c->t[k] - c->t[c->full_last + 1] > c->gap_max)
-      c->gap_max = c->t[k] - c->t[c->full_last + 1];
+        run_fit(c->t[c->full_last + 1], c->t[k]) > c->fit_max)
+      c->fit_max = run_fit(c->t[c->full_last + 1], c->t[k]);
     if (c->full_first < 0)
       c->full_first = k;
     c->full_last = k;
@@ -443,12 +450,13 @@ static int64_t after_step(const opsched_prof *p, int32_t ci, int32_t k) {
  * candidate of the first run, in time order, that no full step ends before
  * the candidate's span does: the earliest feasible start, the flat
  * decoder's. Steps are read until the span's end or a full step; a chunk
- * whose inner runs are all shorter than the span is crossed by its summary
- * (the run entering it ends at its first full step, the run leaving it
- * starts after its last). The last step is empty, never full. */
+ * none of whose inner runs takes the op (run_fit, exact: the summary is
+ * not a bound that sends the walk into chunks where the op then fits
+ * nowhere) is crossed by its summary (the run entering it ends at its
+ * first full step, the run leaving it starts after its last). The last
+ * step is empty, never full. */
 static int64_t earliest_runs(opsched_prof *p, int64_t t0, int64_t cost) {
   run_query r = {t0, cost, 0, 0};
-  int64_t span = cost > 0 ? 2 * cost - 1 : 1;
   opsched_prof_pos q = locate(p, cost > 0 ? 2 * t0 + 1 : 2 * t0);
   run_from(&r, 0); /* t0 itself: its span starts in q's step */
   for (int32_t ci = q.c, k = q.k;; ci++, k = 0) {
@@ -457,7 +465,7 @@ static int64_t earliest_runs(opsched_prof *p, int64_t t0, int64_t cost) {
       return r.t;
     if (k == 0 && c->stale)
       runs_refresh(p, c);
-    if (k > 0 || (c->full_first >= 0 && c->gap_max >= span)) {
+    if (k > 0 || (c->full_first >= 0 && c->fit_max >= cost)) {
       int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
       for (; k < c->len; k++) {
         if (c->t[k] >= r.hi)

@@ -29,11 +29,12 @@ typedef struct opsched_prof_chunk {
    * `mm_stale` is 0 (recomputed when a search needs them). */
   int32_t min_cnt, max_cnt, min_use, max_use, mm_stale;
   /* Runs, when only the running count can bind (opsched_prof.runs): the
-   * first and last step where the count is full (-1: none), and the
-   * longest stretch of time between two full steps of the chunk. Valid
-   * when `stale` is 0. */
+   * first and last step where the count is full (-1: none), and of the
+   * runs of free time between two full steps of the chunk, the largest
+   * cost > 0 one of them takes (`fit_max`; 0: none does, -1: no such run).
+   * Valid when `stale` is 0. */
   int32_t full_first, full_last, stale;
-  int64_t gap_max;
+  int64_t fit_max;
 } opsched_prof_chunk;
 
 typedef struct opsched_prof {

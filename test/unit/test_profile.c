@@ -259,8 +259,47 @@ static void test_earliest_memo(void) {
   opsched_prof_free(&a);
 }
 
+/* The runs search's chunk summary is exact (lib/core/profile.c, run_fit):
+ * a run of free time one shorter than the op is crossed, however many
+ * chunks of such runs come first, and the op lands in the first run that
+ * takes it; an op of cost 0 takes the instant between two abutting ops. */
+static void test_run_fit(void) {
+  opsched_prof p;
+  CHECK(opsched_prof_init(&p, 1, 1, 1, 4000)); /* chunked, runs */
+  CHECK(!p.flat && p.runs);
+  /* One stream: [3i, 3i + 2) for i < 600 (runs of 1), then [1800, 1803)
+   * and [1806, 1809) (a run of 3), then [1811, 1813) (a run of 2). */
+  for (int64_t i = 0; i < 600; i++)
+    CHECK(opsched_prof_add(&p, 3 * i, 2, 1));
+  CHECK(opsched_prof_add(&p, 1800, 3, 1));
+  CHECK(opsched_prof_add(&p, 1806, 3, 1));
+  CHECK(opsched_prof_add(&p, 1811, 2, 1));
+  CHECK(p.nch > 10);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 1, 1), 2);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 100, 1, 1), 101);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 2, 1), 1803);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 3, 1), 1803);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 4, 1), 1813);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 1805, 2, 1), 1809);
+  /* Cost 0: an instant no op runs strictly across: 2 (after [0, 2)),
+   * 1803 and 1806 between [1800, 1803) and [1806, 1809) and the run. */
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 1, 0, 1), 2);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 1801, 0, 1), 1803);
+  opsched_prof_free(&p);
+  /* Abutting ops of cost 3 on one stream: no run at all, but an op of
+   * cost 0 fits at each junction (3, 6, ...), found past whole chunks. */
+  CHECK(opsched_prof_init(&p, 1, 1, 1, 4000));
+  for (int64_t i = 0; i < 700; i++)
+    CHECK(opsched_prof_add(&p, 3 * i, 3, 1));
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 1, 0, 1), 3);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 1000, 0, 1), 1002);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 1, 1), 2100);
+  opsched_prof_free(&p);
+}
+
 int main(void) {
   test_small();
+  test_run_fit();
   test_random_profiles();
   test_snapshots();
   test_earliest_memo();
