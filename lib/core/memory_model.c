@@ -56,6 +56,11 @@ void mem_model_free(mem_model *m) {
   opsched_free(m->user);
   opsched_free(m->alloc_bytes);
   opsched_free(m->rank);
+  if (m->alloc_order) {
+    opsched_free(m->alloc_order->pos);
+    opsched_free(m->alloc_order->sorted);
+    opsched_free(m->alloc_order);
+  }
   memset(m, 0, sizeof *m);
 }
 
@@ -237,11 +242,96 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
     st = model_topo(m, queue);
   if (st == OPSCHED_OK)
     st = model_nodes(g, m, queue, fill);
+  if (st == OPSCHED_OK &&
+      !(m->alloc_order = opsched_alloc_array(1, sizeof *m->alloc_order)))
+    st = OPSCHED_ERR_NOMEM;
   opsched_free(fill);
   opsched_free(queue);
   if (st != OPSCHED_OK)
     mem_model_free(m);
   return st;
+}
+
+/* ---- Allocation order ------------------------------------------------ */
+
+typedef struct alloc_rec {
+  int64_t bytes;
+  int32_t id;
+} alloc_rec;
+
+static int cmp_alloc_rec(const void *pa, const void *pb) {
+  const alloc_rec *a = pa, *b = pb;
+  if (a->bytes != b->bytes)
+    return a->bytes < b->bytes ? -1 : 1;
+  return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Sorts the nodes by (alloc_bytes, id) into pos/sorted. The ids are
+ * distinct, so the order is total and any sort gives it: on a large block
+ * whose bytes leave room, (bytes, id) packs into one 64-bit key and a
+ * radix sort replaces qsort. Returns 0 when out of memory. */
+static int sort_by_alloc(const mem_model *m, int32_t *pos, int64_t *sorted) {
+  int32_t n = m->n;
+  int idbits = 0;
+  while (idbits < 31 && ((int64_t)1 << idbits) < n)
+    idbits++;
+  int64_t maxb = 0, minb = 0;
+  for (int32_t v = 0; v < n; v++) {
+    if (m->alloc_bytes[v] > maxb)
+      maxb = m->alloc_bytes[v];
+    if (m->alloc_bytes[v] < minb)
+      minb = m->alloc_bytes[v];
+  }
+  if (n >= 4096 && minb >= 0 && maxb < (int64_t)1 << (63 - idbits)) {
+    /* Not zero-filled: the sort writes tmp before reading it. */
+    uint64_t *keys = opsched_realloc_array(NULL, 2 * (size_t)n, sizeof *keys);
+    if (!keys)
+      return 0;
+    for (int32_t v = 0; v < n; v++)
+      keys[v] = (uint64_t)m->alloc_bytes[v] << idbits | (uint64_t)v;
+    mem_radix_sort_u64(keys, keys + n, (size_t)n);
+    uint64_t idmask = ((uint64_t)1 << idbits) - 1;
+    for (int32_t i = 0; i < n; i++) {
+      int32_t v = (int32_t)(keys[i] & idmask);
+      pos[v] = i;
+      sorted[i] = m->alloc_bytes[v];
+    }
+    opsched_free(keys);
+    return 1;
+  }
+  alloc_rec *rec = opsched_realloc_array(NULL, (size_t)n + 1, sizeof *rec);
+  if (!rec)
+    return 0;
+  for (int32_t v = 0; v < n; v++) {
+    rec[v].bytes = m->alloc_bytes[v];
+    rec[v].id = v;
+  }
+  qsort(rec, (size_t)n, sizeof *rec, cmp_alloc_rec);
+  for (int32_t i = 0; i < n; i++) {
+    pos[rec[i].id] = i;
+    sorted[i] = rec[i].bytes;
+  }
+  opsched_free(rec);
+  return 1;
+}
+
+const mem_alloc_order *mem_alloc_order_of(const mem_model *m) {
+  mem_alloc_order *o = m->alloc_order;
+  if (!o)
+    return NULL;
+  if (o->pos)
+    return o;
+  /* Not zero-filled: sort_by_alloc writes every entry. */
+  int32_t *pos = opsched_realloc_array(NULL, (size_t)m->n + 1, sizeof *pos);
+  int64_t *sorted = opsched_realloc_array(NULL, (size_t)m->n + 1, sizeof *sorted);
+  if (!pos || !sorted || !sort_by_alloc(m, pos, sorted)) {
+    opsched_free(pos);
+    opsched_free(sorted);
+    return NULL;
+  }
+  o->pos = pos;
+  o->sorted = sorted;
+  return o;
 }
 
 /* ---- Exact simulation ------------------------------------------------ */
@@ -348,6 +438,23 @@ static void radix_pass(const uint64_t *src, uint64_t *dst, size_t n, int d, uint
     dst[c[(src[i] >> (8 * d)) & 0xff]++] = src[i];
 }
 
+/* The LSD passes of radix_sort_from once every byte from `first` up is
+ * counted (count[d][b]: keys whose byte d is b; n <= UINT32_MAX). */
+static void radix_passes(uint64_t *keys, uint64_t *tmp, size_t n, int first,
+                         uint32_t (*count)[256]) {
+  uint64_t *src = keys, *dst = tmp;
+  for (int d = first; d < 8; d++) {
+    if (count[d][(keys[0] >> (8 * d)) & 0xff] == n)
+      continue;
+    radix_pass(src, dst, n, d, count[d]);
+    uint64_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != keys)
+    memcpy(keys, src, sizeof *keys * n);
+}
+
 static void radix_sort_from(uint64_t *keys, uint64_t *tmp, size_t n, int first) {
   if (n == 0)
     return;
@@ -383,17 +490,7 @@ static void radix_sort_from(uint64_t *keys, uint64_t *tmp, size_t n, int first) 
       for (int d = first; d < 8; d++)
         count[d][(k >> (8 * d)) & 0xff]++;
     }
-  uint64_t *src = keys, *dst = tmp;
-  for (int d = first; d < 8; d++) {
-    if (count[d][(keys[0] >> (8 * d)) & 0xff] == n)
-      continue;
-    radix_pass(src, dst, n, d, count[d]);
-    uint64_t *t = src;
-    src = dst;
-    dst = t;
-  }
-  if (src != keys)
-    memcpy(keys, src, sizeof *keys * n);
+  radix_passes(keys, tmp, n, first, count);
 }
 
 /* Sorts events in cmp_time_event's order; ids are below `id_limit`. When
@@ -533,6 +630,63 @@ static int64_t sweep_peak(const mem_model *m, size_t ne, const uint64_t *keys, i
   return acc_i64(&best);
 }
 
+/* Counts bytes 4..7 of key k (its upper half u) into count. */
+static inline void count_upper(uint32_t (*count)[256], uint32_t u) {
+  count[4][u & 0xff]++;
+  count[5][(u >> 8) & 0xff]++;
+  count[6][(u >> 16) & 0xff]++;
+  count[7][u >> 24]++;
+}
+
+/* mem_peak_in_time when every time is below 2^28 (and the events fit 32-bit
+ * counts): the keys of the split case (the id in the low 32 bits, above it
+ * (t, phase, kind) as ((t << 1 | phase) << 2 | kind)), made in
+ * time_events' order with the radix counts taken as they are made, and
+ * each node's hold end (t << 1 | phase) computed once. Sorted by the
+ * upper half only, stably: the same keys in the same order as
+ * radix_sort_from(keys, tmp, ne, 4). */
+static int64_t peak_split(const mem_model *m, const int64_t *start, const int64_t *end,
+                          int64_t *after) {
+  int32_t n = m->n;
+  size_t cap = 2 * (size_t)m->nb + (size_t)n;
+  /* Not zero-filled: hi is written before it is read, the keys and the
+   * sort's tmp likewise. */
+  uint64_t *keys = opsched_realloc_array(NULL, 2 * cap + (size_t)n + 1, sizeof *keys);
+  if (!keys)
+    return -2;
+  uint32_t *hi = (uint32_t *)(keys + 2 * cap);
+  for (int32_t v = 0; v < n; v++)
+    hi[v] = end[v] > start[v] ? (uint32_t)end[v] << 1 : (uint32_t)start[v] << 1 | 1;
+  uint32_t count[8][256];
+  memset(count[4], 0, sizeof count[4] * 4);
+  size_t ne = 0;
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t o = m->owner[k];
+    uint32_t u = ((uint32_t)start[o] << 1 | (end[o] > start[o])) << 2 | 2;
+    keys[ne++] = (uint64_t)u << 32 | (uint32_t)k;
+    count_upper(count, u);
+    if (m->forever[k])
+      continue;
+    uint32_t h = hi[o];
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      if (hi[m->user[i]] > h)
+        h = hi[m->user[i]];
+    u = h << 2;
+    keys[ne++] = (uint64_t)u << 32 | (uint32_t)k;
+    count_upper(count, u);
+  }
+  for (int32_t v = 0; after && v < n; v++) {
+    uint32_t u = hi[v] << 2 | 1;
+    keys[ne++] = (uint64_t)u << 32 | (uint32_t)v;
+    count_upper(count, u);
+  }
+  if (ne > 0)
+    radix_passes(keys, keys + ne, ne, 4, count);
+  int64_t peak = sweep_peak(m, ne, keys, 32, NULL, after);
+  opsched_free(keys);
+  return peak;
+}
+
 int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
                          const int64_t *end, int64_t *after) {
   int32_t n = m->n;
@@ -559,6 +713,8 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
    * free there, before every allocation). Otherwise the packed keys of
    * sort_time_events (the same total order). */
   int split = tmax < (int64_t)1 << 28;
+  if (split && cap <= UINT32_MAX)
+    return peak_split(m, start, end, after);
   if (split)
     idbits = 32;
   if (tmax < (int64_t)1 << (63 - (idbits + 3))) {
