@@ -88,6 +88,7 @@ static opsched_status model_buffers(const opsched_buffers *b, mem_model *m,
     int32_t k = bmap[i];
     if (k < 0)
       continue;
+    m->size_sum = b->bytes[i] < 0 ? INT64_MAX : opsched_sat_add(m->size_sum, b->bytes[i]);
     m->size[k] = b->bytes[i];
     m->owner[k] = b->owner[i];
     m->forever[k] = b->forever[i];
@@ -336,9 +337,64 @@ const mem_alloc_order *mem_alloc_order_of(const mem_model *m) {
 
 /* ---- Exact simulation ------------------------------------------------ */
 
+/* mem_simulate when the sizes' sum fits (m->size_sum < INT64_MAX): live
+ * bytes in int64_t, exact, the same figures. */
+static int64_t simulate_i64(const mem_model *m, const int32_t *order, int64_t *during,
+                            int64_t *after) {
+  int32_t n = m->n;
+  /* pos not zero-filled (set below), the per-step sums zeroed. */
+  int32_t *pos = opsched_realloc_array(NULL, (size_t)n + 1, sizeof *pos);
+  int64_t *at = opsched_alloc_array(2 * ((size_t)n + 1), sizeof *at);
+  int64_t peak = -2;
+  if (!pos || !at)
+    goto done;
+  int64_t *alloc_at = at, *free_at = at + n + 1;
+  peak = -1;
+  for (int32_t v = 0; v < n; v++)
+    pos[v] = -1;
+  for (int32_t t = 0; t < n; t++) {
+    int32_t v = order[t];
+    if (v < 0 || v >= n || pos[v] >= 0)
+      goto done;
+    pos[v] = t;
+  }
+  for (int32_t v = 0; v < n; v++)
+    for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
+      if (pos[m->pred[i]] >= pos[v])
+        goto done;
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t start = pos[m->owner[k]], end = start;
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      if (pos[m->user[i]] > end)
+        end = pos[m->user[i]];
+    if (m->forever[k])
+      end = n; /* never freed inside the block */
+    alloc_at[start] += m->size[k];
+    free_at[end] += m->size[k];
+  }
+  int64_t live = 0, best = 0;
+  for (int32_t t = 0; t < n; t++) {
+    live += alloc_at[t];
+    if (live > best)
+      best = live;
+    if (during)
+      during[order[t]] = live;
+    live -= free_at[t];
+    if (after)
+      after[order[t]] = live;
+  }
+  peak = best;
+done:
+  opsched_free(pos);
+  opsched_free(at);
+  return peak;
+}
+
 int64_t mem_simulate(const mem_model *m, const int32_t *order, int64_t *during,
                      int64_t *after) {
   int32_t n = m->n;
+  if (m->size_sum < INT64_MAX)
+    return simulate_i64(m, order, during, after);
   int64_t peak = -2;
   int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
   acc128 *alloc_at = opsched_alloc_array((size_t)n + 1, sizeof *alloc_at);
@@ -630,6 +686,27 @@ static int64_t sweep_peak(const mem_model *m, size_t ne, const uint64_t *keys, i
   return acc_i64(&best);
 }
 
+/* sweep_peak over peak_split's keys when the sizes' sum fits int64_t:
+ * the same figures without 128-bit sums. */
+static int64_t sweep_split_i64(const mem_model *m, size_t ne, const uint64_t *keys,
+                               int64_t *after) {
+  int64_t live = 0, best = 0;
+  for (size_t i = 0; i < ne; i++) {
+    uint64_t k = keys[i];
+    int32_t kind = (int32_t)((k >> 32) & 3), id = (int32_t)(uint32_t)k;
+    if (kind == 0)
+      live -= m->size[id];
+    else if (kind == 1)
+      after[id] = live;
+    else
+      live += m->size[id];
+    /* The live count holds from this instant to the next one. */
+    if ((i + 1 == ne || keys[i + 1] >> 34 != k >> 34) && live > best)
+      best = live;
+  }
+  return best;
+}
+
 /* Counts bytes 4..7 of key k (its upper half u) into count. */
 static inline void count_upper(uint32_t (*count)[256], uint32_t u) {
   count[4][u & 0xff]++;
@@ -682,7 +759,8 @@ static int64_t peak_split(const mem_model *m, const int64_t *start, const int64_
   }
   if (ne > 0)
     radix_passes(keys, keys + ne, ne, 4, count);
-  int64_t peak = sweep_peak(m, ne, keys, 32, NULL, after);
+  int64_t peak = m->size_sum < INT64_MAX ? sweep_split_i64(m, ne, keys, after)
+                                         : sweep_peak(m, ne, keys, 32, NULL, after);
   opsched_free(keys);
   return peak;
 }

@@ -35,6 +35,9 @@ typedef struct mem_model {
   /* Filled on first use by mem_alloc_order (lazily: not every user of the
    * model needs it); allocated with the model. */
   struct mem_alloc_order *alloc_order;
+  /* The sizes' sum when below INT64_MAX and no size is negative (live
+   * bytes then fit int64_t exactly), else INT64_MAX. */
+  int64_t size_sum;
 } mem_model;
 
 /* The nodes sorted by (alloc_bytes, id): pos[v] is node v's position,
