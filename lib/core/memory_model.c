@@ -686,27 +686,6 @@ static int64_t sweep_peak(const mem_model *m, size_t ne, const uint64_t *keys, i
   return acc_i64(&best);
 }
 
-/* sweep_peak over peak_split's keys when the sizes' sum fits int64_t:
- * the same figures without 128-bit sums. */
-static int64_t sweep_split_i64(const mem_model *m, size_t ne, const uint64_t *keys,
-                               int64_t *after) {
-  int64_t live = 0, best = 0;
-  for (size_t i = 0; i < ne; i++) {
-    uint64_t k = keys[i];
-    int32_t kind = (int32_t)((k >> 32) & 3), id = (int32_t)(uint32_t)k;
-    if (kind == 0)
-      live -= m->size[id];
-    else if (kind == 1)
-      after[id] = live;
-    else
-      live += m->size[id];
-    /* The live count holds from this instant to the next one. */
-    if ((i + 1 == ne || keys[i + 1] >> 34 != k >> 34) && live > best)
-      best = live;
-  }
-  return best;
-}
-
 /* Counts bytes 4..7 of key k (its upper half u) into count. */
 static inline void count_upper(uint32_t (*count)[256], uint32_t u) {
   count[4][u & 0xff]++;
@@ -759,10 +738,78 @@ static int64_t peak_split(const mem_model *m, const int64_t *start, const int64_
   }
   if (ne > 0)
     radix_passes(keys, keys + ne, ne, 4, count);
-  int64_t peak = m->size_sum < INT64_MAX ? sweep_split_i64(m, ne, keys, after)
-                                         : sweep_peak(m, ne, keys, 32, NULL, after);
+  int64_t peak = sweep_peak(m, ne, keys, 32, NULL, after);
   opsched_free(keys);
   return peak;
+}
+
+/* mem_peak_in_time when every time is below 2^28 and the sizes' sum fits
+ * int64_t: no event is sorted. The instants (t, phase) that matter are the
+ * nodes' hold bounds; those 2n values (t << 1 | phase) are ranked (radix
+ * on the value, the bound's index below it), the bytes allocated and freed
+ * summed per rank (a free at the largest rank of its holders' ends), and
+ * one scan over the ranks gives the live bytes after each instant (frees,
+ * then queries, then allocations, as in the sweep). An instant without
+ * events leaves the live bytes as they were: the peak is the sweep's. */
+static int64_t peak_instants(const mem_model *m, const int64_t *start,
+                             const int64_t *end, int64_t *after) {
+  int32_t n = m->n;
+  size_t n2 = 2 * (size_t)n;
+  /* keys and tmp, then per bound its rank, and the sums per rank: not
+   * zero-filled (the sums of the ranks in use are cleared once known). */
+  uint64_t *keys = opsched_realloc_array(NULL, 2 * n2 + n2 / 2 + 1, sizeof *keys);
+  int64_t *sum = opsched_realloc_array(NULL, 2 * n2 + 1, sizeof *sum);
+  if (!keys || !sum) {
+    opsched_free(keys);
+    opsched_free(sum);
+    return -2;
+  }
+  int32_t *rank = (int32_t *)(keys + 2 * n2);
+  int64_t *alloc_at = sum, *free_at = sum + n2;
+  uint32_t count[8][256];
+  memset(count[4], 0, sizeof count[4] * 4);
+  for (int32_t v = 0; v < n; v++) {
+    uint32_t lo = (uint32_t)start[v] << 1 | (end[v] > start[v]);
+    uint32_t hi = end[v] > start[v] ? (uint32_t)end[v] << 1 : (uint32_t)start[v] << 1 | 1;
+    keys[2 * v] = (uint64_t)lo << 32 | (uint32_t)(2 * v);
+    keys[2 * v + 1] = (uint64_t)hi << 32 | (uint32_t)(2 * v + 1);
+    count_upper(count, lo);
+    count_upper(count, hi);
+  }
+  if (n2 > 0)
+    radix_passes(keys, keys + n2, n2, 4, count);
+  int32_t r = -1;
+  for (size_t i = 0; i < n2; i++) {
+    if (i == 0 || keys[i] >> 32 != keys[i - 1] >> 32)
+      r++;
+    rank[(uint32_t)keys[i]] = r;
+  }
+  memset(alloc_at, 0, sizeof *alloc_at * (size_t)(r + 1));
+  memset(free_at, 0, sizeof *free_at * (size_t)(r + 1));
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t o = m->owner[k];
+    alloc_at[rank[2 * o]] += m->size[k];
+    if (m->forever[k])
+      continue;
+    int32_t h = rank[2 * o + 1];
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      if (rank[2 * m->user[i] + 1] > h)
+        h = rank[2 * m->user[i] + 1];
+    free_at[h] += m->size[k];
+  }
+  int64_t live = 0, best = 0;
+  for (int32_t i = 0; i <= r; i++) {
+    live -= free_at[i];
+    free_at[i] = live; /* now the live bytes after the frees at rank i */
+    live += alloc_at[i];
+    if (live > best)
+      best = live;
+  }
+  for (int32_t v = 0; after && v < n; v++)
+    after[v] = free_at[rank[2 * v + 1]];
+  opsched_free(keys);
+  opsched_free(sum);
+  return best;
 }
 
 int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
@@ -792,7 +839,8 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
    * sort_time_events (the same total order). */
   int split = tmax < (int64_t)1 << 28;
   if (split && cap <= UINT32_MAX)
-    return peak_split(m, start, end, after);
+    return m->size_sum < INT64_MAX ? peak_instants(m, start, end, after)
+                                   : peak_split(m, start, end, after);
   if (split)
     idbits = 32;
   if (tmax < (int64_t)1 << (63 - (idbits + 3))) {
