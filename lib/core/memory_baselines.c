@@ -102,12 +102,24 @@ static int32_t seg_better(const segtree *s, int32_t a, int32_t b) {
   return a < b ? a : b;
 }
 
-/* Activates (on) or deactivates node v, or refreshes it after a key change. */
+/* Refreshes active node v after a change of its key: every ancestor. */
+static void seg_refresh(segtree *s, int32_t v) {
+  int32_t i = s->where[v] + s->size;
+  for (i /= 2; i >= 1; i /= 2)
+    s->best[i] = seg_better(s, s->best[2 * i], s->best[2 * i + 1]);
+}
+
+/* Activates (on) or deactivates node v (keys unchanged). */
 static void seg_set(segtree *s, int32_t v, int on) {
   int32_t i = s->where[v] + s->size;
   s->best[i] = on ? v : -1;
-  for (i /= 2; i >= 1; i /= 2)
-    s->best[i] = seg_better(s, s->best[2 * i], s->best[2 * i + 1]);
+  /* A node whose best does not change leaves its ancestors' as they are. */
+  for (i /= 2; i >= 1; i /= 2) {
+    int32_t b = seg_better(s, s->best[2 * i], s->best[2 * i + 1]);
+    if (b == s->best[i])
+      break;
+    s->best[i] = b;
+  }
 }
 
 /* Best active node at positions [lo, hi). */
@@ -332,7 +344,7 @@ opsched_status mem_order_inductor_lpmf(const mem_model *m, int32_t *order) {
         to_free[u] = opsched_sat_add(to_free[u], m->size[k]);
         key[u] = m->alloc_bytes[u] - to_free[u];
         if (ready[u])
-          seg_set(&s, u, 1);
+          seg_refresh(&s, u);
       }
     }
   }
