@@ -146,6 +146,8 @@ static int32_t seg_first(const segtree *s) {
 
 /* Number of positions whose allocation is <= bytes. */
 static int32_t seg_count_le(const segtree *s, int32_t n, int64_t bytes) {
+  if (n == 0 || s->alloc[n - 1] <= bytes)
+    return n; /* every allocation (no limit: the usual case) */
   int32_t lo = 0, hi = n;
   while (lo < hi) {
     int32_t mid = lo + (hi - lo) / 2;
