@@ -661,6 +661,8 @@ typedef struct arena_work {
   int64_t bound;           /* lower bound on every layout; -1 not computed */
   int32_t *chain;          /* one size: a minimum chain cover (arena_bound.h) */
   int32_t nchains;         /* its chains, -1 none */
+  int chains_checked;      /* chain_layout's list check: 0 not run, 1 no two
+                              buffers of one chain conflict, -1 some do */
 } arena_work;
 
 static void work_free(arena_work *W) {
@@ -1418,13 +1420,20 @@ static int64_t chain_layout(arena_work *W, const pk *P) {
       nf++, same &= W->asz[x] == a;
   if (a <= 0 || W->nchains + nf > (INT64_MAX - W->fsum) / a - 1)
     return -1;
-  for (int32_t x = 0; x < W->m; x++) {
+  /* The cover and the lists do not change within a run: checked once. */
+  for (int32_t x = 0; x < W->m && !W->chains_checked; x++) {
     if (W->fev[x])
       continue;
     for (int64_t e = W->adj_off[x]; e < W->adj_off[x + 1]; e++)
-      if (!W->fev[W->adj[e]] && W->chain[W->adj[e]] == W->chain[x])
-        return -1;
+      if (!W->fev[W->adj[e]] && W->chain[W->adj[e]] == W->chain[x]) {
+        W->chains_checked = -1;
+        break;
+      }
   }
+  if (!W->chains_checked)
+    W->chains_checked = 1;
+  if (W->chains_checked < 0)
+    return -1;
   int64_t base = same ? 0 : W->fsum;
   for (int32_t x = 0; x < W->m; x++)
     W->off[x] = W->fev[x] ? W->floor_[x] : base + (int64_t)W->chain[x] * a;
