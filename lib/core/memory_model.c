@@ -743,6 +743,50 @@ static int64_t peak_split(const mem_model *m, const int64_t *start, const int64_
   return peak;
 }
 
+/* Sorts the n keys (value << 32 | index, values at most maxv < 2^32) by
+ * value: one counting pass on the value's top 8 bits into tmp, then
+ * insertion sort within each bucket, the result in keys. When a bucket
+ * would hold more than 64 keys (values bunched), an LSD radix sort of the
+ * values instead. The order among equal values is unspecified. */
+static void sort_bounds(uint64_t *keys, uint64_t *tmp, size_t n, uint32_t maxv) {
+  if (n == 0)
+    return;
+  int shift = 0;
+  while (shift < 24 && (maxv >> shift) > 255)
+    shift++;
+  uint32_t c[257];
+  memset(c, 0, sizeof c);
+  for (size_t i = 0; i < n; i++)
+    c[(keys[i] >> 32 >> shift) + 1]++;
+  uint32_t most = 0;
+  for (int b = 1; b <= 256; b++) {
+    most = c[b] > most ? c[b] : most;
+    c[b] += c[b - 1];
+  }
+  if (most > 64) {
+    uint32_t count[8][256];
+    memset(count[4], 0, sizeof count[4] * 4);
+    for (size_t i = 0; i < n; i++)
+      count_upper(count, (uint32_t)(keys[i] >> 32));
+    radix_passes(keys, tmp, n, 4, count);
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    tmp[c[keys[i] >> 32 >> shift]++] = keys[i];
+  /* c[b] is now bucket b's end; insertion sort of each bucket by value. */
+  for (int b = 0; b < 256; b++) {
+    size_t lo = b ? c[b - 1] : 0, hi = c[b];
+    for (size_t i = lo + 1; i < hi; i++) {
+      uint64_t k = tmp[i];
+      size_t j = i;
+      for (; j > lo && tmp[j - 1] >> 32 > k >> 32; j--)
+        tmp[j] = tmp[j - 1];
+      tmp[j] = k;
+    }
+  }
+  memcpy(keys, tmp, sizeof *keys * n);
+}
+
 /* mem_peak_in_time when every time is below 2^28 and the sizes' sum fits
  * int64_t: no event is sorted. The instants (t, phase) that matter are the
  * nodes' hold bounds; those 2n values (t << 1 | phase) are ranked (radix
@@ -752,7 +796,7 @@ static int64_t peak_split(const mem_model *m, const int64_t *start, const int64_
  * then queries, then allocations, as in the sweep). An instant without
  * events leaves the live bytes as they were: the peak is the sweep's. */
 static int64_t peak_instants(const mem_model *m, const int64_t *start,
-                             const int64_t *end, int64_t *after) {
+                             const int64_t *end, int64_t tmax, int64_t *after) {
   int32_t n = m->n;
   size_t n2 = 2 * (size_t)n;
   /* keys and tmp, then per bound its rank, and the sums per rank: not
@@ -766,18 +810,14 @@ static int64_t peak_instants(const mem_model *m, const int64_t *start,
   }
   int32_t *rank = (int32_t *)(keys + 2 * n2);
   int64_t *alloc_at = sum, *free_at = sum + n2;
-  uint32_t count[8][256];
-  memset(count[4], 0, sizeof count[4] * 4);
   for (int32_t v = 0; v < n; v++) {
     uint32_t lo = (uint32_t)start[v] << 1 | (end[v] > start[v]);
     uint32_t hi = end[v] > start[v] ? (uint32_t)end[v] << 1 : (uint32_t)start[v] << 1 | 1;
     keys[2 * v] = (uint64_t)lo << 32 | (uint32_t)(2 * v);
     keys[2 * v + 1] = (uint64_t)hi << 32 | (uint32_t)(2 * v + 1);
-    count_upper(count, lo);
-    count_upper(count, hi);
   }
-  if (n2 > 0)
-    radix_passes(keys, keys + n2, n2, 4, count);
+  /* Only the values' order matters to the ranks (not the indices'). */
+  sort_bounds(keys, keys + n2, n2, (uint32_t)tmax << 1 | 1);
   int32_t r = -1;
   for (size_t i = 0; i < n2; i++) {
     if (i == 0 || keys[i] >> 32 != keys[i - 1] >> 32)
@@ -839,7 +879,7 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
    * sort_time_events (the same total order). */
   int split = tmax < (int64_t)1 << 28;
   if (split && cap <= UINT32_MAX)
-    return m->size_sum < INT64_MAX ? peak_instants(m, start, end, after)
+    return m->size_sum < INT64_MAX ? peak_instants(m, start, end, tmax, after)
                                    : peak_split(m, start, end, after);
   if (split)
     idbits = 32;

@@ -787,6 +787,64 @@ static void test_peak_in_time_ties(void) {
   block_free(&k);
 }
 
+/* mem_peak_in_time on 300 independent nodes, node v owning v + 1 bytes
+ * read by nobody (live over v's hold), against the definition: times
+ * spread (starts v * 7919 mod 100000: several values per top-8-bit bucket
+ * of sort_bounds), then bunched (node 0 held until 2^27 - 1, the others
+ * below 400: one bucket, the radix sort instead). */
+static void check_independent(const int64_t *st, const int64_t *en, int32_t n) {
+  block k = block_make(n, NULL);
+  for (int32_t v = 0; v < n; v++)
+    buf(&k, v + 1, v, 0, -1);
+  CHECK(opsched_graph_finalize(k.g) == OPSCHED_OK);
+  mem_model m;
+  CHECK(mem_model_build(k.g, k.b, &m) == OPSCHED_OK);
+  int64_t *lo = malloc(sizeof *lo * (size_t)n), *hi = malloc(sizeof *hi * (size_t)n);
+  int64_t *after = malloc(sizeof *after * (size_t)n);
+  for (int32_t v = 0; v < n; v++) {
+    lo[v] = 2 * st[v] + (en[v] > st[v]);
+    hi[v] = en[v] > st[v] ? 2 * en[v] : 2 * st[v] + 1;
+  }
+  int64_t want = 0;
+  for (int32_t j = 0; j < n; j++) {
+    int64_t live = 0;
+    for (int32_t i = 0; i < n; i++)
+      if (lo[i] <= lo[j] && hi[i] > lo[j])
+        live += i + 1;
+    want = live > want ? live : want;
+  }
+  CHECK_EQ_I64(mem_peak_in_time(&m, st, en, after), want);
+  int same = 1;
+  for (int32_t v = 0; v < n; v++) {
+    int64_t live = 0;
+    for (int32_t i = 0; i < n; i++)
+      if (lo[i] < hi[v] && hi[i] > hi[v])
+        live += i + 1;
+    same &= after[v] == live;
+  }
+  CHECK(same);
+  free(lo);
+  free(hi);
+  free(after);
+  mem_model_free(&m);
+  block_free(&k);
+}
+
+static void test_peak_in_time_spread(void) {
+  enum { N = 300 };
+  int64_t st[N], en[N];
+  for (int32_t v = 0; v < N; v++) {
+    st[v] = (int64_t)v * 7919 % 100000;
+    en[v] = st[v] + v % 3 * 1000;
+  }
+  check_independent(st, en, N);
+  for (int32_t v = 0; v < N; v++) {
+    st[v] = v % 97 * 4;
+    en[v] = v == 0 ? ((int64_t)1 << 27) - 1 : st[v] + v % 3;
+  }
+  check_independent(st, en, N);
+}
+
 int main(void) {
   test_names();
   test_chain();
@@ -804,5 +862,6 @@ int main(void) {
   test_alloc_order();
   test_peak_in_time_ties();
   test_peak_in_time_reference();
+  test_peak_in_time_spread();
   return check_report("test_memory");
 }
