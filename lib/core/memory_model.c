@@ -225,6 +225,8 @@ static opsched_status model_nodes(const opsched_graph *g, mem_model *m,
   return OPSCHED_OK;
 }
 
+static int64_t trivial_lower_bound(const mem_model *m);
+
 opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
                                mem_model *m) {
   memset(m, 0, sizeof *m);
@@ -246,6 +248,8 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
   if (st == OPSCHED_OK &&
       !(m->alloc_order = opsched_alloc_array(1, sizeof *m->alloc_order)))
     st = OPSCHED_ERR_NOMEM;
+  if (st == OPSCHED_OK)
+    m->trivial_lb = trivial_lower_bound(m);
   opsched_free(fill);
   opsched_free(queue);
   if (st != OPSCHED_OK)
@@ -912,7 +916,10 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
   return peak;
 }
 
-int64_t mem_trivial_lower_bound(const mem_model *m) {
+int64_t mem_trivial_lower_bound(const mem_model *m) { return m->trivial_lb; }
+
+/* max over nodes of alloc + bytes used, and the results' total. */
+static int64_t trivial_lower_bound(const mem_model *m) {
   int64_t lb = 0;
   for (int32_t v = 0; v < m->n; v++) {
     int64_t x = m->alloc_bytes[v];

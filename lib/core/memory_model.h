@@ -38,6 +38,8 @@ typedef struct mem_model {
   /* The sizes' sum when below INT64_MAX and no size is negative (live
    * bytes then fit int64_t exactly), else INT64_MAX. */
   int64_t size_sum;
+  /* mem_trivial_lower_bound, computed with the model. */
+  int64_t trivial_lb;
 } mem_model;
 
 /* The nodes sorted by (alloc_bytes, id): pos[v] is node v's position,
