@@ -402,6 +402,50 @@ static int cmp_key(const void *pa, const void *pb) {
   return (a->id > b->id) - (a->id < b->id);
 }
 
+static int bit_length(uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
+
+/* Sorts keys in cmp_key's order. The ids are distinct, so the order is
+ * total and any sort gives it: when (k1, k2, id), each less its minimum,
+ * packs into 64 bits, one radix sort of the packed keys replaces qsort. */
+static void sort_keys(sort_key *keys, int32_t count) {
+  if (count < 2)
+    return;
+  int64_t lo1 = keys[0].k1, hi1 = lo1, lo2 = keys[0].k2, hi2 = lo2;
+  int32_t maxid = 0, minid = 0;
+  for (int32_t i = 0; i < count; i++) {
+    minid = keys[i].id < minid ? keys[i].id : minid;
+    lo1 = keys[i].k1 < lo1 ? keys[i].k1 : lo1;
+    hi1 = keys[i].k1 > hi1 ? keys[i].k1 : hi1;
+    lo2 = keys[i].k2 < lo2 ? keys[i].k2 : lo2;
+    hi2 = keys[i].k2 > hi2 ? keys[i].k2 : hi2;
+    maxid = keys[i].id > maxid ? keys[i].id : maxid;
+  }
+  int bid = bit_length((uint64_t)maxid);
+  int b2 = bit_length((uint64_t)hi2 - (uint64_t)lo2);
+  int b1 = bit_length((uint64_t)hi1 - (uint64_t)lo1);
+  uint64_t *packed = NULL;
+  if (b1 + b2 + bid <= 64 && minid >= 0)
+    /* Not zero-filled: the sort writes tmp before reading it. */
+    packed = opsched_realloc_array(NULL, 2 * (size_t)count, sizeof *packed);
+  if (!packed) {
+    qsort(keys, (size_t)count, sizeof *keys, cmp_key);
+    return;
+  }
+  for (int32_t i = 0; i < count; i++)
+    packed[i] = ((uint64_t)keys[i].k1 - (uint64_t)lo1) << b2 << bid |
+                ((uint64_t)keys[i].k2 - (uint64_t)lo2) << bid | (uint64_t)keys[i].id;
+  mem_radix_sort_u64(packed, packed + count, (size_t)count);
+  uint64_t idmask = bid == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bid) - 1;
+  uint64_t mask2 = b2 == 64 ? ~(uint64_t)0 : ((uint64_t)1 << b2) - 1;
+  for (int32_t i = 0; i < count; i++) {
+    uint64_t k = packed[i];
+    keys[i].id = (int32_t)(k & idmask);
+    keys[i].k2 = (int64_t)(((k >> bid) & mask2) + (uint64_t)lo2);
+    keys[i].k1 = (int64_t)(((b2 + bid >= 64 ? 0 : k >> (b2 + bid))) + (uint64_t)lo1);
+  }
+  opsched_free(packed);
+}
+
 /* Drops every buffer, in offset order, to its lowest feasible offset.
  * A buffer is placed again only when a conflicting buffer moved since its
  * last placement (`dirty`) and it is above its floor: otherwise its
@@ -418,7 +462,7 @@ static void compact(const pk *P, int32_t *perm, int32_t count, sort_key *keys) {
       keys[i].k2 = 0;
       keys[i].id = perm[i];
     }
-    qsort(keys, (size_t)count, sizeof *keys, cmp_key);
+    sort_keys(keys, count);
     int moved = 0;
     for (int32_t i = 0; i < count; i++) {
       int32_t x = keys[i].id;
@@ -446,7 +490,7 @@ static void compact(const pk *P, int32_t *perm, int32_t count, sort_key *keys) {
  * below *best, keeps the layout in best_off and returns 1. */
 static int best_fit_in_key_order(const pk *P, sort_key *keys, int32_t *perm,
                                  int32_t count, int64_t *best, int64_t *best_off) {
-  qsort(keys, (size_t)count, sizeof *keys, cmp_key);
+  sort_keys(keys, count);
   for (int32_t c = 0; c < count; c++)
     perm[c] = keys[c].id;
   for (int32_t x = 0; x < P->m; x++)
@@ -617,6 +661,8 @@ typedef struct arena_work {
   int64_t bound;           /* lower bound on every layout; -1 not computed */
   int32_t *chain;          /* one size: a minimum chain cover (arena_bound.h) */
   int32_t nchains;         /* its chains, -1 none */
+  int chains_checked;      /* chain_layout's list check: 0 not run, 1 no two
+                              buffers of one chain conflict, -1 some do */
 } arena_work;
 
 static void work_free(arena_work *W) {
@@ -1374,13 +1420,20 @@ static int64_t chain_layout(arena_work *W, const pk *P) {
       nf++, same &= W->asz[x] == a;
   if (a <= 0 || W->nchains + nf > (INT64_MAX - W->fsum) / a - 1)
     return -1;
-  for (int32_t x = 0; x < W->m; x++) {
+  /* The cover and the lists do not change within a run: checked once. */
+  for (int32_t x = 0; x < W->m && !W->chains_checked; x++) {
     if (W->fev[x])
       continue;
     for (int64_t e = W->adj_off[x]; e < W->adj_off[x + 1]; e++)
-      if (!W->fev[W->adj[e]] && W->chain[W->adj[e]] == W->chain[x])
-        return -1;
+      if (!W->fev[W->adj[e]] && W->chain[W->adj[e]] == W->chain[x]) {
+        W->chains_checked = -1;
+        break;
+      }
   }
+  if (!W->chains_checked)
+    W->chains_checked = 1;
+  if (W->chains_checked < 0)
+    return -1;
   int64_t base = same ? 0 : W->fsum;
   for (int32_t x = 0; x < W->m; x++)
     W->off[x] = W->fev[x] ? W->floor_[x] : base + (int64_t)W->chain[x] * a;
@@ -1460,7 +1513,7 @@ static opsched_status phase_packers(arena_work *W) {
     /* tflite's order is greedy-size's (the same keys): sorted once. */
     if (!(p == OPSCHED_ARENA_TFLITE && sorted == OPSCHED_ARENA_GREEDY_SIZE)) {
       cnt = packer_keys(W, p);
-      qsort(W->keys, (size_t)cnt, sizeof *W->keys, cmp_key);
+      sort_keys(W->keys, cnt);
       for (int32_t c = 0; c < cnt; c++)
         W->perm[c] = W->keys[c].id;
     }
@@ -1740,7 +1793,22 @@ static opsched_status derive_syncs(const opsched_arena *strict, opsched_arena *T
       }
     }
   }
-  qsort(pairs, (size_t)used, 2 * sizeof *pairs, cmp_sync);
+  /* cmp_sync's order, by a radix sort of (to, from) packed into 64 bits
+   * (both ops, >= 0) when there is room for the keys: equal pairs are equal
+   * keys, so the result is qsort's. */
+  uint64_t *packed = opsched_realloc_array(NULL, 2 * (size_t)used + 1, sizeof *packed);
+  if (packed) {
+    for (int64_t e = 0; e < used; e++)
+      packed[e] = (uint64_t)(uint32_t)pairs[2 * e + 1] << 32 | (uint32_t)pairs[2 * e];
+    mem_radix_sort_u64(packed, packed + used, (size_t)used);
+    for (int64_t e = 0; e < used; e++) {
+      pairs[2 * e] = (int32_t)(uint32_t)packed[e];
+      pairs[2 * e + 1] = (int32_t)(packed[e] >> 32);
+    }
+    opsched_free(packed);
+  } else {
+    qsort(pairs, (size_t)used, 2 * sizeof *pairs, cmp_sync);
+  }
   int64_t kept = 0;
   for (int64_t e = 0; e < used; e++)
     if (kept == 0 || pairs[2 * e] != pairs[2 * kept - 2] ||

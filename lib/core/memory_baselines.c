@@ -65,29 +65,11 @@ typedef struct segtree {
   int32_t size;        /* leaves, a power of two */
   int32_t *best;       /* 2 * size entries, -1 = none */
   const int64_t *key;  /* per node, smaller first */
-  int32_t *by_alloc;   /* position -> node */
-  int32_t *where;      /* node -> position */
-  int64_t *alloc;      /* position -> alloc bytes, ascending */
+  const int32_t *where; /* node -> position (the model's allocation order) */
+  const int64_t *alloc; /* position -> alloc bytes, ascending */
 } segtree;
 
-typedef struct alloc_rec {
-  int64_t bytes;
-  int32_t id;
-} alloc_rec;
-
-static int cmp_alloc_rec(const void *pa, const void *pb) {
-  const alloc_rec *a = pa, *b = pb;
-  if (a->bytes != b->bytes)
-    return a->bytes < b->bytes ? -1 : 1;
-  return (a->id > b->id) - (a->id < b->id);
-}
-
-static void seg_free(segtree *s) {
-  opsched_free(s->best);
-  opsched_free(s->by_alloc);
-  opsched_free(s->where);
-  opsched_free(s->alloc);
-}
+static void seg_free(segtree *s) { opsched_free(s->best); }
 
 static opsched_status seg_init(segtree *s, const mem_model *m, const int64_t *key) {
   int32_t n = m->n;
@@ -96,29 +78,17 @@ static opsched_status seg_init(segtree *s, const mem_model *m, const int64_t *ke
   while (s->size < n)
     s->size *= 2;
   s->key = key;
-  s->best = opsched_alloc_array((size_t)s->size * 2, sizeof *s->best);
-  s->by_alloc = opsched_alloc_array((size_t)n, sizeof *s->by_alloc);
-  s->where = opsched_alloc_array((size_t)n, sizeof *s->where);
-  s->alloc = opsched_alloc_array((size_t)n, sizeof *s->alloc);
-  alloc_rec *rec = opsched_alloc_array((size_t)n, sizeof *rec);
-  if (!s->best || !s->by_alloc || !s->where || !s->alloc || !rec) {
-    opsched_free(rec);
+  const mem_alloc_order *ao = mem_alloc_order_of(m);
+  /* Not zero-filled: every entry is written below. */
+  s->best = opsched_realloc_array(NULL, (size_t)s->size * 2, sizeof *s->best);
+  if (!ao || !s->best) {
     seg_free(s);
     return OPSCHED_ERR_NOMEM;
   }
-  for (int32_t v = 0; v < n; v++) {
-    rec[v].bytes = m->alloc_bytes[v];
-    rec[v].id = v;
-  }
-  qsort(rec, (size_t)n, sizeof *rec, cmp_alloc_rec);
-  for (int32_t i = 0; i < n; i++) {
-    s->by_alloc[i] = rec[i].id;
-    s->where[rec[i].id] = i;
-    s->alloc[i] = rec[i].bytes;
-  }
+  s->where = ao->pos;
+  s->alloc = ao->sorted;
   for (int32_t i = 0; i < 2 * s->size; i++)
     s->best[i] = -1;
-  opsched_free(rec);
   return OPSCHED_OK;
 }
 
@@ -132,12 +102,24 @@ static int32_t seg_better(const segtree *s, int32_t a, int32_t b) {
   return a < b ? a : b;
 }
 
-/* Activates (on) or deactivates node v, or refreshes it after a key change. */
+/* Refreshes active node v after a change of its key: every ancestor. */
+static void seg_refresh(segtree *s, int32_t v) {
+  int32_t i = s->where[v] + s->size;
+  for (i /= 2; i >= 1; i /= 2)
+    s->best[i] = seg_better(s, s->best[2 * i], s->best[2 * i + 1]);
+}
+
+/* Activates (on) or deactivates node v (keys unchanged). */
 static void seg_set(segtree *s, int32_t v, int on) {
   int32_t i = s->where[v] + s->size;
   s->best[i] = on ? v : -1;
-  for (i /= 2; i >= 1; i /= 2)
-    s->best[i] = seg_better(s, s->best[2 * i], s->best[2 * i + 1]);
+  /* A node whose best does not change leaves its ancestors' as they are. */
+  for (i /= 2; i >= 1; i /= 2) {
+    int32_t b = seg_better(s, s->best[2 * i], s->best[2 * i + 1]);
+    if (b == s->best[i])
+      break;
+    s->best[i] = b;
+  }
 }
 
 /* Best active node at positions [lo, hi). */
@@ -164,6 +146,8 @@ static int32_t seg_first(const segtree *s) {
 
 /* Number of positions whose allocation is <= bytes. */
 static int32_t seg_count_le(const segtree *s, int32_t n, int64_t bytes) {
+  if (n == 0 || s->alloc[n - 1] <= bytes)
+    return n; /* every allocation (no limit: the usual case) */
   int32_t lo = 0, hi = n;
   while (lo < hi) {
     int32_t mid = lo + (hi - lo) / 2;
@@ -362,7 +346,7 @@ opsched_status mem_order_inductor_lpmf(const mem_model *m, int32_t *order) {
         to_free[u] = opsched_sat_add(to_free[u], m->size[k]);
         key[u] = m->alloc_bytes[u] - to_free[u];
         if (ready[u])
-          seg_set(&s, u, 1);
+          seg_refresh(&s, u);
       }
     }
   }
@@ -532,7 +516,17 @@ static opsched_status sort_by_keys(int32_t *ids, int64_t len, const int64_t *k1,
     scratch[i].k2 = k2 ? k2[ids[i]] : 0;
     scratch[i].id = ids[i];
   }
-  qsort(scratch, (size_t)len, sizeof *scratch, cmp_key_rec);
+  if (len <= 16) /* the usual list: a few operands (the ids are distinct,
+                    so the order is total and the same as qsort's) */
+    for (int64_t i = 1; i < len; i++) {
+      key_rec r = scratch[i];
+      int64_t j = i;
+      for (; j > 0 && cmp_key_rec(&scratch[j - 1], &r) > 0; j--)
+        scratch[j] = scratch[j - 1];
+      scratch[j] = r;
+    }
+  else
+    qsort(scratch, (size_t)len, sizeof *scratch, cmp_key_rec);
   for (int64_t i = 0; i < len; i++)
     ids[i] = scratch[i].id;
   return OPSCHED_OK;

@@ -56,6 +56,11 @@ void mem_model_free(mem_model *m) {
   opsched_free(m->user);
   opsched_free(m->alloc_bytes);
   opsched_free(m->rank);
+  if (m->alloc_order) {
+    opsched_free(m->alloc_order->pos);
+    opsched_free(m->alloc_order->sorted);
+    opsched_free(m->alloc_order);
+  }
   memset(m, 0, sizeof *m);
 }
 
@@ -83,6 +88,7 @@ static opsched_status model_buffers(const opsched_buffers *b, mem_model *m,
     int32_t k = bmap[i];
     if (k < 0)
       continue;
+    m->size_sum = b->bytes[i] < 0 ? INT64_MAX : opsched_sat_add(m->size_sum, b->bytes[i]);
     m->size[k] = b->bytes[i];
     m->owner[k] = b->owner[i];
     m->forever[k] = b->forever[i];
@@ -219,6 +225,8 @@ static opsched_status model_nodes(const opsched_graph *g, mem_model *m,
   return OPSCHED_OK;
 }
 
+static int64_t trivial_lower_bound(const mem_model *m);
+
 opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
                                mem_model *m) {
   memset(m, 0, sizeof *m);
@@ -237,6 +245,11 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
     st = model_topo(m, queue);
   if (st == OPSCHED_OK)
     st = model_nodes(g, m, queue, fill);
+  if (st == OPSCHED_OK &&
+      !(m->alloc_order = opsched_alloc_array(1, sizeof *m->alloc_order)))
+    st = OPSCHED_ERR_NOMEM;
+  if (st == OPSCHED_OK)
+    m->trivial_lb = trivial_lower_bound(m);
   opsched_free(fill);
   opsched_free(queue);
   if (st != OPSCHED_OK)
@@ -244,11 +257,148 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
   return st;
 }
 
+/* ---- Allocation order ------------------------------------------------ */
+
+typedef struct alloc_rec {
+  int64_t bytes;
+  int32_t id;
+} alloc_rec;
+
+static int cmp_alloc_rec(const void *pa, const void *pb) {
+  const alloc_rec *a = pa, *b = pb;
+  if (a->bytes != b->bytes)
+    return a->bytes < b->bytes ? -1 : 1;
+  return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Sorts the nodes by (alloc_bytes, id) into pos/sorted. The ids are
+ * distinct, so the order is total and any sort gives it: on a large block
+ * whose bytes leave room, (bytes, id) packs into one 64-bit key and a
+ * radix sort replaces qsort. Returns 0 when out of memory. */
+static int sort_by_alloc(const mem_model *m, int32_t *pos, int64_t *sorted) {
+  int32_t n = m->n;
+  int idbits = 0;
+  while (idbits < 31 && ((int64_t)1 << idbits) < n)
+    idbits++;
+  int64_t maxb = 0, minb = 0;
+  for (int32_t v = 0; v < n; v++) {
+    if (m->alloc_bytes[v] > maxb)
+      maxb = m->alloc_bytes[v];
+    if (m->alloc_bytes[v] < minb)
+      minb = m->alloc_bytes[v];
+  }
+  if (n >= 4096 && minb >= 0 && maxb < (int64_t)1 << (63 - idbits)) {
+    /* Not zero-filled: the sort writes tmp before reading it. */
+    uint64_t *keys = opsched_realloc_array(NULL, 2 * (size_t)n, sizeof *keys);
+    if (!keys)
+      return 0;
+    for (int32_t v = 0; v < n; v++)
+      keys[v] = (uint64_t)m->alloc_bytes[v] << idbits | (uint64_t)v;
+    mem_radix_sort_u64(keys, keys + n, (size_t)n);
+    uint64_t idmask = ((uint64_t)1 << idbits) - 1;
+    for (int32_t i = 0; i < n; i++) {
+      int32_t v = (int32_t)(keys[i] & idmask);
+      pos[v] = i;
+      sorted[i] = m->alloc_bytes[v];
+    }
+    opsched_free(keys);
+    return 1;
+  }
+  alloc_rec *rec = opsched_realloc_array(NULL, (size_t)n + 1, sizeof *rec);
+  if (!rec)
+    return 0;
+  for (int32_t v = 0; v < n; v++) {
+    rec[v].bytes = m->alloc_bytes[v];
+    rec[v].id = v;
+  }
+  qsort(rec, (size_t)n, sizeof *rec, cmp_alloc_rec);
+  for (int32_t i = 0; i < n; i++) {
+    pos[rec[i].id] = i;
+    sorted[i] = rec[i].bytes;
+  }
+  opsched_free(rec);
+  return 1;
+}
+
+const mem_alloc_order *mem_alloc_order_of(const mem_model *m) {
+  mem_alloc_order *o = m->alloc_order;
+  if (!o)
+    return NULL;
+  if (o->pos)
+    return o;
+  /* Not zero-filled: sort_by_alloc writes every entry. */
+  int32_t *pos = opsched_realloc_array(NULL, (size_t)m->n + 1, sizeof *pos);
+  int64_t *sorted = opsched_realloc_array(NULL, (size_t)m->n + 1, sizeof *sorted);
+  if (!pos || !sorted || !sort_by_alloc(m, pos, sorted)) {
+    opsched_free(pos);
+    opsched_free(sorted);
+    return NULL;
+  }
+  o->pos = pos;
+  o->sorted = sorted;
+  return o;
+}
+
 /* ---- Exact simulation ------------------------------------------------ */
+
+/* mem_simulate when the sizes' sum fits (m->size_sum < INT64_MAX): live
+ * bytes in int64_t, exact, the same figures. */
+static int64_t simulate_i64(const mem_model *m, const int32_t *order, int64_t *during,
+                            int64_t *after) {
+  int32_t n = m->n;
+  /* pos not zero-filled (set below), the per-step sums zeroed. */
+  int32_t *pos = opsched_realloc_array(NULL, (size_t)n + 1, sizeof *pos);
+  int64_t *at = opsched_alloc_array(2 * ((size_t)n + 1), sizeof *at);
+  int64_t peak = -2;
+  if (!pos || !at)
+    goto done;
+  int64_t *alloc_at = at, *free_at = at + n + 1;
+  peak = -1;
+  for (int32_t v = 0; v < n; v++)
+    pos[v] = -1;
+  for (int32_t t = 0; t < n; t++) {
+    int32_t v = order[t];
+    if (v < 0 || v >= n || pos[v] >= 0)
+      goto done;
+    pos[v] = t;
+  }
+  for (int32_t v = 0; v < n; v++)
+    for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
+      if (pos[m->pred[i]] >= pos[v])
+        goto done;
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t start = pos[m->owner[k]], end = start;
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      if (pos[m->user[i]] > end)
+        end = pos[m->user[i]];
+    if (m->forever[k])
+      end = n; /* never freed inside the block */
+    alloc_at[start] += m->size[k];
+    free_at[end] += m->size[k];
+  }
+  int64_t live = 0, best = 0;
+  for (int32_t t = 0; t < n; t++) {
+    live += alloc_at[t];
+    if (live > best)
+      best = live;
+    if (during)
+      during[order[t]] = live;
+    live -= free_at[t];
+    if (after)
+      after[order[t]] = live;
+  }
+  peak = best;
+done:
+  opsched_free(pos);
+  opsched_free(at);
+  return peak;
+}
 
 int64_t mem_simulate(const mem_model *m, const int32_t *order, int64_t *during,
                      int64_t *after) {
   int32_t n = m->n;
+  if (m->size_sum < INT64_MAX)
+    return simulate_i64(m, order, during, after);
   int64_t peak = -2;
   int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
   acc128 *alloc_at = opsched_alloc_array((size_t)n + 1, sizeof *alloc_at);
@@ -348,6 +498,23 @@ static void radix_pass(const uint64_t *src, uint64_t *dst, size_t n, int d, uint
     dst[c[(src[i] >> (8 * d)) & 0xff]++] = src[i];
 }
 
+/* The LSD passes of radix_sort_from once every byte from `first` up is
+ * counted (count[d][b]: keys whose byte d is b; n <= UINT32_MAX). */
+static void radix_passes(uint64_t *keys, uint64_t *tmp, size_t n, int first,
+                         uint32_t (*count)[256]) {
+  uint64_t *src = keys, *dst = tmp;
+  for (int d = first; d < 8; d++) {
+    if (count[d][(keys[0] >> (8 * d)) & 0xff] == n)
+      continue;
+    radix_pass(src, dst, n, d, count[d]);
+    uint64_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != keys)
+    memcpy(keys, src, sizeof *keys * n);
+}
+
 static void radix_sort_from(uint64_t *keys, uint64_t *tmp, size_t n, int first) {
   if (n == 0)
     return;
@@ -383,17 +550,7 @@ static void radix_sort_from(uint64_t *keys, uint64_t *tmp, size_t n, int first) 
       for (int d = first; d < 8; d++)
         count[d][(k >> (8 * d)) & 0xff]++;
     }
-  uint64_t *src = keys, *dst = tmp;
-  for (int d = first; d < 8; d++) {
-    if (count[d][(keys[0] >> (8 * d)) & 0xff] == n)
-      continue;
-    radix_pass(src, dst, n, d, count[d]);
-    uint64_t *t = src;
-    src = dst;
-    dst = t;
-  }
-  if (src != keys)
-    memcpy(keys, src, sizeof *keys * n);
+  radix_passes(keys, tmp, n, first, count);
 }
 
 /* Sorts events in cmp_time_event's order; ids are below `id_limit`. When
@@ -533,6 +690,172 @@ static int64_t sweep_peak(const mem_model *m, size_t ne, const uint64_t *keys, i
   return acc_i64(&best);
 }
 
+/* Counts bytes 4..7 of key k (its upper half u) into count. */
+static inline void count_upper(uint32_t (*count)[256], uint32_t u) {
+  count[4][u & 0xff]++;
+  count[5][(u >> 8) & 0xff]++;
+  count[6][(u >> 16) & 0xff]++;
+  count[7][u >> 24]++;
+}
+
+/* mem_peak_in_time when every time is below 2^28 (and the events fit 32-bit
+ * counts): the keys of the split case (the id in the low 32 bits, above it
+ * (t, phase, kind) as ((t << 1 | phase) << 2 | kind)), made in
+ * time_events' order with the radix counts taken as they are made, and
+ * each node's hold end (t << 1 | phase) computed once. Sorted by the
+ * upper half only, stably: the same keys in the same order as
+ * radix_sort_from(keys, tmp, ne, 4). */
+static int64_t peak_split(const mem_model *m, const int64_t *start, const int64_t *end,
+                          int64_t *after) {
+  int32_t n = m->n;
+  size_t cap = 2 * (size_t)m->nb + (size_t)n;
+  /* Not zero-filled: hi is written before it is read, the keys and the
+   * sort's tmp likewise. */
+  uint64_t *keys = opsched_realloc_array(NULL, 2 * cap + (size_t)n + 1, sizeof *keys);
+  if (!keys)
+    return -2;
+  uint32_t *hi = (uint32_t *)(keys + 2 * cap);
+  for (int32_t v = 0; v < n; v++)
+    hi[v] = end[v] > start[v] ? (uint32_t)end[v] << 1 : (uint32_t)start[v] << 1 | 1;
+  uint32_t count[8][256];
+  memset(count[4], 0, sizeof count[4] * 4);
+  size_t ne = 0;
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t o = m->owner[k];
+    uint32_t u = ((uint32_t)start[o] << 1 | (end[o] > start[o])) << 2 | 2;
+    keys[ne++] = (uint64_t)u << 32 | (uint32_t)k;
+    count_upper(count, u);
+    if (m->forever[k])
+      continue;
+    uint32_t h = hi[o];
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      if (hi[m->user[i]] > h)
+        h = hi[m->user[i]];
+    u = h << 2;
+    keys[ne++] = (uint64_t)u << 32 | (uint32_t)k;
+    count_upper(count, u);
+  }
+  for (int32_t v = 0; after && v < n; v++) {
+    uint32_t u = hi[v] << 2 | 1;
+    keys[ne++] = (uint64_t)u << 32 | (uint32_t)v;
+    count_upper(count, u);
+  }
+  if (ne > 0)
+    radix_passes(keys, keys + ne, ne, 4, count);
+  int64_t peak = sweep_peak(m, ne, keys, 32, NULL, after);
+  opsched_free(keys);
+  return peak;
+}
+
+/* Sorts the n keys (value << 32 | index, values at most maxv < 2^32) by
+ * value: one counting pass on the value's top 8 bits into tmp, then
+ * insertion sort within each bucket, the result in keys. When a bucket
+ * would hold more than 64 keys (values bunched), an LSD radix sort of the
+ * values instead. The order among equal values is unspecified. */
+static void sort_bounds(uint64_t *keys, uint64_t *tmp, size_t n, uint32_t maxv) {
+  if (n == 0)
+    return;
+  int shift = 0;
+  while (shift < 24 && (maxv >> shift) > 255)
+    shift++;
+  uint32_t c[257];
+  memset(c, 0, sizeof c);
+  for (size_t i = 0; i < n; i++)
+    c[(keys[i] >> 32 >> shift) + 1]++;
+  uint32_t most = 0;
+  for (int b = 1; b <= 256; b++) {
+    most = c[b] > most ? c[b] : most;
+    c[b] += c[b - 1];
+  }
+  if (most > 64) {
+    uint32_t count[8][256];
+    memset(count[4], 0, sizeof count[4] * 4);
+    for (size_t i = 0; i < n; i++)
+      count_upper(count, (uint32_t)(keys[i] >> 32));
+    radix_passes(keys, tmp, n, 4, count);
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    tmp[c[keys[i] >> 32 >> shift]++] = keys[i];
+  /* c[b] is now bucket b's end; insertion sort of each bucket by value. */
+  for (int b = 0; b < 256; b++) {
+    size_t lo = b ? c[b - 1] : 0, hi = c[b];
+    for (size_t i = lo + 1; i < hi; i++) {
+      uint64_t k = tmp[i];
+      size_t j = i;
+      for (; j > lo && tmp[j - 1] >> 32 > k >> 32; j--)
+        tmp[j] = tmp[j - 1];
+      tmp[j] = k;
+    }
+  }
+  memcpy(keys, tmp, sizeof *keys * n);
+}
+
+/* mem_peak_in_time when every time is below 2^28 and the sizes' sum fits
+ * int64_t: no event is sorted. The instants (t, phase) that matter are the
+ * nodes' hold bounds; those 2n values (t << 1 | phase) are ranked (radix
+ * on the value, the bound's index below it), the bytes allocated and freed
+ * summed per rank (a free at the largest rank of its holders' ends), and
+ * one scan over the ranks gives the live bytes after each instant (frees,
+ * then queries, then allocations, as in the sweep). An instant without
+ * events leaves the live bytes as they were: the peak is the sweep's. */
+static int64_t peak_instants(const mem_model *m, const int64_t *start,
+                             const int64_t *end, int64_t tmax, int64_t *after) {
+  int32_t n = m->n;
+  size_t n2 = 2 * (size_t)n;
+  /* keys and tmp, then per bound its rank, and the sums per rank: not
+   * zero-filled (the sums of the ranks in use are cleared once known). */
+  uint64_t *keys = opsched_realloc_array(NULL, 2 * n2 + n2 / 2 + 1, sizeof *keys);
+  int64_t *sum = opsched_realloc_array(NULL, 2 * n2 + 1, sizeof *sum);
+  if (!keys || !sum) {
+    opsched_free(keys);
+    opsched_free(sum);
+    return -2;
+  }
+  int32_t *rank = (int32_t *)(keys + 2 * n2);
+  int64_t *alloc_at = sum, *free_at = sum + n2;
+  for (int32_t v = 0; v < n; v++) {
+    uint32_t lo = (uint32_t)start[v] << 1 | (end[v] > start[v]);
+    uint32_t hi = end[v] > start[v] ? (uint32_t)end[v] << 1 : (uint32_t)start[v] << 1 | 1;
+    keys[2 * v] = (uint64_t)lo << 32 | (uint32_t)(2 * v);
+    keys[2 * v + 1] = (uint64_t)hi << 32 | (uint32_t)(2 * v + 1);
+  }
+  /* Only the values' order matters to the ranks (not the indices'). */
+  sort_bounds(keys, keys + n2, n2, (uint32_t)tmax << 1 | 1);
+  int32_t r = -1;
+  for (size_t i = 0; i < n2; i++) {
+    if (i == 0 || keys[i] >> 32 != keys[i - 1] >> 32)
+      r++;
+    rank[(uint32_t)keys[i]] = r;
+  }
+  memset(alloc_at, 0, sizeof *alloc_at * (size_t)(r + 1));
+  memset(free_at, 0, sizeof *free_at * (size_t)(r + 1));
+  for (int32_t k = 0; k < m->nb; k++) {
+    int32_t o = m->owner[k];
+    alloc_at[rank[2 * o]] += m->size[k];
+    if (m->forever[k])
+      continue;
+    int32_t h = rank[2 * o + 1];
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+      if (rank[2 * m->user[i] + 1] > h)
+        h = rank[2 * m->user[i] + 1];
+    free_at[h] += m->size[k];
+  }
+  int64_t live = 0, best = 0;
+  for (int32_t i = 0; i <= r; i++) {
+    live -= free_at[i];
+    free_at[i] = live; /* now the live bytes after the frees at rank i */
+    live += alloc_at[i];
+    if (live > best)
+      best = live;
+  }
+  for (int32_t v = 0; after && v < n; v++)
+    after[v] = free_at[rank[2 * v + 1]];
+  opsched_free(keys);
+  opsched_free(sum);
+  return best;
+}
+
 int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
                          const int64_t *end, int64_t *after) {
   int32_t n = m->n;
@@ -559,6 +882,9 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
    * free there, before every allocation). Otherwise the packed keys of
    * sort_time_events (the same total order). */
   int split = tmax < (int64_t)1 << 28;
+  if (split && cap <= UINT32_MAX)
+    return m->size_sum < INT64_MAX ? peak_instants(m, start, end, tmax, after)
+                                   : peak_split(m, start, end, after);
   if (split)
     idbits = 32;
   if (tmax < (int64_t)1 << (63 - (idbits + 3))) {
@@ -590,7 +916,10 @@ int64_t mem_peak_in_time(const mem_model *m, const int64_t *start,
   return peak;
 }
 
-int64_t mem_trivial_lower_bound(const mem_model *m) {
+int64_t mem_trivial_lower_bound(const mem_model *m) { return m->trivial_lb; }
+
+/* max over nodes of alloc + bytes used, and the results' total. */
+static int64_t trivial_lower_bound(const mem_model *m) {
   int64_t lb = 0;
   for (int32_t v = 0; v < m->n; v++) {
     int64_t x = m->alloc_bytes[v];

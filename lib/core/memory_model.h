@@ -32,7 +32,27 @@ typedef struct mem_model {
   int64_t *alloc_bytes;
   int64_t *rank;
   int64_t resident;
+  /* Filled on first use by mem_alloc_order (lazily: not every user of the
+   * model needs it); allocated with the model. */
+  struct mem_alloc_order *alloc_order;
+  /* The sizes' sum when below INT64_MAX and no size is negative (live
+   * bytes then fit int64_t exactly), else INT64_MAX. */
+  int64_t size_sum;
+  /* mem_trivial_lower_bound, computed with the model. */
+  int64_t trivial_lb;
 } mem_model;
+
+/* The nodes sorted by (alloc_bytes, id): pos[v] is node v's position,
+ * sorted[i] the bytes at position i (ascending). */
+typedef struct mem_alloc_order {
+  int32_t *pos;
+  int64_t *sorted;
+} mem_alloc_order;
+
+/* m's allocation order, computed by the first call (the model is shared
+ * read-only by the queries of one block, on one thread); NULL when out of
+ * memory. */
+const mem_alloc_order *mem_alloc_order_of(const mem_model *m);
 
 /* Builds the model; OPSCHED_ERR_CYCLE when the DAG has a cycle. */
 opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,

@@ -576,6 +576,275 @@ static void test_radix_sort(void) {
   free(t);
 }
 
+/* mem_alloc_order_of: nodes by (alloc_bytes, id). Five nodes allocating
+ * 30, 10, 30, 0, 10 bytes: positions 3 1 4 0 2, bytes 0 10 10 30 30;
+ * computed once (the same object on the second call). On a block of 5000
+ * nodes (the radix sort's side), the same order as qsort by (bytes, id). */
+static int cmp_bytes_id(const void *pa, const void *pb) {
+  const int64_t *a = pa, *b = pb;
+  if (a[0] != b[0])
+    return a[0] < b[0] ? -1 : 1;
+  return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+static void test_alloc_order(void) {
+  block k = block_make(5, NULL);
+  static const int64_t bytes[5] = {30, 10, 30, 0, 10};
+  for (int32_t v = 0; v < 5; v++)
+    if (bytes[v])
+      buf(&k, bytes[v], v, 1, -1);
+  CHECK(opsched_graph_finalize(k.g) == OPSCHED_OK);
+  mem_model m;
+  CHECK(mem_model_build(k.g, k.b, &m) == OPSCHED_OK);
+  const mem_alloc_order *o = mem_alloc_order_of(&m);
+  CHECK(o != NULL);
+  static const int32_t pos[5] = {3, 1, 4, 0, 2};
+  static const int64_t sorted[5] = {0, 10, 10, 30, 30};
+  for (int i = 0; o && i < 5; i++) {
+    CHECK_EQ_I64(o->pos[i], pos[i]);
+    CHECK_EQ_I64(o->sorted[i], sorted[i]);
+  }
+  CHECK(mem_alloc_order_of(&m) == o);
+  mem_model_free(&m);
+  block_free(&k);
+
+  enum { N = 5000 };
+  k = block_make(N, NULL);
+  int64_t(*ref)[2] = malloc(sizeof *ref * N);
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int32_t v = 0; v < N; v++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    ref[v][0] = (int64_t)(x % 97) * 4096; /* many ties */
+    ref[v][1] = v;
+    if (ref[v][0])
+      buf(&k, ref[v][0], v, 1, -1);
+  }
+  CHECK(opsched_graph_finalize(k.g) == OPSCHED_OK);
+  CHECK(mem_model_build(k.g, k.b, &m) == OPSCHED_OK);
+  qsort(ref, N, sizeof *ref, cmp_bytes_id);
+  o = mem_alloc_order_of(&m);
+  CHECK(o != NULL);
+  int same = 1;
+  for (int32_t i = 0; o && i < N; i++)
+    same &= o->pos[ref[i][1]] == i && o->sorted[i] == ref[i][0];
+  CHECK(same);
+  mem_model_free(&m);
+  block_free(&k);
+  free(ref);
+}
+
+/* mem_peak_in_time against its definition on 3000 random blocks and
+ * schedules with many ties (times 0..3 apart, zero-length ops): the live
+ * bytes after an instant I (t, phase) are those of the buffers allocated
+ * at or before I and freed after it; the peak is their largest value over
+ * the allocation instants, and live_after[v] counts the buffers allocated
+ * before v's hold end and freed after it. Small sizes (live bytes in
+ * int64_t, peak_instants), then sizes near 2^62 (their sum above
+ * INT64_MAX: the 128-bit sweep), both exact (saturated at INT64_MAX). */
+enum { PT_N = 14 };
+
+typedef struct pt_block {
+  block k;
+  int32_t n, nb;
+  int64_t start[PT_N], end[PT_N];
+  int32_t owner[3 * PT_N], forever[3 * PT_N], users[3 * PT_N][PT_N], nusers[3 * PT_N];
+  int64_t size[3 * PT_N];
+} pt_block;
+
+static uint64_t pt_next(uint64_t *x) {
+  *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+  return *x;
+}
+
+static void pt_make(pt_block *p, uint64_t seed, int64_t base) {
+  uint64_t x = seed * 2654435761u + 1;
+  p->n = 2 + (int32_t)(pt_next(&x) % (PT_N - 1));
+  p->k = block_make(p->n, NULL);
+  p->nb = 0;
+  int pred[PT_N][PT_N] = {{0}};
+  for (int32_t v = 0; v < p->n; v++) {
+    int32_t nown = (int32_t)(pt_next(&x) % 3);
+    for (int32_t j = 0; j < nown; j++) {
+      int32_t i = p->nb++;
+      p->owner[i] = v;
+      p->forever[i] = pt_next(&x) % 5 == 0;
+      p->size[i] = base + (int64_t)(pt_next(&x) % 50);
+      p->nusers[i] = 0;
+      for (int32_t u = v + 1; u < p->n; u++)
+        if (pt_next(&x) % 3 == 0) {
+          p->users[i][p->nusers[i]++] = u;
+          pred[u][v] = 1;
+        }
+      int32_t id = opsched_buffers_add(p->k.b, p->size[i], v, p->forever[i]);
+      for (int32_t e = 0; e < p->nusers[i]; e++)
+        opsched_buffers_add_use(p->k.b, id, p->users[i][e]);
+    }
+    for (int32_t w = 0; w < v; w++)
+      if (pt_next(&x) % 5 == 0)
+        pred[v][w] = 1;
+  }
+  for (int32_t v = 0; v < p->n; v++) {
+    int64_t s = (int64_t)(pt_next(&x) % 3);
+    for (int32_t w = 0; w < v; w++)
+      if (pred[v][w]) {
+        opsched_graph_add_edge(p->k.g, w, v);
+        if (p->end[w] > s)
+          s = p->end[w];
+      }
+    p->start[v] = s + (int64_t)(pt_next(&x) % 3);
+    p->end[v] = p->start[v] + (int64_t)(pt_next(&x) % 3); /* zero-length ops too */
+  }
+  CHECK(opsched_graph_finalize(p->k.g) == OPSCHED_OK);
+}
+
+/* Instants as t * 2 + phase. */
+static int64_t pt_lo(const pt_block *p, int32_t v) {
+  return 2 * p->start[v] + (p->end[v] > p->start[v]);
+}
+static int64_t pt_hi(const pt_block *p, int32_t v) {
+  return p->end[v] > p->start[v] ? 2 * p->end[v] : 2 * p->start[v] + 1;
+}
+
+static int64_t pt_sat(__int128 v) { return v > INT64_MAX ? INT64_MAX : (int64_t)v; }
+
+static void pt_reference(const pt_block *p, int64_t *peak, int64_t *after) {
+  int64_t al[3 * PT_N], fr[3 * PT_N];
+  for (int32_t i = 0; i < p->nb; i++) {
+    al[i] = pt_lo(p, p->owner[i]);
+    fr[i] = pt_hi(p, p->owner[i]);
+    for (int32_t e = 0; e < p->nusers[i]; e++)
+      if (pt_hi(p, p->users[i][e]) > fr[i])
+        fr[i] = pt_hi(p, p->users[i][e]);
+    if (p->forever[i])
+      fr[i] = INT64_MAX;
+  }
+  __int128 best = 0;
+  for (int32_t j = 0; j < p->nb; j++) {
+    __int128 live = 0;
+    for (int32_t i = 0; i < p->nb; i++)
+      if (al[i] <= al[j] && fr[i] > al[j])
+        live += p->size[i];
+    best = live > best ? live : best;
+  }
+  *peak = pt_sat(best);
+  for (int32_t v = 0; v < p->n; v++) {
+    __int128 live = 0;
+    for (int32_t i = 0; i < p->nb; i++)
+      if (al[i] < pt_hi(p, v) && fr[i] > pt_hi(p, v))
+        live += p->size[i];
+    after[v] = pt_sat(live);
+  }
+}
+
+static void test_peak_in_time_reference(void) {
+  int checked = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (uint64_t seed = 1; seed <= 3000; seed++) {
+      pt_block p;
+      pt_make(&p, seed, pass == 0 ? 1 : (int64_t)1 << 62);
+      mem_model m;
+      CHECK(mem_model_build(p.k.g, p.k.b, &m) == OPSCHED_OK);
+      CHECK((m.size_sum < INT64_MAX) == (pass == 0 || p.nb < 2));
+      int64_t want, want_after[PT_N], got_after[PT_N];
+      pt_reference(&p, &want, want_after);
+      int64_t got = mem_peak_in_time(&m, p.start, p.end, got_after);
+      CHECK_EQ_I64(got, want);
+      CHECK(memcmp(got_after, want_after, sizeof *got_after * (size_t)p.n) == 0);
+      CHECK_EQ_I64(mem_peak_in_time(&m, p.start, p.end, NULL), want);
+      checked++;
+      mem_model_free(&m);
+      block_free(&p.k);
+    }
+  CHECK_EQ_I64(checked, 6000);
+}
+
+/* Instants with ties by hand: chain-free nodes 0 [0, 2), 1 [0, 2), 2 [2, 2)
+ * (zero-length at 2), 3 [2, 4). A (10) by 0 read by 2, B (20) by 1 read by
+ * 3, C (40) by 2, forever, D (5) by 3. At (0,1): A, B: 30. At (2,0): the
+ * frees of nobody (A is read by 2, whose hold is (2,0)..(2,1)), C: 70.
+ * At (2,1): A freed, D allocated: 20 + 40 + 5 = 65. At (4,0): B, D freed:
+ * 40. live_after: node 0 (2,0): A, B (C comes after the query) 30; node 1
+ * the same 30; node 2 (2,1): B, C 60; node 3 (4,0): C 40. */
+static void test_peak_in_time_ties(void) {
+  static const int64_t costs[4] = {2, 2, 0, 2};
+  block k = block_make(4, costs);
+  buf(&k, 10, 0, 0, 2, -1);
+  buf(&k, 20, 1, 0, 3, -1);
+  buf(&k, 40, 2, 1, -1);
+  buf(&k, 5, 3, 0, -1);
+  opsched_graph_add_edge(k.g, 0, 2);
+  opsched_graph_add_edge(k.g, 1, 3);
+  CHECK(opsched_graph_finalize(k.g) == OPSCHED_OK);
+  mem_model m;
+  CHECK(mem_model_build(k.g, k.b, &m) == OPSCHED_OK);
+  int64_t st[4] = {0, 0, 2, 2}, en[4] = {2, 2, 2, 4}, after[4];
+  CHECK_EQ_I64(mem_peak_in_time(&m, st, en, after), 70);
+  CHECK_EQ_I64(after[0], 30);
+  CHECK_EQ_I64(after[1], 30);
+  CHECK_EQ_I64(after[2], 60);
+  CHECK_EQ_I64(after[3], 40);
+  mem_model_free(&m);
+  block_free(&k);
+}
+
+/* mem_peak_in_time on 300 independent nodes, node v owning v + 1 bytes
+ * read by nobody (live over v's hold), against the definition: times
+ * spread (starts v * 7919 mod 100000: several values per top-8-bit bucket
+ * of sort_bounds), then bunched (node 0 held until 2^27 - 1, the others
+ * below 400: one bucket, the radix sort instead). */
+static void check_independent(const int64_t *st, const int64_t *en, int32_t n) {
+  block k = block_make(n, NULL);
+  for (int32_t v = 0; v < n; v++)
+    buf(&k, v + 1, v, 0, -1);
+  CHECK(opsched_graph_finalize(k.g) == OPSCHED_OK);
+  mem_model m;
+  CHECK(mem_model_build(k.g, k.b, &m) == OPSCHED_OK);
+  int64_t *lo = malloc(sizeof *lo * (size_t)n), *hi = malloc(sizeof *hi * (size_t)n);
+  int64_t *after = malloc(sizeof *after * (size_t)n);
+  for (int32_t v = 0; v < n; v++) {
+    lo[v] = 2 * st[v] + (en[v] > st[v]);
+    hi[v] = en[v] > st[v] ? 2 * en[v] : 2 * st[v] + 1;
+  }
+  int64_t want = 0;
+  for (int32_t j = 0; j < n; j++) {
+    int64_t live = 0;
+    for (int32_t i = 0; i < n; i++)
+      if (lo[i] <= lo[j] && hi[i] > lo[j])
+        live += i + 1;
+    want = live > want ? live : want;
+  }
+  CHECK_EQ_I64(mem_peak_in_time(&m, st, en, after), want);
+  int same = 1;
+  for (int32_t v = 0; v < n; v++) {
+    int64_t live = 0;
+    for (int32_t i = 0; i < n; i++)
+      if (lo[i] < hi[v] && hi[i] > hi[v])
+        live += i + 1;
+    same &= after[v] == live;
+  }
+  CHECK(same);
+  free(lo);
+  free(hi);
+  free(after);
+  mem_model_free(&m);
+  block_free(&k);
+}
+
+static void test_peak_in_time_spread(void) {
+  enum { N = 300 };
+  int64_t st[N], en[N];
+  for (int32_t v = 0; v < N; v++) {
+    st[v] = (int64_t)v * 7919 % 100000;
+    en[v] = st[v] + v % 3 * 1000;
+  }
+  check_independent(st, en, N);
+  for (int32_t v = 0; v < N; v++) {
+    st[v] = v % 97 * 4;
+    en[v] = v == 0 ? ((int64_t)1 << 27) - 1 : st[v] + v % 3;
+  }
+  check_independent(st, en, N);
+}
+
 int main(void) {
   test_names();
   test_chain();
@@ -590,5 +859,9 @@ int main(void) {
   test_use_cycle();
   test_bruteforce();
   test_radix_sort();
+  test_alloc_order();
+  test_peak_in_time_ties();
+  test_peak_in_time_reference();
+  test_peak_in_time_spread();
   return check_report("test_memory");
 }
