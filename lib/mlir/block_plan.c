@@ -290,31 +290,41 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
 }
 
 /* The block's ops but its last one (which stays last); 0 with fewer than
- * two, -1 out of memory. */
+ * two, -1 out of memory. One walk over the block (each op visited is a
+ * cache miss on a large block): the array grows as it goes. */
 static int collect_ops(opsched_block_plan *p, MlirBlock block) {
-  int32_t count = 0;
+  MlirOperation first = mlirBlockGetFirstOperation(block);
   /* The last op stays last, registered or not, in every region kind: it
    * may be the block's terminator (an unregistered op may be one). */
   p->terminator = (MlirOperation){NULL};
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op)) {
-    count++;
-    p->terminator = op;
-  }
-  if (!mlirOperationIsNull(p->terminator))
-    count--;
-  if (count <= 1)
+  if (mlirOperationIsNull(first))
     return 0;
-  p->n = count;
-  p->ops = malloc(sizeof *p->ops * (size_t)count);
-  if (!p->ops) {
+  MlirOperation second = mlirOperationGetNextInBlock(first);
+  if (mlirOperationIsNull(second) || mlirOperationIsNull(mlirOperationGetNextInBlock(second))) {
+    p->terminator = mlirOperationIsNull(second) ? first : second;
+    return 0; /* at most one op before the last */
+  }
+  size_t cap = 16, count = 0;
+  MlirOperation *ops = malloc(sizeof *ops * cap);
+  for (MlirOperation op = first; ops && !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (count == cap) {
+      MlirOperation *grown = count < INT32_MAX ? realloc(ops, sizeof *ops * cap * 2) : NULL;
+      if (!grown)
+        free(ops);
+      ops = grown;
+      cap *= 2;
+    }
+    if (ops)
+      ops[count++] = op;
+  }
+  if (!ops) {
     emit_oom(block);
     return -1;
   }
-  int32_t i = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); i < count;
-       op = mlirOperationGetNextInBlock(op))
-    p->ops[i++] = op;
+  p->terminator = ops[--count];
+  p->n = (int32_t)count;
+  p->ops = ops;
   return 1;
 }
 
@@ -548,13 +558,27 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   if (have <= 0)
     return have < 0 ? OPSCHED_PLAN_FAILED : OPSCHED_PLAN_UNTOUCHED;
 
+  /* The ops' positions, placed by address (ptrmap.h: a block's ops lie
+   * at nearly ascending addresses). */
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (int32_t i = 0; i < p->n; i++) {
+    uintptr_t a = (uintptr_t)p->ops[i].ptr;
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+  }
   opsched_ptrmap index;
-  if (opsched_ptrmap_init(&index, (size_t)p->n)) {
+  if (opsched_ptrmap_init_near(&index, (size_t)p->n, (const void *)lo, (const void *)hi)) {
     emit_oom(block);
     return OPSCHED_PLAN_FAILED;
   }
+  int lost = 0;
   for (int32_t i = 0; i < p->n; i++)
-    opsched_ptrmap_put(&index, p->ops[i].ptr, i);
+    lost |= opsched_ptrmap_put(&index, p->ops[i].ptr, i);
+  if (lost) {
+    opsched_ptrmap_free(&index);
+    emit_oom(block);
+    return OPSCHED_PLAN_FAILED;
+  }
 
   int phase = -1;
   plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_GRAPH);

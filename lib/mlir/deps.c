@@ -230,8 +230,11 @@ static int32_t value_id(alias_sets *s, MlirValue v) {
     s->failed = 1; /* cannot happen: cap counts every operand and result */
     return -1;
   }
+  if (opsched_ptrmap_put(&s->ids, v.ptr, s->count)) {
+    s->failed = 1;
+    return -1;
+  }
   id = s->count++;
-  opsched_ptrmap_put(&s->ids, v.ptr, id);
   s->parent[id] = id;
   s->backed[id] = 0;
   return id;
@@ -367,7 +370,8 @@ static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
   s.cap = (int32_t)cap;
   s.parent = malloc(sizeof *s.parent * (size_t)(cap + 1));
   s.backed = malloc((size_t)cap + 1);
-  if (!s.parent || !s.backed || opsched_ptrmap_init(&s.ids, (size_t)cap + 1)) {
+  if (!s.parent || !s.backed ||
+      opsched_ptrmap_init_around(&s.ids, (size_t)cap + 1, index, 1024)) {
     free(s.parent);
     free(s.backed);
     return 1;
