@@ -411,11 +411,13 @@ static int merge_effects(opsched_op_facts *f, MlirOperation op, int64_t base, su
 /* The summary index of region op `op`, built (with those of the region ops
  * nested in it) when absent; -1 when out of memory. */
 static int64_t summarize(opsched_op_facts *f, MlirOperation op) {
-  /* The summary after the last one asked, before the map (a lookup in a
-   * map of every region op misses the cache at a million ops, and a
-   * block's passes read the summaries in order). */
+  /* The summary after the last one asked (or that one again), before the
+   * map (a lookup in a map of every region op misses the cache at a
+   * million ops, and a block's passes read the summaries in order). */
   if (f->next < f->nsums && f->sums[f->next].op == op.ptr)
     return f->next++;
+  if (f->next > 0 && f->sums[f->next - 1].op == op.ptr) /* asked again */
+    return f->next - 1;
   pair_entry *e = pair_find(&f->ops, (uintptr_t)op.ptr, 0);
   if (!e)
     return -1;
