@@ -3,6 +3,7 @@
 #include "attrs.h"
 #include "deps.h"
 #include "op_work.h"
+#include "prefetch.h"
 #include "ptrmap.h"
 #include "queries.h"
 
@@ -362,6 +363,7 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
     return 1;
   }
   for (int32_t i = 0; i < p->n; i++) {
+    opsched_prefetch_op(p->ops, i + OPSCHED_PREFETCH_AHEAD, p->n);
     int dynamic = 0;
     int64_t cost = op_cost(p->ops[i], o, &failed, &dynamic, memo);
     cost_dynamic[i] = (uint8_t)dynamic;

@@ -2,6 +2,7 @@
 #include "op_name.h"
 
 #include "op_work.h"
+#include "prefetch.h"
 #include "ptrmap.h"
 #include "queries.h"
 #include "opsched/attr_names.h"
@@ -319,6 +320,7 @@ static int32_t empty_index(const builder *b, MlirValue v) {
  * order (so the decision holds for any order the scheduler picks). */
 static void choose_home_writers(builder *b, int32_t n) {
   for (int32_t i = n - 1; i >= 0; i--) {
+    opsched_prefetch_op(b->ops, i - OPSCHED_PREFETCH_AHEAD, n);
     MlirOperation op = b->ops[i];
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++) {
       int64_t k = tied_operand(b, i, r);
@@ -599,6 +601,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   int32_t total_results = nargs;
   int64_t total_operands = 0; /* the uses' capacity hint */
   for (int32_t i = 0; i < n; i++) {
+    opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
     total_results += (int32_t)mlirOperationGetNumResults(ops[i]);
     total_operands += mlirOperationGetNumOperands(ops[i]);
   }
@@ -635,6 +638,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
     }
   }
   for (int32_t i = 0; i < n && !b.failed; i++) {
+    opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
     add_empty_inputs(&b, ops, i);
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(ops[i]); r < nr; r++)
       add_result(&b, ops, i, r);
@@ -657,8 +661,10 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
       if (opsched_buffers_add(bb->buffers, bb->buffer_bytes[k], bb->buffer_node[k],
                               b.buffer_live[k]) != k)
         b.failed = 1;
-    for (int32_t i = 0; !b.failed && i < n; i++)
+    for (int32_t i = 0; !b.failed && i < n; i++) {
+      opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
       add_uses(&b, ops, i, facts);
+    }
   }
   bb->num_buffers = b.num_buffers;
   bb->num_order_edges = b.num_edges;

@@ -3,6 +3,7 @@
 
 #include "alias.h"
 #include "effect_order.h"
+#include "prefetch.h"
 #include "queries.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -688,6 +689,7 @@ static int scan_ops(opsched_graph *g, MlirOperation *ops, int32_t n, const opsch
                     int *any_bufferization, int *any_outside) {
   int err = op_effects_init(oe, n);
   for (int32_t i = 0; i < n && !err; i++) {
+    opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
     ssa_ctx c = {index, g, i, 0, 0, 0, ops[i]};
     add_operand_edges(&c, facts);
     err |= c.failed;
