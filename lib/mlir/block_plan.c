@@ -292,40 +292,49 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
 
 /* The block's ops but its last one (which stays last); 0 with fewer than
  * two, -1 out of memory. One walk over the block (each op visited is a
- * cache miss on a large block): the array grows as it goes. */
+ * cache miss on a large block): the ops go to a local array, then, past
+ * it, to one that doubles; the plan's array is made once at the end. */
 static int collect_ops(opsched_block_plan *p, MlirBlock block) {
-  MlirOperation first = mlirBlockGetFirstOperation(block);
-  /* The last op stays last, registered or not, in every region kind: it
-   * may be the block's terminator (an unregistered op may be one). */
-  p->terminator = (MlirOperation){NULL};
-  if (mlirOperationIsNull(first))
-    return 0;
-  MlirOperation second = mlirOperationGetNextInBlock(first);
-  if (mlirOperationIsNull(second) || mlirOperationIsNull(mlirOperationGetNextInBlock(second))) {
-    p->terminator = mlirOperationIsNull(second) ? first : second;
-    return 0; /* at most one op before the last */
-  }
-  size_t cap = 16, count = 0;
-  MlirOperation *ops = malloc(sizeof *ops * cap);
-  for (MlirOperation op = first; ops && !mlirOperationIsNull(op);
+  enum { LOCAL = 512 };
+  MlirOperation local[LOCAL], *ops = local;
+  size_t cap = LOCAL, count = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
     if (count == cap) {
-      MlirOperation *grown = count < INT32_MAX ? realloc(ops, sizeof *ops * cap * 2) : NULL;
-      if (!grown)
-        free(ops);
+      MlirOperation *grown = count >= INT32_MAX ? NULL
+                             : ops == local    ? malloc(sizeof *ops * cap * 2)
+                                               : realloc(ops, sizeof *ops * cap * 2);
+      if (!grown) {
+        if (ops != local)
+          free(ops);
+        emit_oom(block);
+        return -1;
+      }
+      if (ops == local)
+        memcpy(grown, local, sizeof local);
       ops = grown;
       cap *= 2;
     }
-    if (ops)
-      ops[count++] = op;
+    ops[count++] = op;
   }
-  if (!ops) {
+  /* The last op stays last, registered or not, in every region kind: it
+   * may be the block's terminator (an unregistered op may be one). */
+  p->terminator = count ? ops[count - 1] : (MlirOperation){NULL};
+  if (count <= 2) /* at most one op before the last */
+    return 0;
+  p->n = (int32_t)(count - 1);
+  if (ops == local) {
+    p->ops = malloc(sizeof *p->ops * (size_t)p->n);
+    if (p->ops)
+      memcpy(p->ops, local, sizeof *p->ops * (size_t)p->n);
+  } else {
+    p->ops = ops;
+  }
+  if (!p->ops) {
+    p->n = 0;
     emit_oom(block);
     return -1;
   }
-  p->terminator = ops[--count];
-  p->n = (int32_t)count;
-  p->ops = ops;
   return 1;
 }
 
@@ -560,12 +569,15 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   if (have <= 0)
     return have < 0 ? OPSCHED_PLAN_FAILED : OPSCHED_PLAN_UNTOUCHED;
 
-  /* The ops' positions, placed by address (ptrmap.h: a block's ops lie
-   * at nearly ascending addresses). */
-  uintptr_t lo = UINTPTR_MAX, hi = 0;
-  for (int32_t i = 0; i < p->n; i++) {
+  /* The ops' positions, on a large block placed by address (ptrmap.h: a
+   * block's ops lie at nearly ascending addresses; the value maps of the
+   * buffer model and the alias sets follow this one). A small block's
+   * tables stay in cache whatever the placement: hashed. */
+  enum { BY_ADDRESS_MIN_OPS = 4096 };
+  uintptr_t lo = 1, hi = 0; /* lo > hi: no range */
+  for (int32_t i = 0; p->n >= BY_ADDRESS_MIN_OPS && i < p->n; i++) {
     uintptr_t a = (uintptr_t)p->ops[i].ptr;
-    lo = a < lo ? a : lo;
+    lo = i == 0 || a < lo ? a : lo;
     hi = a > hi ? a : hi;
   }
   opsched_ptrmap index;

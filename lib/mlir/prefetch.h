@@ -10,14 +10,15 @@
 
 #include <stdint.h>
 
-enum { OPSCHED_PREFETCH_AHEAD = 8 };
+/* How far ahead; blocks smaller than this stay in cache: not asked. */
+enum { OPSCHED_PREFETCH_AHEAD = 8, OPSCHED_PREFETCH_MIN_OPS = 4096 };
 
 /* Asks for the first two cache lines of ops[j] (an op's fields and its
- * first operands) when 0 <= j < n: a pass at position i asks for
+ * first operands) when 0 <= j < n on a large block: a pass at position i asks for
  * i + OPSCHED_PREFETCH_AHEAD (or i minus it, going backwards). */
 static inline void opsched_prefetch_op(const MlirOperation *ops, int32_t j, int32_t n) {
 #if defined(__GNUC__) || defined(__clang__)
-  if (j >= 0 && j < n) {
+  if (n >= OPSCHED_PREFETCH_MIN_OPS && j >= 0 && j < n) {
     const char *p = (const char *)ops[j].ptr;
     __builtin_prefetch(p);
     __builtin_prefetch(p + 64);

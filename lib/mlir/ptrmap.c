@@ -78,10 +78,11 @@ void opsched_ptrmap_free(opsched_ptrmap *m) {
   m->near = NULL;
 }
 
-/* The key's offset / 8 + 1 when the range's table holds it, else 0. */
+/* The key's offset / 8 + 1 when the range's table (there is one) holds
+ * it, else 0. */
 static uint32_t near_off(const opsched_ptrmap *m, const void *key) {
   uintptr_t off = (uintptr_t)key - m->lo; /* wraps for keys below lo */
-  if (!m->near || off > m->span || (off & 7u))
+  if (off > m->span || (off & 7u))
     return 0;
   return (uint32_t)(off >> 3) + 1;
 }
@@ -111,23 +112,35 @@ static void drop_near(opsched_ptrmap *m) {
 }
 
 int opsched_ptrmap_put(opsched_ptrmap *m, const void *key, int32_t value) {
-  uint32_t off = near_off(m, key);
-  if (!off)
-    return put_hashed(m, key, value);
-  size_t i = ((size_t)(off - 1) << 3) >> m->shift, probes = 0;
-  while (m->near[i].off) {
-    i = (i + 1) & m->near_mask;
-    probes++;
+  uint32_t off = m->near ? near_off(m, key) : 0;
+  if (off) {
+    size_t i = ((size_t)(off - 1) << 3) >> m->shift, probes = 0;
+    while (m->near[i].off) {
+      i = (i + 1) & m->near_mask;
+      probes++;
+    }
+    m->near[i].off = off;
+    m->near[i].value = value;
+    if (probes > PROBE_MAX)
+      drop_near(m);
+    return 0;
   }
-  m->near[i].off = off;
-  m->near[i].value = value;
-  if (probes > PROBE_MAX)
-    drop_near(m);
+  opsched_ptrmap_entry *e = m->entries;
+  if (!e) {
+    if (make_hashed(m))
+      return 1;
+    e = m->entries;
+  }
+  size_t i = hashed_slot(m, key);
+  while (e[i].key)
+    i = (i + 1) & m->mask;
+  e[i].key = key;
+  e[i].value = value;
   return 0;
 }
 
 int32_t opsched_ptrmap_get(const opsched_ptrmap *m, const void *key) {
-  uint32_t off = near_off(m, key);
+  uint32_t off = m->near ? near_off(m, key) : 0;
   if (off) {
     for (size_t i = ((size_t)(off - 1) << 3) >> m->shift; m->near[i].off;
          i = (i + 1) & m->near_mask)
@@ -135,11 +148,12 @@ int32_t opsched_ptrmap_get(const opsched_ptrmap *m, const void *key) {
         return m->near[i].value;
     return -1;
   }
-  if (!m->entries)
+  const opsched_ptrmap_entry *e = m->entries;
+  if (!e)
     return -1;
-  for (size_t i = hashed_slot(m, key); m->entries[i].key; i = (i + 1) & m->mask)
-    if (m->entries[i].key == key)
-      return m->entries[i].value;
+  for (size_t i = hashed_slot(m, key); e[i].key; i = (i + 1) & m->mask)
+    if (e[i].key == key)
+      return e[i].value;
   return -1;
 }
 
