@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* How far ahead; blocks smaller than this stay in cache: not asked. */
-enum { OPSCHED_PREFETCH_AHEAD = 8, OPSCHED_PREFETCH_MIN_OPS = 4096 };
+enum { OPSCHED_PREFETCH_AHEAD = 8, OPSCHED_PREFETCH_MIN_OPS = 32768 };
 
 /* Asks for the first two cache lines of ops[j] (an op's fields and its
  * first operands) when 0 <= j < n on a large block: a pass at position i asks for
