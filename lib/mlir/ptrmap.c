@@ -111,49 +111,61 @@ static void drop_near(opsched_ptrmap *m) {
   m->near = NULL;
 }
 
+/* put with a range's table: its keys there, others hashed (the hashed
+ * table made on the first). */
+static int put_near(opsched_ptrmap *m, const void *key, int32_t value) {
+  uint32_t off = near_off(m, key);
+  if (!off)
+    return put_hashed(m, key, value);
+  size_t i = ((size_t)(off - 1) << 3) >> m->shift, probes = 0;
+  while (m->near[i].off) {
+    i = (i + 1) & m->near_mask;
+    probes++;
+  }
+  m->near[i].off = off;
+  m->near[i].value = value;
+  if (probes > PROBE_MAX)
+    drop_near(m);
+  return 0;
+}
+
+/* get with a range's table. */
+static int32_t get_near(const opsched_ptrmap *m, const void *key) {
+  uint32_t off = near_off(m, key);
+  if (!off) {
+    if (!m->entries)
+      return -1;
+    for (size_t i = hashed_slot(m, key); m->entries[i].key; i = (i + 1) & m->mask)
+      if (m->entries[i].key == key)
+        return m->entries[i].value;
+    return -1;
+  }
+  for (size_t i = ((size_t)(off - 1) << 3) >> m->shift; m->near[i].off;
+       i = (i + 1) & m->near_mask)
+    if (m->near[i].off == off)
+      return m->near[i].value;
+  return -1;
+}
+
+/* Without a range's table (every small block), the hashed table exists:
+ * the plain open-addressing paths. */
 int opsched_ptrmap_put(opsched_ptrmap *m, const void *key, int32_t value) {
-  uint32_t off = m->near ? near_off(m, key) : 0;
-  if (off) {
-    size_t i = ((size_t)(off - 1) << 3) >> m->shift, probes = 0;
-    while (m->near[i].off) {
-      i = (i + 1) & m->near_mask;
-      probes++;
-    }
-    m->near[i].off = off;
-    m->near[i].value = value;
-    if (probes > PROBE_MAX)
-      drop_near(m);
-    return 0;
-  }
-  opsched_ptrmap_entry *e = m->entries;
-  if (!e) {
-    if (make_hashed(m))
-      return 1;
-    e = m->entries;
-  }
+  if (m->near)
+    return put_near(m, key, value);
   size_t i = hashed_slot(m, key);
-  while (e[i].key)
+  while (m->entries[i].key)
     i = (i + 1) & m->mask;
-  e[i].key = key;
-  e[i].value = value;
+  m->entries[i].key = key;
+  m->entries[i].value = value;
   return 0;
 }
 
 int32_t opsched_ptrmap_get(const opsched_ptrmap *m, const void *key) {
-  uint32_t off = m->near ? near_off(m, key) : 0;
-  if (off) {
-    for (size_t i = ((size_t)(off - 1) << 3) >> m->shift; m->near[i].off;
-         i = (i + 1) & m->near_mask)
-      if (m->near[i].off == off)
-        return m->near[i].value;
-    return -1;
-  }
-  const opsched_ptrmap_entry *e = m->entries;
-  if (!e)
-    return -1;
-  for (size_t i = hashed_slot(m, key); e[i].key; i = (i + 1) & m->mask)
-    if (e[i].key == key)
-      return e[i].value;
+  if (m->near)
+    return get_near(m, key);
+  for (size_t i = hashed_slot(m, key); m->entries[i].key; i = (i + 1) & m->mask)
+    if (m->entries[i].key == key)
+      return m->entries[i].value;
   return -1;
 }
 
