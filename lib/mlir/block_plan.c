@@ -3,6 +3,7 @@
 #include "attrs.h"
 #include "deps.h"
 #include "op_work.h"
+#include "prefetch.h"
 #include "ptrmap.h"
 #include "queries.h"
 
@@ -290,31 +291,50 @@ opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock bl
 }
 
 /* The block's ops but its last one (which stays last); 0 with fewer than
- * two, -1 out of memory. */
+ * two, -1 out of memory. One walk over the block (each op visited is a
+ * cache miss on a large block): the ops go to a local array, then, past
+ * it, to one that doubles; the plan's array is made once at the end. */
 static int collect_ops(opsched_block_plan *p, MlirBlock block) {
-  int32_t count = 0;
-  /* The last op stays last, registered or not, in every region kind: it
-   * may be the block's terminator (an unregistered op may be one). */
-  p->terminator = (MlirOperation){NULL};
+  enum { LOCAL = 512 };
+  MlirOperation local[LOCAL], *ops = local;
+  size_t cap = LOCAL, count = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op)) {
-    count++;
-    p->terminator = op;
+    if (count == cap) {
+      MlirOperation *grown = count >= INT32_MAX ? NULL
+                             : ops == local    ? malloc(sizeof *ops * cap * 2)
+                                               : realloc(ops, sizeof *ops * cap * 2);
+      if (!grown) {
+        if (ops != local)
+          free(ops);
+        emit_oom(block);
+        return -1;
+      }
+      if (ops == local)
+        memcpy(grown, local, sizeof local);
+      ops = grown;
+      cap *= 2;
+    }
+    ops[count++] = op;
   }
-  if (!mlirOperationIsNull(p->terminator))
-    count--;
-  if (count <= 1)
+  /* The last op stays last, registered or not, in every region kind: it
+   * may be the block's terminator (an unregistered op may be one). */
+  p->terminator = count ? ops[count - 1] : (MlirOperation){NULL};
+  if (count <= 2) /* at most one op before the last */
     return 0;
-  p->n = count;
-  p->ops = malloc(sizeof *p->ops * (size_t)count);
+  p->n = (int32_t)(count - 1);
+  if (ops == local) {
+    p->ops = malloc(sizeof *p->ops * (size_t)p->n);
+    if (p->ops)
+      memcpy(p->ops, local, sizeof *p->ops * (size_t)p->n);
+  } else {
+    p->ops = ops;
+  }
   if (!p->ops) {
+    p->n = 0;
     emit_oom(block);
     return -1;
   }
-  int32_t i = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(block); i < count;
-       op = mlirOperationGetNextInBlock(op))
-    p->ops[i++] = op;
   return 1;
 }
 
@@ -352,6 +372,7 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
     return 1;
   }
   for (int32_t i = 0; i < p->n; i++) {
+    opsched_prefetch_op(p->ops, i + OPSCHED_PREFETCH_AHEAD, p->n);
     int dynamic = 0;
     int64_t cost = op_cost(p->ops[i], o, &failed, &dynamic, memo);
     cost_dynamic[i] = (uint8_t)dynamic;
@@ -548,13 +569,31 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   if (have <= 0)
     return have < 0 ? OPSCHED_PLAN_FAILED : OPSCHED_PLAN_UNTOUCHED;
 
+  /* The ops' positions, on a large block placed by address (ptrmap.h: a
+   * block's ops lie at nearly ascending addresses; the value maps of the
+   * buffer model and the alias sets follow this one). A smaller block's
+   * tables and ops stay in the last-level cache whatever the placement:
+   * hashed, as cheap in instructions as it gets. */
+  enum { BY_ADDRESS_MIN_OPS = 32768 };
+  uintptr_t lo = 1, hi = 0; /* lo > hi: no range */
+  for (int32_t i = 0; p->n >= BY_ADDRESS_MIN_OPS && i < p->n; i++) {
+    uintptr_t a = (uintptr_t)p->ops[i].ptr;
+    lo = i == 0 || a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+  }
   opsched_ptrmap index;
-  if (opsched_ptrmap_init(&index, (size_t)p->n)) {
+  if (opsched_ptrmap_init_near(&index, (size_t)p->n, (const void *)lo, (const void *)hi)) {
     emit_oom(block);
     return OPSCHED_PLAN_FAILED;
   }
+  int lost = 0;
   for (int32_t i = 0; i < p->n; i++)
-    opsched_ptrmap_put(&index, p->ops[i].ptr, i);
+    lost |= opsched_ptrmap_put(&index, p->ops[i].ptr, i);
+  if (lost) {
+    opsched_ptrmap_free(&index);
+    emit_oom(block);
+    return OPSCHED_PLAN_FAILED;
+  }
 
   int phase = -1;
   plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_GRAPH);

@@ -2,6 +2,7 @@
 #include "op_name.h"
 
 #include "op_work.h"
+#include "prefetch.h"
 #include "ptrmap.h"
 #include "queries.h"
 #include "opsched/attr_names.h"
@@ -85,6 +86,8 @@ static int64_t type_storage_bytes(builder *b, MlirType t, int *dynamic) {
 }
 
 enum { TIED_UNASKED = -1 };
+/* How far below an op its results may lie, for the value maps' ranges. */
+enum { RESULTS_BEFORE = 1024 };
 
 /* The operand of ops[i] tied to its result r (r below its result count),
  * or -1: opsched_mlir_op_tied_operand, asked of MLIR once per op. */
@@ -317,6 +320,7 @@ static int32_t empty_index(const builder *b, MlirValue v) {
  * order (so the decision holds for any order the scheduler picks). */
 static void choose_home_writers(builder *b, int32_t n) {
   for (int32_t i = n - 1; i >= 0; i--) {
+    opsched_prefetch_op(b->ops, i - OPSCHED_PREFETCH_AHEAD, n);
     MlirOperation op = b->ops[i];
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++) {
       int64_t k = tied_operand(b, i, r);
@@ -330,7 +334,8 @@ static void choose_home_writers(builder *b, int32_t n) {
         continue;
       b->next_writer[e] = i;
       b->next_init[e] = k;
-      opsched_ptrmap_put(&b->home_writer, v.ptr, i);
+      if (opsched_ptrmap_put(&b->home_writer, v.ptr, i))
+        b->failed = 1;
     }
   }
 }
@@ -376,7 +381,8 @@ static void add_value(builder *b, MlirValue v, int32_t op, int32_t result,
   bb->value_result[i] = result;
   bb->value_buffer[i] = buffer;
   bb->value_owns[i] = (uint8_t)owns;
-  opsched_ptrmap_put(&b->value_index, v.ptr, i);
+  if (opsched_ptrmap_put(&b->value_index, v.ptr, i))
+    b->failed = 1;
 }
 
 /* Buffer of `v`, or -1 when it has none in this block (argument, outer
@@ -446,7 +452,8 @@ static void add_empty_inputs(builder *b, MlirOperation *ops, int32_t i) {
     if (buf < 0)
       break;
     b->buffer_head[buf] = in.ptr;
-    opsched_ptrmap_put(&b->empty_buffer, in.ptr, buf);
+    if (opsched_ptrmap_put(&b->empty_buffer, in.ptr, buf))
+      b->failed = 1;
     add_value(b, in, owner, (int32_t)mlirOpResultGetResultNumber(in), buf, 1);
   }
 }
@@ -531,8 +538,9 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
     return;
   add_value(b, v, i, (int32_t)r, buf, 1);
   b->buffer_head[buf] = v.ptr;
-  if (home && opsched_ptrmap_get(&b->empty_buffer, init.ptr) < 0)
-    opsched_ptrmap_put(&b->empty_buffer, init.ptr, buf);
+  if (home && opsched_ptrmap_get(&b->empty_buffer, init.ptr) < 0 &&
+      opsched_ptrmap_put(&b->empty_buffer, init.ptr, buf))
+    b->failed = 1;
 }
 
 /* The builder's maps and work arrays; non-zero when out of memory (then
@@ -551,10 +559,12 @@ static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total
     return 1;
   for (int32_t i = 0; i < n; i++)
     b->next_writer[i] = b->tied_count[i] = TIED_UNASKED;
-  if (opsched_ptrmap_init(&b->value_index, (size_t)total_results) ||
-      opsched_ptrmap_init(&b->empty_buffer, (size_t)total_results) ||
+  /* Values are op results, which lie just before their ops: placed by
+   * address like the ops (ptrmap.h). */
+  if (opsched_ptrmap_init_around(&b->value_index, (size_t)total_results, index, RESULTS_BEFORE) ||
+      opsched_ptrmap_init_around(&b->empty_buffer, (size_t)total_results, index, RESULTS_BEFORE) ||
       (!index && opsched_ptrmap_init(&b->own_index, (size_t)n + 1)) ||
-      opsched_ptrmap_init(&b->home_writer, (size_t)total_results))
+      opsched_ptrmap_init_around(&b->home_writer, (size_t)total_results, index, RESULTS_BEFORE))
     return 1;
   if (!index)
     for (int32_t i = 0; i < n; i++)
@@ -591,6 +601,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   int32_t total_results = nargs;
   int64_t total_operands = 0; /* the uses' capacity hint */
   for (int32_t i = 0; i < n; i++) {
+    opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
     total_results += (int32_t)mlirOperationGetNumResults(ops[i]);
     total_operands += mlirOperationGetNumOperands(ops[i]);
   }
@@ -627,6 +638,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
     }
   }
   for (int32_t i = 0; i < n && !b.failed; i++) {
+    opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
     add_empty_inputs(&b, ops, i);
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(ops[i]); r < nr; r++)
       add_result(&b, ops, i, r);
@@ -649,8 +661,10 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
       if (opsched_buffers_add(bb->buffers, bb->buffer_bytes[k], bb->buffer_node[k],
                               b.buffer_live[k]) != k)
         b.failed = 1;
-    for (int32_t i = 0; !b.failed && i < n; i++)
+    for (int32_t i = 0; !b.failed && i < n; i++) {
+      opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
       add_uses(&b, ops, i, facts);
+    }
   }
   bb->num_buffers = b.num_buffers;
   bb->num_order_edges = b.num_edges;

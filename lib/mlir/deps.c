@@ -3,6 +3,7 @@
 
 #include "alias.h"
 #include "effect_order.h"
+#include "prefetch.h"
 #include "queries.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -230,8 +231,11 @@ static int32_t value_id(alias_sets *s, MlirValue v) {
     s->failed = 1; /* cannot happen: cap counts every operand and result */
     return -1;
   }
+  if (opsched_ptrmap_put(&s->ids, v.ptr, s->count)) {
+    s->failed = 1;
+    return -1;
+  }
   id = s->count++;
-  opsched_ptrmap_put(&s->ids, v.ptr, id);
   s->parent[id] = id;
   s->backed[id] = 0;
   return id;
@@ -367,7 +371,8 @@ static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
   s.cap = (int32_t)cap;
   s.parent = malloc(sizeof *s.parent * (size_t)(cap + 1));
   s.backed = malloc((size_t)cap + 1);
-  if (!s.parent || !s.backed || opsched_ptrmap_init(&s.ids, (size_t)cap + 1)) {
+  if (!s.parent || !s.backed ||
+      opsched_ptrmap_init_around(&s.ids, (size_t)cap + 1, index, 1024)) {
     free(s.parent);
     free(s.backed);
     return 1;
@@ -459,27 +464,28 @@ static int op_effects_grow(op_effects *e, int64_t need) {
   return 0;
 }
 
-/* Collects the effects of the block's ops; non-zero when out of memory. */
-static int op_effects_collect(op_effects *e, MlirOperation *ops, int32_t n,
-                              opsched_op_facts *facts) {
+/* Room for the effects of a block of n ops; non-zero when out of memory. */
+static int op_effects_init(op_effects *e, int32_t n) {
   e->first = malloc(sizeof *e->first * ((size_t)n + 1));
   e->count = malloc(sizeof *e->count * ((size_t)n + 1));
-  if (!e->first || !e->count || op_effects_grow(e, 64))
-    return 1;
-  for (int32_t i = 0; i < n; i++) {
-    e->first[i] = e->n;
-    int64_t k = opsched_op_facts_value_effects(facts, ops[i], e->raw + e->n, e->cap - e->n);
-    if (k >= 0 && e->n + k > e->cap) {
-      if (op_effects_grow(e, e->n + k))
-        return 1;
-      k = opsched_op_facts_value_effects(facts, ops[i], e->raw + e->n, e->cap - e->n);
-    }
-    if (k == -2)
+  return !e->first || !e->count || op_effects_grow(e, 64);
+}
+
+/* Collects the effects of op i (ops are added in order); non-zero when out
+ * of memory. */
+static int op_effects_add(op_effects *e, MlirOperation op, int32_t i, opsched_op_facts *facts) {
+  e->first[i] = e->n;
+  int64_t k = opsched_op_facts_value_effects(facts, op, e->raw + e->n, e->cap - e->n);
+  if (k >= 0 && e->n + k > e->cap) {
+    if (op_effects_grow(e, e->n + k))
       return 1;
-    e->count[i] = k < 0 ? -1 : k;
-    if (k > 0)
-      e->n += k;
+    k = opsched_op_facts_value_effects(facts, op, e->raw + e->n, e->cap - e->n);
   }
+  if (k == -2)
+    return 1;
+  e->count[i] = k < 0 ? -1 : k;
+  if (k > 0)
+    e->n += k;
   return 0;
 }
 
@@ -638,10 +644,20 @@ static int add_speculation_edges(spec_state *s, opsched_graph *g, int32_t v, int
   return err;
 }
 
+/* What the speculation order needs of an op, asked in the pass over the
+ * block that reads its SSA edges and effects. */
+enum { OP_MAY_TRAP = 1, OP_HAS_REGIONS = 2, OP_MAY_NOT_RETURN = 4 };
+
+static uint8_t speculation_flags(MlirOperation op, opsched_op_facts *facts) {
+  uint8_t f = opsched_op_facts_may_trap(facts, op) ? OP_MAY_TRAP : 0;
+  if (mlirOperationGetNumRegions(op) != 0)
+    f |= OP_HAS_REGIONS | (opsched_op_facts_may_not_return(facts, op) ? OP_MAY_NOT_RETURN : 0);
+  return f;
+}
+
 /* Effect and speculation edges, in program order. */
-static int add_order_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
-                           const uint8_t *alias, const op_effects *oe,
-                           opsched_op_facts *facts) {
+static int add_order_edges(opsched_graph *g, int32_t n, const uint8_t *alias,
+                           const op_effects *oe, const uint8_t *spec_flags) {
   effect_pool pool = {0};
   opsched_alias classes;
   memset(&classes, 0, sizeof classes);
@@ -655,10 +671,9 @@ static int add_order_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
     err |= opsched_effect_order_add(order, g, i, pool.fx + pool.first[i], pool.count[i]);
     /* Without regions, the effects just collected say it (no second
      * effects query). */
-    int barrier = mlirOperationGetNumRegions(ops[i]) == 0
-                      ? pool.unknown[i] || pool.observable[i]
-                      : opsched_op_facts_may_not_return(facts, ops[i]);
-    err |= add_speculation_edges(&spec, g, i, opsched_op_facts_may_trap(facts, ops[i]), barrier);
+    int barrier = !(spec_flags[i] & OP_HAS_REGIONS) ? pool.unknown[i] || pool.observable[i]
+                                                    : (spec_flags[i] & OP_MAY_NOT_RETURN) != 0;
+    err |= add_speculation_edges(&spec, g, i, spec_flags[i] & OP_MAY_TRAP, barrier);
   }
   opsched_effect_order_free(order);
   opsched_alias_free(&classes);
@@ -667,24 +682,37 @@ static int add_order_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
   return err;
 }
 
-static int add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
-                     const opsched_ptrmap *index, opsched_op_facts *facts) {
-  enum { EFFECT_CAP = 16 };
-  uint8_t *nested = calloc((size_t)n, 1), *alias = calloc((size_t)n, 1);
-  op_effects oe;
-  memset(&oe, 0, sizeof oe);
-  int err = !nested || !alias;
-  int any_bufferization = 0, any_outside = 0;
+/* One pass over the block's ops (on a large block each pass misses the
+ * cache on every op): SSA edges, effects and speculation flags. */
+static int scan_ops(opsched_graph *g, MlirOperation *ops, int32_t n, const opsched_ptrmap *index,
+                    opsched_op_facts *facts, op_effects *oe, uint8_t *nested, uint8_t *spec_flags,
+                    int *any_bufferization, int *any_outside) {
+  int err = op_effects_init(oe, n);
   for (int32_t i = 0; i < n && !err; i++) {
+    opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
     ssa_ctx c = {index, g, i, 0, 0, 0, ops[i]};
     add_operand_edges(&c, facts);
     err |= c.failed;
     nested[i] = (uint8_t)c.bufferization;
-    any_bufferization |= c.bufferization;
-    any_outside |= c.outside_tensor;
+    *any_bufferization |= c.bufferization;
+    *any_outside |= c.outside_tensor;
+    err = err || op_effects_add(oe, ops[i], i, facts);
+    spec_flags[i] = speculation_flags(ops[i], facts);
   }
-  if (!err)
-    err = op_effects_collect(&oe, ops, n, facts);
+  return err;
+}
+
+static int add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
+                     const opsched_ptrmap *index, opsched_op_facts *facts) {
+  enum { EFFECT_CAP = 16 };
+  uint8_t *nested = calloc((size_t)n, 1), *alias = calloc((size_t)n, 1);
+  uint8_t *spec_flags = malloc((size_t)n);
+  op_effects oe;
+  memset(&oe, 0, sizeof oe);
+  int any_bufferization = 0, any_outside = 0;
+  int err = !nested || !alias || !spec_flags ||
+            scan_ops(g, ops, n, index, facts, &oe, nested, spec_flags, &any_bufferization,
+                     &any_outside);
   /* Cheapest test first: most blocks read no outside tensor or touch no
    * memory, and the function walk is the costly one. */
   int outside = !err && any_outside && block_touches_memory(&oe, n, EFFECT_CAP) &&
@@ -692,10 +720,11 @@ static int add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
   if (!err && (any_bufferization || outside))
     err = alias_access(ops, n, nested, index, outside, alias, facts);
   if (!err)
-    err = add_order_edges(g, ops, n, alias, &oe, facts);
+    err = add_order_edges(g, n, alias, &oe, spec_flags);
   op_effects_free(&oe);
   free(nested);
   free(alias);
+  free(spec_flags);
   return err;
 }
 

@@ -67,6 +67,7 @@ static pair_entry *pair_find(pair_map *m, uintptr_t a, uintptr_t b) {
 /* ---- Summaries ----------------------------------------------------------- */
 
 typedef struct summary {
+  const void *op;             /* the region op summarized */
   int64_t fx_first, fx_count; /* in fx; count -1: unknown effects */
   int64_t cap_first, cap_count; /* in vals */
   uint8_t spec;          /* mlir::isSpeculatable */
@@ -110,6 +111,9 @@ struct opsched_op_facts {
   int64_t nraw, capraw;
   flag_memo flags[4];
   int nflags;
+  int64_t next; /* the summary after the last one asked: a block's region
+                   ops are asked in program order, pass after pass, and
+                   their summaries were made in that order */
   name_memo names[NAME_MEMO];
   opsched_work_memo *work; /* made on first use */
 };
@@ -407,11 +411,20 @@ static int merge_effects(opsched_op_facts *f, MlirOperation op, int64_t base, su
 /* The summary index of region op `op`, built (with those of the region ops
  * nested in it) when absent; -1 when out of memory. */
 static int64_t summarize(opsched_op_facts *f, MlirOperation op) {
+  /* The summary after the last one asked (or that one again), before the
+   * map (a lookup in a map of every region op misses the cache at a
+   * million ops, and a block's passes read the summaries in order). */
+  if (f->next < f->nsums && f->sums[f->next].op == op.ptr)
+    return f->next++;
+  if (f->next > 0 && f->sums[f->next - 1].op == op.ptr) /* asked again */
+    return f->next - 1;
   pair_entry *e = pair_find(&f->ops, (uintptr_t)op.ptr, 0);
   if (!e)
     return -1;
-  if (e->stamp > 0)
+  if (e->stamp > 0) {
+    f->next = e->pos + 1;
     return e->pos;
+  }
   int64_t base = f->nkids;
   summary s;
   memset(&s, 0, sizeof s);
@@ -427,7 +440,9 @@ static int64_t summarize(opsched_op_facts *f, MlirOperation op) {
     return -1;
   e->stamp = 1;
   e->pos = f->nsums;
+  s.op = op.ptr;
   f->sums[f->nsums++] = s;
+  f->next = f->nsums;
   return e->pos;
 }
 
