@@ -341,6 +341,38 @@ const mem_alloc_order *mem_alloc_order_of(const mem_model *m) {
 
 /* ---- Exact simulation ------------------------------------------------ */
 
+/* pos[v] = v's step in `order`; 0 when `order` is not a topological
+ * order of the model's n nodes (out of range, repeated, or a predecessor
+ * after its user). */
+static int order_positions(const mem_model *m, const int32_t *order, int32_t *pos) {
+  int32_t n = m->n;
+  for (int32_t v = 0; v < n; v++)
+    pos[v] = -1;
+  for (int32_t t = 0; t < n; t++) {
+    int32_t v = order[t];
+    if (v < 0 || v >= n || pos[v] >= 0)
+      return 0;
+    pos[v] = t;
+  }
+  for (int32_t v = 0; v < n; v++)
+    for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
+      if (pos[m->pred[i]] >= pos[v])
+        return 0;
+  return 1;
+}
+
+/* The step after which buffer k is freed: its last user's, or n for a
+ * buffer never freed inside the block. */
+static int32_t hold_end(const mem_model *m, const int32_t *pos, int32_t k) {
+  if (m->forever[k])
+    return m->n;
+  int32_t end = pos[m->owner[k]];
+  for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+    if (pos[m->user[i]] > end)
+      end = pos[m->user[i]];
+  return end;
+}
+
 /* mem_simulate when the sizes' sum fits (m->size_sum < INT64_MAX): live
  * bytes in int64_t, exact, the same figures. */
 static int64_t simulate_i64(const mem_model *m, const int32_t *order, int64_t *during,
@@ -354,25 +386,10 @@ static int64_t simulate_i64(const mem_model *m, const int32_t *order, int64_t *d
     goto done;
   int64_t *alloc_at = at, *free_at = at + n + 1;
   peak = -1;
-  for (int32_t v = 0; v < n; v++)
-    pos[v] = -1;
-  for (int32_t t = 0; t < n; t++) {
-    int32_t v = order[t];
-    if (v < 0 || v >= n || pos[v] >= 0)
-      goto done;
-    pos[v] = t;
-  }
-  for (int32_t v = 0; v < n; v++)
-    for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
-      if (pos[m->pred[i]] >= pos[v])
-        goto done;
+  if (!order_positions(m, order, pos))
+    goto done;
   for (int32_t k = 0; k < m->nb; k++) {
-    int32_t start = pos[m->owner[k]], end = start;
-    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
-      if (pos[m->user[i]] > end)
-        end = pos[m->user[i]];
-    if (m->forever[k])
-      end = n; /* never freed inside the block */
+    int32_t start = pos[m->owner[k]], end = hold_end(m, pos, k);
     alloc_at[start] += m->size[k];
     free_at[end] += m->size[k];
   }
@@ -406,25 +423,10 @@ int64_t mem_simulate(const mem_model *m, const int32_t *order, int64_t *during,
   if (!pos || !alloc_at || !free_at)
     goto done;
   peak = -1;
-  for (int32_t v = 0; v < n; v++)
-    pos[v] = -1;
-  for (int32_t t = 0; t < n; t++) {
-    int32_t v = order[t];
-    if (v < 0 || v >= n || pos[v] >= 0)
-      goto done;
-    pos[v] = t;
-  }
-  for (int32_t v = 0; v < n; v++)
-    for (int64_t i = m->pred_off[v]; i < m->pred_off[v + 1]; i++)
-      if (pos[m->pred[i]] >= pos[v])
-        goto done;
+  if (!order_positions(m, order, pos))
+    goto done;
   for (int32_t k = 0; k < m->nb; k++) {
-    int32_t start = pos[m->owner[k]], end = start;
-    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
-      if (pos[m->user[i]] > end)
-        end = pos[m->user[i]];
-    if (m->forever[k])
-      end = n; /* never freed inside the block */
+    int32_t start = pos[m->owner[k]], end = hold_end(m, pos, k);
     acc_add(&alloc_at[start], m->size[k]);
     acc_add(&free_at[end], m->size[k]);
   }

@@ -87,14 +87,19 @@ static uint32_t near_off(const opsched_ptrmap *m, const void *key) {
   return (uint32_t)(off >> 3) + 1;
 }
 
-static int put_hashed(opsched_ptrmap *m, const void *key, int32_t value) {
-  if (!m->entries && make_hashed(m))
-    return 1;
+/* Open addressing into the hashed table (it exists). */
+static void put_entry(opsched_ptrmap *m, const void *key, int32_t value) {
   size_t i = hashed_slot(m, key);
   while (m->entries[i].key)
     i = (i + 1) & m->mask;
   m->entries[i].key = key;
   m->entries[i].value = value;
+}
+
+static int put_hashed(opsched_ptrmap *m, const void *key, int32_t value) {
+  if (!m->entries && make_hashed(m))
+    return 1;
+  put_entry(m, key, value);
   return 0;
 }
 
@@ -152,11 +157,7 @@ static int32_t get_near(const opsched_ptrmap *m, const void *key) {
 int opsched_ptrmap_put(opsched_ptrmap *m, const void *key, int32_t value) {
   if (m->near)
     return put_near(m, key, value);
-  size_t i = hashed_slot(m, key);
-  while (m->entries[i].key)
-    i = (i + 1) & m->mask;
-  m->entries[i].key = key;
-  m->entries[i].value = value;
+  put_entry(m, key, value);
   return 0;
 }
 
