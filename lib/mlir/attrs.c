@@ -85,9 +85,9 @@ static const char *const op_attr_names[OPSCHED_OP_ATTR_COUNT] = {
     [OPSCHED_OP_SIZE] = OPSCHED_ATTR_SIZE,
 };
 
-/* A full cache starts over rather than grow past this many entries: nearby
- * ops share most values, and the cache stays a few MiB at any size. */
-enum { CACHE_MIN = 1024, CACHE_MAX = 1 << 18 };
+/* A full table starts over rather than grow past this many entries: nearby
+ * ops share most values, and a table stays a few MiB at any size. */
+enum { TABLE_MIN = 1024, TABLE_MAX = 1 << 18 };
 
 static uint64_t mix64(uint64_t x) {
   x ^= x >> 30;
@@ -98,49 +98,68 @@ static uint64_t mix64(uint64_t x) {
   return x;
 }
 
-static void cache_free(opsched_attr_cache *c) {
-  free(c->entries);
-  memset(c, 0, sizeof *c);
+/* The new capacity for one more entry (load at most 1/2): `cap` when it has
+ * room, 0 to start over (full at the largest size). */
+static size_t table_capacity(size_t cap, size_t count) {
+  if (2 * (count + 1) <= cap)
+    return cap;
+  if (cap >= TABLE_MAX)
+    return 0;
+  return cap ? 2 * cap : TABLE_MIN;
 }
 
-/* Makes room for one more entry (load at most 1/2); returns 0 when the
- * cache cannot take it (out of memory). */
-static int cache_reserve(opsched_attr_cache *c) {
-  size_t cap = c->entries ? c->mask + 1 : 0;
-  if (2 * (c->count + 1) <= cap)
+/* Makes room for one more entry; 0 when the table cannot take it (out of
+ * memory: it stops caching). */
+static int ints_reserve(opsched_attr_ints *t) {
+  size_t cap = t->entries ? t->mask + 1 : 0, ncap = table_capacity(cap, t->count);
+  if (ncap == cap)
     return 1;
-  if (cap >= CACHE_MAX) { /* start over */
-    memset(c->entries, 0, sizeof *c->entries * cap);
-    c->count = 0;
+  if (!ncap) { /* start over */
+    memset(t->entries, 0, sizeof *t->entries * cap);
+    t->count = 0;
     return 1;
   }
-  size_t ncap = cap ? 2 * cap : CACHE_MIN;
-  opsched_attr_cache_entry *e = calloc(ncap, sizeof *e);
+  opsched_attr_int_entry *e = calloc(ncap, sizeof *e);
   if (!e)
     return 0;
   for (size_t i = 0; i < cap; i++) {
-    if (mlirAttributeIsNull(c->entries[i].attr))
+    if (mlirAttributeIsNull(t->entries[i].attr))
       continue;
-    size_t j = (size_t)mix64(c->entries[i].key) & (ncap - 1);
+    size_t j = (size_t)mix64((uint64_t)t->entries[i].key) & (ncap - 1);
     while (!mlirAttributeIsNull(e[j].attr))
       j = (j + 1) & (ncap - 1);
-    e[j] = c->entries[i];
+    e[j] = t->entries[i];
   }
-  free(c->entries);
-  c->entries = e;
-  c->mask = ncap - 1;
+  free(t->entries);
+  t->entries = e;
+  t->mask = ncap - 1;
   return 1;
 }
 
-static void cache_put(opsched_attr_cache *c, uint64_t key, MlirAttribute a) {
-  if (!cache_reserve(c))
-    return;
-  size_t i = (size_t)mix64(key) & c->mask;
-  while (!mlirAttributeIsNull(c->entries[i].attr))
-    i = (i + 1) & c->mask;
-  c->entries[i].key = key;
-  c->entries[i].attr = a;
-  c->count++;
+static int arrays_reserve(opsched_attr_arrays *t) {
+  size_t cap = t->entries ? t->mask + 1 : 0, ncap = table_capacity(cap, t->count);
+  if (ncap == cap)
+    return 1;
+  if (!ncap) {
+    memset(t->entries, 0, sizeof *t->entries * cap);
+    t->count = 0;
+    return 1;
+  }
+  opsched_attr_array_entry *e = calloc(ncap, sizeof *e);
+  if (!e)
+    return 0;
+  for (size_t i = 0; i < cap; i++) {
+    if (mlirAttributeIsNull(t->entries[i].attr))
+      continue;
+    size_t j = (size_t)t->entries[i].hash & (ncap - 1);
+    while (!mlirAttributeIsNull(e[j].attr))
+      j = (j + 1) & (ncap - 1);
+    e[j] = t->entries[i];
+  }
+  free(t->entries);
+  t->entries = e;
+  t->mask = ncap - 1;
+  return 1;
 }
 
 void opsched_attr_writer_init(opsched_attr_writer *w, MlirContext ctx) {
@@ -148,98 +167,137 @@ void opsched_attr_writer_init(opsched_attr_writer *w, MlirContext ctx) {
   w->ctx = ctx;
   w->i64 = mlirIntegerTypeGet(ctx, 64);
   w->unit = mlirUnitAttrGet(ctx);
+  /* Each name's position by name: the order DictionaryAttr keeps (byte-wise). */
   for (int i = 0; i < OPSCHED_OP_ATTR_COUNT; i++) {
-    w->names[i] = mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(op_attr_names[i]));
-    /* Insertion by name: the order DictionaryAttr keeps (byte-wise). */
-    int j = i;
-    for (; j > 0 && strcmp(op_attr_names[w->sorted[j - 1]], op_attr_names[i]) > 0; j--)
-      w->sorted[j] = w->sorted[j - 1];
-    w->sorted[j] = (uint8_t)i;
+    int k = 0;
+    for (int j = 0; j < OPSCHED_OP_ATTR_COUNT; j++)
+      k += strcmp(op_attr_names[j], op_attr_names[i]) < 0;
+    w->position[i] = (uint8_t)k;
+    w->names[k] = mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(op_attr_names[i]));
   }
 }
 
 void opsched_attr_writer_free(opsched_attr_writer *w) {
-  cache_free(&w->ints);
-  cache_free(&w->arrays);
+  free(w->ints.entries);
+  free(w->arrays.entries);
+  memset(&w->ints, 0, sizeof w->ints);
+  memset(&w->arrays, 0, sizeof w->arrays);
 }
 
-static MlirAttribute writer_i64(opsched_attr_writer *w, int64_t value) {
+/* The attribute of `value` (capped); `keep`: the table takes a new one. */
+static MlirAttribute writer_i64(opsched_attr_writer *w, int64_t value, int keep) {
   value = capped(value);
-  opsched_attr_cache *c = &w->ints;
-  uint64_t key = (uint64_t)value;
-  if (c->entries)
-    for (size_t i = (size_t)mix64(key) & c->mask; !mlirAttributeIsNull(c->entries[i].attr);
-         i = (i + 1) & c->mask)
-      if (c->entries[i].key == key)
-        return c->entries[i].attr;
+  opsched_attr_ints *t = &w->ints;
+  size_t i = 0;
+  if (t->entries)
+    for (i = (size_t)mix64((uint64_t)value) & t->mask; !mlirAttributeIsNull(t->entries[i].attr);
+         i = (i + 1) & t->mask)
+      if (t->entries[i].key == value)
+        return t->entries[i].attr;
   MlirAttribute a = mlirIntegerAttrGet(w->i64, value);
-  cache_put(c, key, a);
+  if (!keep)
+    return a;
+  size_t cap = t->entries ? t->mask + 1 : 0;
+  if (table_capacity(cap, t->count) != cap) { /* the table changes: probe again */
+    if (!ints_reserve(t))
+      return a;
+    for (i = (size_t)mix64((uint64_t)value) & t->mask; !mlirAttributeIsNull(t->entries[i].attr);
+         i = (i + 1) & t->mask)
+      ;
+  }
+  t->entries[i].key = value;
+  t->entries[i].attr = a;
+  t->count++;
   return a;
 }
 
-static int same_array(MlirAttribute a, const int64_t *values, intptr_t count) {
-  if (mlirDenseArrayGetNumElements(a) != count)
+static int same_array(const opsched_attr_array_entry *e, uint64_t hash, const int64_t *values,
+                      intptr_t count) {
+  if (e->hash != hash || e->count != count || e->first != values[0])
     return 0;
-  for (intptr_t k = 0; k < count; k++)
-    if (mlirDenseI64ArrayGetElement(a, k) != values[k])
+  for (intptr_t k = 1; k < count; k++)
+    if (mlirDenseI64ArrayGetElement(e->attr, k) != values[k])
       return 0;
   return 1;
 }
 
+/* `values` (count > 0) are within the range. */
 static MlirAttribute writer_i64_array(opsched_attr_writer *w, const int64_t *values,
                                       intptr_t count) {
-  opsched_attr_cache *c = &w->arrays;
-  uint64_t key = mix64((uint64_t)count);
-  for (intptr_t k = 0; k < count; k++)
-    key = mix64(key ^ (uint64_t)values[k]);
-  if (c->entries)
-    for (size_t i = (size_t)mix64(key) & c->mask; !mlirAttributeIsNull(c->entries[i].attr);
-         i = (i + 1) & c->mask)
-      if (c->entries[i].key == key && same_array(c->entries[i].attr, values, count))
-        return c->entries[i].attr;
+  uint64_t hash = mix64((uint64_t)count ^ mix64((uint64_t)values[0]));
+  for (intptr_t k = 1; k < count; k++)
+    hash = mix64(hash ^ (uint64_t)values[k]);
+  opsched_attr_arrays *t = &w->arrays;
+  size_t i = 0;
+  if (t->entries)
+    for (i = (size_t)hash & t->mask; !mlirAttributeIsNull(t->entries[i].attr);
+         i = (i + 1) & t->mask)
+      if (same_array(&t->entries[i], hash, values, count))
+        return t->entries[i].attr;
   MlirAttribute a = mlirDenseI64ArrayGet(w->ctx, count, values);
-  cache_put(c, key, a);
+  size_t cap = t->entries ? t->mask + 1 : 0;
+  if (table_capacity(cap, t->count) != cap) {
+    if (!arrays_reserve(t))
+      return a;
+    for (i = (size_t)hash & t->mask; !mlirAttributeIsNull(t->entries[i].attr);
+         i = (i + 1) & t->mask)
+      ;
+  }
+  opsched_attr_array_entry *e = &t->entries[i];
+  e->hash = hash;
+  e->first = values[0];
+  e->count = count;
+  e->attr = a;
+  t->count++;
   return a;
 }
 
 void opsched_batch_begin(opsched_attr_batch *b, opsched_attr_writer *w, MlirOperation op) {
   b->w = w;
   b->op = op;
-  memset(b->change, 0, sizeof b->change);
+  b->set = b->remove = 0;
 }
 
 static void batch_set(opsched_attr_batch *b, opsched_op_attr name, MlirAttribute value) {
-  b->change[name] = 1;
-  b->value[name] = value;
+  int k = b->w->position[name];
+  b->set |= 1u << k;
+  b->remove &= ~(1u << k);
+  b->value[k] = value;
 }
 
 void opsched_batch_i64(opsched_attr_batch *b, opsched_op_attr name, int64_t value) {
-  batch_set(b, name, writer_i64(b->w, value));
+  batch_set(b, name, writer_i64(b->w, value, 1));
 }
 
 /* A hit is still taken (another attribute may have made the value); a
  * miss is not kept. */
 void opsched_batch_i64_once(opsched_attr_batch *b, opsched_op_attr name, int64_t value) {
-  value = capped(value);
-  const opsched_attr_cache *c = &b->w->ints;
-  uint64_t key = (uint64_t)value;
-  if (c->entries)
-    for (size_t i = (size_t)mix64(key) & c->mask; !mlirAttributeIsNull(c->entries[i].attr);
-         i = (i + 1) & c->mask)
-      if (c->entries[i].key == key) {
-        batch_set(b, name, c->entries[i].attr);
-        return;
-      }
-  batch_set(b, name, mlirIntegerAttrGet(b->w->i64, value));
+  batch_set(b, name, writer_i64(b->w, value, 0));
 }
+
+/* Arrays of up to this many values are capped on the stack. */
+enum { SMALL_ARRAY = 16 };
 
 void opsched_batch_i64_array(opsched_attr_batch *b, opsched_op_attr name,
                              const int64_t *values, intptr_t count) {
-  int64_t *copy;
-  const int64_t *v = capped_array(values, count, &copy);
-  if (v)
-    batch_set(b, name, writer_i64_array(b->w, v, count));
-  free(copy);
+  intptr_t k = 0;
+  while (k < count && values[k] <= OPSCHED_ATTR_VALUE_MAX)
+    k++;
+  if (k == count) { /* the common case: nothing to cap */
+    batch_set(b, name,
+              count ? writer_i64_array(b->w, values, count)
+                    : mlirDenseI64ArrayGet(b->w->ctx, 0, values));
+    return;
+  }
+  int64_t small[SMALL_ARRAY] = {0};
+  int64_t *copy = count <= SMALL_ARRAY ? small : malloc(sizeof *copy * (size_t)count);
+  if (!copy)
+    return; /* out of memory: the attribute is not written */
+  for (k = 0; k < count; k++)
+    copy[k] = capped(values[k]);
+  batch_set(b, name, writer_i64_array(b->w, copy, count));
+  if (copy != small)
+    free(copy);
 }
 
 void opsched_batch_unit(opsched_attr_batch *b, opsched_op_attr name, int present) {
@@ -250,21 +308,23 @@ void opsched_batch_unit(opsched_attr_batch *b, opsched_op_attr name, int present
 }
 
 void opsched_batch_remove(opsched_attr_batch *b, opsched_op_attr name) {
-  b->change[name] = 2;
+  int k = b->w->position[name];
+  b->remove |= 1u << k;
+  b->set &= ~(1u << k);
 }
 
 void opsched_batch_commit(opsched_attr_batch *b) {
   MlirNamedAttribute set[OPSCHED_OP_ATTR_COUNT];
   MlirIdentifier remove[OPSCHED_OP_ATTR_COUNT];
   intptr_t nset = 0, nremove = 0;
+  if (!(b->set | b->remove))
+    return;
   for (int k = 0; k < OPSCHED_OP_ATTR_COUNT; k++) { /* in name order */
-    int i = b->w->sorted[k];
-    if (b->change[i] == 1)
-      set[nset++] = mlirNamedAttributeGet(b->w->names[i], b->value[i]);
-    else if (b->change[i] == 2)
-      remove[nremove++] = b->w->names[i];
+    if (b->set >> k & 1)
+      set[nset++] = (MlirNamedAttribute){b->w->names[k], b->value[k]};
+    else if (b->remove >> k & 1)
+      remove[nremove++] = b->w->names[k];
   }
-  if (nset || nremove)
-    opsched_mlir_update_discardable_attrs(b->op, set, nset, remove, nremove);
-  memset(b->change, 0, sizeof b->change);
+  opsched_mlir_update_discardable_attrs(b->op, set, nset, remove, nremove);
+  b->set = b->remove = 0;
 }

@@ -25,15 +25,27 @@ typedef enum opsched_op_attr {
   OPSCHED_OP_ATTR_COUNT
 } opsched_op_attr;
 
-/* An int64 -> attribute cache (open addressing); internal to attrs.c. */
-typedef struct opsched_attr_cache_entry {
-  uint64_t key;       /* the value (i64) or the values' hash (arrays) */
+/* The attribute values made so far, by value (open addressing). An entry
+ * keeps what a lookup compares (the array's first value and length), so
+ * that a hit asks MLIR nothing. Internal to attrs.c. */
+typedef struct opsched_attr_int_entry {
+  int64_t key;
   MlirAttribute attr; /* null: an empty entry */
-} opsched_attr_cache_entry;
-typedef struct opsched_attr_cache {
-  opsched_attr_cache_entry *entries;
+} opsched_attr_int_entry;
+typedef struct opsched_attr_array_entry {
+  uint64_t hash;      /* of the count and the values */
+  int64_t first;      /* the first value (the whole array when count is 1) */
+  intptr_t count;
+  MlirAttribute attr; /* null: an empty entry */
+} opsched_attr_array_entry;
+typedef struct opsched_attr_ints {
+  opsched_attr_int_entry *entries;
   size_t mask, count;
-} opsched_attr_cache;
+} opsched_attr_ints;
+typedef struct opsched_attr_arrays {
+  opsched_attr_array_entry *entries;
+  size_t mask, count;
+} opsched_attr_arrays;
 
 /* What writing many ops' attributes shares: the names, made once, in the
  * order a dictionary sorts them, and the attribute values made so far (the
@@ -43,9 +55,10 @@ typedef struct opsched_attr_writer {
   MlirContext ctx;
   MlirType i64;
   MlirAttribute unit;
-  MlirIdentifier names[OPSCHED_OP_ATTR_COUNT];
-  uint8_t sorted[OPSCHED_OP_ATTR_COUNT]; /* the names' indices by name */
-  opsched_attr_cache ints, arrays;
+  MlirIdentifier names[OPSCHED_OP_ATTR_COUNT]; /* by position in name order */
+  uint8_t position[OPSCHED_OP_ATTR_COUNT];     /* each attribute's position */
+  opsched_attr_ints ints;
+  opsched_attr_arrays arrays;
 } opsched_attr_writer;
 
 /* Prepares `w` for ops of `ctx`; release it with opsched_attr_writer_free.
@@ -59,8 +72,8 @@ void opsched_attr_writer_free(opsched_attr_writer *w);
 typedef struct opsched_attr_batch {
   opsched_attr_writer *w;
   MlirOperation op;
-  uint8_t change[OPSCHED_OP_ATTR_COUNT]; /* 0 none, 1 set, 2 remove */
-  MlirAttribute value[OPSCHED_OP_ATTR_COUNT];
+  uint32_t set, remove; /* bits by position in name order */
+  MlirAttribute value[OPSCHED_OP_ATTR_COUNT]; /* by position in name order */
 } opsched_attr_batch;
 
 void opsched_batch_begin(opsched_attr_batch *b, opsched_attr_writer *w, MlirOperation op);

@@ -744,7 +744,7 @@ static int32_t wait_ids(const opsched_schedule *s, int32_t v, const int32_t *pos
   return nw;
 }
 
-void opsched_block_plan_apply(const opsched_block_plan *p, int flags) {
+void opsched_block_plan_apply(const opsched_block_plan *p, int flags, opsched_attr_writer *w) {
   const opsched_schedule *s = p->schedule;
   int reorder = flags & OPSCHED_APPLY_SCHEDULE, ranks = flags & OPSCHED_APPLY_RANKS;
   int slots = (flags & OPSCHED_APPLY_SLOTS) && p->arena;
@@ -764,14 +764,12 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int flags) {
     goto done; /* out of memory: the IR keeps its original form */
   for (int32_t i = 0; i < p->n; i++)
     position[order[i]] = i;
-  opsched_attr_writer w;
-  opsched_attr_writer_init(&w, mlirOperationGetContext(p->ops[0]));
   int64_t *slot = arrays, *offset = arrays + max_results + 1,
           *size = arrays + 2 * (max_results + 1);
   for (int32_t v = 0; v < p->n; v++) {
     /* One dictionary update per op, whatever the number of attributes. */
     opsched_attr_batch b;
-    opsched_batch_begin(&b, &w, p->ops[v]);
+    opsched_batch_begin(&b, w, p->ops[v]);
     if (ranks) {
       opsched_batch_i64(&b, OPSCHED_OP_RANK, opsched_schedule_ranks(s)[v]);
       opsched_batch_unit(&b, OPSCHED_OP_CRITICAL, opsched_schedule_critical(s)[v]);
@@ -813,7 +811,6 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int flags) {
     }
     opsched_batch_commit(&b);
   }
-  opsched_attr_writer_free(&w);
   if (reorder) {
     /* Chain each op after the previous one, starting at the block's front;
      * the terminator (never moved) ends up last. */

@@ -97,8 +97,12 @@ enum {
   OPSCHED_APPLY_SLOTS = 4     /* slot, offset, size per result (or removes them) */
 };
 
-/* Writes the plan back: the attributes `flags` select, each op's in one
+struct opsched_attr_writer;
+
+/* Writes the plan back through `w` (a writer of the ops' context, shared by
+ * the blocks of a run): the attributes `flags` select, each op's in one
  * dictionary update, and with OPSCHED_APPLY_SCHEDULE the new order. */
-void opsched_block_plan_apply(const opsched_block_plan *plan, int flags);
+void opsched_block_plan_apply(const opsched_block_plan *plan, int flags,
+                              struct opsched_attr_writer *w);
 
 #endif

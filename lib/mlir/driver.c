@@ -471,7 +471,7 @@ static void apply_plans(plan_list *l, MlirOperation func, const opsched_options 
     clear_stale(&w, p->block, mlirBlockGetTerminator(p->block), !p->schedule, flags);
     if (!p->schedule)
       continue;
-    opsched_block_plan_apply(p, flags);
+    opsched_block_plan_apply(p, flags, &w);
     if (out->dot || out->table)
       write_reports(p, out, func, o);
   }

@@ -248,6 +248,46 @@ int opsched_mlir_op_same_properties(MlirOperation a, MlirOperation b) {
              : 0;
 }
 
+// The names of `set` from `from` on, merged with the old attributes from
+// `it` on (both sorted): each name's text is read once, and equal names
+// (one StringAttr each) need no compare.
+static void mergeSorted(SmallVectorImpl<NamedAttribute> &merged, const NamedAttribute *it,
+                        const NamedAttribute *end, const MlirNamedAttribute *set,
+                        intptr_t nset, const MlirIdentifier *remove, intptr_t nremove) {
+  intptr_t s = 0, r = 0;
+  StringAttr setName = nset ? unwrap(set[0].name) : StringAttr();
+  StringRef setText = nset ? setName.getValue() : StringRef();
+  while (it != end) {
+    StringAttr oldName = it->getName();
+    StringRef oldText = oldName.getValue();
+    // Ours that sort before this old one, then this one replaced or kept.
+    int cmp = -1;
+    while (s < nset && (cmp = setName == oldName ? 0 : setText.compare(oldText)) < 0) {
+      merged.emplace_back(setName, unwrap(set[s].attribute));
+      if (++s < nset) {
+        setName = unwrap(set[s].name);
+        setText = setName.getValue();
+      }
+    }
+    if (s < nset && cmp == 0) {
+      merged.emplace_back(setName, unwrap(set[s].attribute));
+      if (++s < nset) {
+        setName = unwrap(set[s].name);
+        setText = setName.getValue();
+      }
+    } else {
+      while (r < nremove && unwrap(remove[r]) != oldName &&
+             unwrap(remove[r]).getValue().compare(oldText) < 0)
+        r++;
+      if (r == nremove || unwrap(remove[r]) != oldName)
+        merged.push_back(*it);
+    }
+    ++it;
+  }
+  for (; s < nset; s++)
+    merged.emplace_back(unwrap(set[s].name), unwrap(set[s].attribute));
+}
+
 void opsched_mlir_update_discardable_attrs(MlirOperation op, const MlirNamedAttribute *set,
                                        intptr_t nset, const MlirIdentifier *remove,
                                        intptr_t nremove) {
@@ -256,28 +296,13 @@ void opsched_mlir_update_discardable_attrs(MlirOperation op, const MlirNamedAttr
   // Merge the sorted old attributes with the sorted changes: the result is
   // sorted and unique, what getWithSorted takes (no sort, no NamedAttrList).
   SmallVector<NamedAttribute, 24> merged;
-  merged.reserve(old.size() + static_cast<size_t>(nset));
-  const NamedAttribute *it = old.begin(), *end = old.end();
-  intptr_t s = 0, r = 0;
-  while (it != end || s < nset) {
-    if (s < nset) {
-      StringAttr name = unwrap(set[s].name);
-      int cmp = it == end ? -1 : name.getValue().compare(it->getName().getValue());
-      if (cmp <= 0) {
-        merged.emplace_back(name, unwrap(set[s].attribute));
-        s++;
-        if (cmp == 0)
-          ++it; // replaced
-        continue;
-      }
-    }
-    StringRef name = it->getName().getValue();
-    while (r < nremove && unwrap(remove[r]).getValue().compare(name) < 0)
-      r++;
-    if (r == nremove || unwrap(remove[r]) != it->getName())
-      merged.push_back(*it);
-    ++it;
-  }
+  ArrayRef<NamedAttribute> oldAttrs = old.getValue();
+  merged.reserve(oldAttrs.size() + static_cast<size_t>(nset));
+  if (oldAttrs.empty()) // the first run: only ours, nothing to remove
+    for (intptr_t s = 0; s < nset; s++)
+      merged.emplace_back(unwrap(set[s].name), unwrap(set[s].attribute));
+  else
+    mergeSorted(merged, oldAttrs.begin(), oldAttrs.end(), set, nset, remove, nremove);
   o->setDiscardableAttrs(DictionaryAttr::getWithSorted(o->getContext(), merged));
 }
 
