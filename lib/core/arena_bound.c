@@ -12,9 +12,9 @@ typedef struct bound_ctx {
   int32_t m;
   size_t words;
   uint64_t *conf; /* m x words: y in x's conflict list */
-  uint64_t *live; /* buffers taking part (not forever) */
-  uint64_t *seen; /* right side reached */
-  uint64_t *zl;   /* left side reached (Konig) */
+  uint64_t *live;  /* buffers taking part (not forever) */
+  uint64_t *avail; /* live and not reached on the right side yet */
+  uint64_t *zl;    /* left side reached (Konig) */
   int32_t *mate_l, *mate_r, *stk, *via, *pos;
   int64_t work, budget;
 } bound_ctx;
@@ -23,20 +23,43 @@ static int has(const uint64_t *row, int32_t y) {
   return (int)((row[(uint32_t)y >> 6] >> ((uint32_t)y & 63)) & 1);
 }
 static void set(uint64_t *row, int32_t y) { row[(uint32_t)y >> 6] |= 1ull << ((uint32_t)y & 63); }
+static void clear(uint64_t *row, int32_t y) {
+  row[(uint32_t)y >> 6] &= ~(1ull << ((uint32_t)y & 63));
+}
+
+/* Every buffer taking part unreached again. */
+static void reset_reached(bound_ctx *c) { memcpy(c->avail, c->live, c->words * sizeof *c->avail); }
 
 /* The first y >= from (y > x: later buffers only) ordered after x (taking
- * part, not in x's list) and not reached yet; -1 when none or out of work. */
-static int32_t next_after(bound_ctx *c, int32_t x, int32_t from) {
+ * part, not in x's list) and not reached yet; -1 when none or out of work.
+ * Each word read is one unit of work, and the word that would go past the
+ * budget is not read: `work` ends as the word-at-a-time scan left it. */
+static inline __attribute__((always_inline)) int32_t next_after(bound_ctx *c, int32_t x,
+                                                                  int32_t from) {
   const uint64_t *row = c->conf + (size_t)x * c->words;
-  for (size_t w = (size_t)from / 64; w < c->words; w++) {
-    if (++c->work > c->budget)
-      return -1;
-    uint64_t bits = c->live[w] & ~row[w] & ~c->seen[w];
-    if (w == (size_t)from / 64)
-      bits &= ~0ull << (from % 64);
-    if (bits)
-      return (int32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+  size_t w0 = (size_t)from / 64;
+  if (w0 >= c->words)
+    return -1;
+  int64_t allowed = c->budget - c->work;
+  if (allowed <= 0) {
+    c->work++;
+    return -1;
   }
+  size_t end = c->words;
+  if ((uint64_t)allowed < (uint64_t)(end - w0))
+    end = w0 + (size_t)allowed;
+  size_t w = w0;
+  uint64_t bits = c->avail[w] & ~row[w] & (~0ull << (from % 64));
+  while (!bits && ++w < end)
+    bits = c->avail[w] & ~row[w];
+  if (bits) {
+    c->work += (int64_t)(w - w0 + 1);
+    return (int32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+  }
+  if (end < c->words)
+    c->work = c->budget + 1;
+  else
+    c->work += (int64_t)(end - w0);
   return -1;
 }
 
@@ -54,7 +77,7 @@ static int augment(bound_ctx *c, int32_t root) {
       continue;
     }
     c->pos[depth] = y + 1;
-    set(c->seen, y);
+    clear(c->avail, y);
     c->via[depth] = y;
     if (c->mate_r[y] < 0) {
       for (int32_t d = 0; d <= depth; d++) {
@@ -78,7 +101,7 @@ static int max_matching(bound_ctx *c) {
     if (!has(c->live, x))
       continue;
     if (augment(c, x)) /* a new path may use what the failed ones saw */
-      memset(c->seen, 0, c->words * sizeof *c->seen);
+      reset_reached(c);
     if (c->work > c->budget)
       return -1;
   }
@@ -90,7 +113,7 @@ static int max_matching(bound_ctx *c) {
  * the buffers reached on the left and not on the right. Leaves them in
  * c->stk, returns their count, -1 out of work. */
 static int32_t antichain(bound_ctx *c) {
-  memset(c->seen, 0, c->words * sizeof *c->seen);
+  reset_reached(c);
   int32_t head = 0, tail = 0;
   for (int32_t x = 0; x < c->m; x++)
     if (has(c->live, x) && c->mate_l[x] < 0) {
@@ -100,7 +123,7 @@ static int32_t antichain(bound_ctx *c) {
   while (head < tail) {
     int32_t x = c->via[head++];
     for (int32_t y = next_after(c, x, x + 1); y >= 0; y = next_after(c, x, y + 1)) {
-      set(c->seen, y);
+      clear(c->avail, y);
       int32_t u = c->mate_r[y];
       if (u >= 0 && !has(c->zl, u)) {
         set(c->zl, u);
@@ -112,7 +135,7 @@ static int32_t antichain(bound_ctx *c) {
   }
   int32_t k = 0;
   for (int32_t x = 0; x < c->m; x++)
-    if (has(c->live, x) && has(c->zl, x) && !has(c->seen, x))
+    if (has(c->zl, x) && has(c->avail, x)) /* avail: live, not reached */
       c->stk[k++] = x;
   return k;
 }
@@ -183,11 +206,11 @@ int64_t opsched_arena_antichain_cover(int32_t m, const uint8_t *fev, const int64
   c.budget = work;
   c.conf = opsched_alloc_array((size_t)m * c.words, sizeof *c.conf);
   c.live = opsched_alloc_array(c.words, sizeof *c.live);
-  c.seen = opsched_alloc_array(c.words, sizeof *c.seen);
+  c.avail = opsched_alloc_array(c.words, sizeof *c.avail);
   c.zl = opsched_alloc_array(c.words, sizeof *c.zl);
   int32_t *ints = opsched_alloc_array((size_t)m * 5, sizeof *ints);
   int64_t bound = -1;
-  if (c.conf && c.live && c.seen && c.zl && ints) {
+  if (c.conf && c.live && c.avail && c.zl && ints) {
     c.mate_l = ints, c.mate_r = ints + m, c.stk = ints + 2 * (size_t)m;
     c.via = ints + 3 * (size_t)m, c.pos = ints + 4 * (size_t)m;
     for (int32_t x = 0; x < m; x++) {
@@ -196,6 +219,7 @@ int64_t opsched_arena_antichain_cover(int32_t m, const uint8_t *fev, const int64
       for (int64_t e = adj_off[x]; e < adj_off[x + 1]; e++)
         set(c.conf + (size_t)x * c.words, adj[e]);
     }
+    reset_reached(&c);
     c.work = adj_off[m] / 64; /* the rows */
     int32_t k = max_matching(&c) == 0 ? antichain(&c) : -1;
     if (k > 0)
@@ -205,7 +229,7 @@ int64_t opsched_arena_antichain_cover(int32_t m, const uint8_t *fev, const int64
   }
   opsched_free(c.conf);
   opsched_free(c.live);
-  opsched_free(c.seen);
+  opsched_free(c.avail);
   opsched_free(c.zl);
   opsched_free(ints);
   return bound;

@@ -729,6 +729,54 @@ static void test_antichain_bound(void) {
   antichain_case(3, pairs, 0, none, sz3, rs3, 4096, 1 << 20, 64);
 }
 
+/* The work budget is exact: each word of a bit row read is one unit, on
+ * top of the rows themselves (edges / 64), and the first word past the
+ * budget gives up. 300 buffers, each live over a random time interval
+ * (conflict: overlap), every tenth forever: the matching needs exactly
+ * 19,429 units (found by raising the budget one unit at a time with the
+ * word-at-a-time scan the bound was written with); one unit less, none. */
+static void test_antichain_budget(void) {
+  enum { M = 300 };
+  static uint8_t fev[M];
+  static int64_t asz[M], rsz[M], adj_off[M + 1];
+  static int32_t adj[M * M], lo[M], hi[M], chain[M];
+  uint64_t st = 2;
+  for (int32_t x = 0; x < M; x++) {
+    uint32_t r[3];
+    for (int k = 0; k < 3; k++) {
+      st = st * 6364136223846793005ull + 1442695040888963407ull;
+      r[k] = (uint32_t)(st >> 33);
+    }
+    fev[x] = r[0] % 10 == 0;
+    asz[x] = 64 * (1 + r[1] % 4);
+    rsz[x] = asz[x] - r[2] % 64;
+  }
+  for (int32_t x = 0; x < M; x++) {
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    lo[x] = (int32_t)((uint32_t)(st >> 33) % 1000);
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    hi[x] = lo[x] + 1 + (int32_t)((uint32_t)(st >> 33) % 200);
+  }
+  int64_t e = 0;
+  for (int32_t x = 0; x < M; x++) {
+    adj_off[x] = e;
+    for (int32_t y = 0; y < M; y++)
+      if (y != x && lo[x] < hi[y] && lo[y] < hi[x])
+        adj[e++] = y;
+  }
+  adj_off[M] = e;
+  CHECK_EQ_I64(e, 17542);
+  int32_t nchains = 0;
+  CHECK_EQ_I64(opsched_arena_antichain_cover(M, fev, asz, rsz, adj_off, adj, 4096, 19429,
+                                             chain, &nchains),
+               899);
+  CHECK_EQ_I64(nchains, 5);
+  CHECK_EQ_I64(opsched_arena_antichain_cover(M, fev, asz, rsz, adj_off, adj, 4096, 19428,
+                                             chain, &nchains),
+               -1);
+  CHECK_EQ_I64(nchains, -1);
+}
+
 /* The chains behind the bound (Dilworth): as many as the largest antichain
  * has buffers, each pairwise ordered. The lists of test_antichain_bound:
  * Kuhn's matching (buffers in order, the lowest later buffer first) matches
@@ -895,6 +943,7 @@ int main(void) {
   test_many_streams();
   test_antichain_bound();
   test_antichain_cover();
+  test_antichain_budget();
   test_chain_cover_result();
   return check_report("test_arena");
 }
