@@ -532,27 +532,33 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
     if (p > 0)
       for (int64_t e = rel_off[p - 1]; e < rel_off[p]; e++) {
         int32_t x = rel_ids[e];
+        /* Coalesce with the free blocks that end and start at x. */
         int64_t o = off[x], size = asz[x];
-        /* Coalesce with the free blocks just below and just above. */
-        int32_t prev = opsched_ft_neighbour(&F, o, 0), next = opsched_ft_neighbour(&F, o, 1);
-        if (next >= 0 && o + size == F.fo[next]) {
-          size += F.fs[next];
-          opsched_ft_remove(&F, next);
+        int32_t prev = opsched_ft_at(&F, o, 1), next = opsched_ft_at(&F, o + size, 0);
+        int st;
+        if (next >= 0) {
+          size += F.node[next].fs;
+          if (prev >= 0)
+            opsched_ft_remove(&F, next);
         }
-        if (prev >= 0 && F.fo[prev] + F.fs[prev] == o) {
-          o = F.fo[prev];
-          size += F.fs[prev];
-          opsched_ft_remove(&F, prev);
+        if (prev >= 0)
+          st = opsched_ft_resize(&F, prev, F.node[prev].fo, F.node[prev].fs + size);
+        else if (next >= 0)
+          st = opsched_ft_resize(&F, next, o, size);
+        else
+          st = opsched_ft_new(&F, o, size) < 0 ? -1 : 0;
+        if (st != 0) {
+          top = -1;
+          goto done;
         }
-        opsched_ft_new(&F, o, size);
       }
     for (int32_t x = alloc_off[p]; x < alloc_off[p + 1]; x++) {
       int32_t best = opsched_ft_best_fit(&F, asz[x]);
       if (best < 0) {
-        int32_t last = opsched_ft_neighbour(&F, INT64_MAX, 0);
-        if (last >= 0 && F.fo[last] + F.fs[last] == top) {
-          off[x] = F.fo[last]; /* grow the last free block at the top */
-          top = F.fo[last] + asz[x];
+        int32_t last = opsched_ft_at(&F, top, 1);
+        if (last >= 0) {
+          off[x] = F.node[last].fo; /* grow the last free block at the top */
+          top = F.node[last].fo + asz[x];
           opsched_ft_remove(&F, last);
         } else {
           off[x] = top;
@@ -560,11 +566,14 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
         }
         continue;
       }
-      off[x] = F.fo[best];
-      int64_t rest_off = F.fo[best] + asz[x], rest = F.fs[best] - asz[x];
-      opsched_ft_remove(&F, best);
-      if (rest > 0)
-        opsched_ft_new(&F, rest_off, rest);
+      off[x] = F.node[best].fo;
+      int64_t rest_off = F.node[best].fo + asz[x], rest = F.node[best].fs - asz[x];
+      if (rest == 0)
+        opsched_ft_remove(&F, best);
+      else if (opsched_ft_resize(&F, best, rest_off, rest) != 0) {
+        top = -1;
+        goto done;
+      }
     }
   }
 done:
