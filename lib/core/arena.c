@@ -514,7 +514,7 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
                               const int32_t *alloc_off, const int32_t *rel,
                               int64_t *off) {
   int64_t *rel_off = opsched_alloc_array((size_t)n + 2, sizeof *rel_off);
-  int32_t *rel_ids = opsched_alloc_array((size_t)m, sizeof *rel_ids);
+  int32_t *rel_ids = opsched_alloc_array_raw((size_t)m, sizeof *rel_ids);
   free_tree F = {0};
   int64_t top = -1;
   if (opsched_ft_init(&F, m + 1) != 0 || !rel_off || !rel_ids)
@@ -612,7 +612,7 @@ static void sort_events(int64_t *events, int64_t nev, int32_t m) {
   }
   uint64_t *keys = NULL;
   if (tmin >= 0 && tmax < (int64_t)1 << (62 - xbits))
-    keys = opsched_alloc_array((size_t)nev * 2 + 1, sizeof *keys);
+    keys = opsched_alloc_array_raw((size_t)nev * 2 + 1, sizeof *keys); /* written first */
   if (!keys) {
     qsort(events, (size_t)nev, 3 * sizeof *events, cmp_event);
     return;
@@ -712,12 +712,13 @@ static opsched_status phase_clocks(arena_work *W) {
   A->winner = "empty";
   for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++)
     A->packer_size[p] = -1;
-  A->offset = opsched_alloc_array((size_t)nb, sizeof *A->offset);
-  A->asize = opsched_alloc_array((size_t)nb, sizeof *A->asize);
-  A->owner = opsched_alloc_array((size_t)nb, sizeof *A->owner);
-  A->forever = opsched_alloc_array((size_t)nb, sizeof *A->forever);
-  A->thr = opsched_alloc_array((size_t)nb * (size_t)S, sizeof *A->thr);
-  A->stream = opsched_alloc_array((size_t)n, sizeof *A->stream);
+  A->offset = opsched_alloc_array_raw((size_t)nb, sizeof *A->offset);
+  A->asize = opsched_alloc_array_raw((size_t)nb, sizeof *A->asize);
+  A->owner = opsched_alloc_array_raw((size_t)nb, sizeof *A->owner);
+  A->forever = opsched_alloc_array_raw((size_t)nb, sizeof *A->forever);
+  /* Written for every buffer with an owner, the only ones read. */
+  A->thr = opsched_alloc_array_raw((size_t)nb * (size_t)S, sizeof *A->thr);
+  A->stream = opsched_alloc_array_raw((size_t)n, sizeof *A->stream);
   if (!A->offset || !A->asize || !A->owner || !A->forever || !A->thr || !A->stream)
     return OPSCHED_ERR_NOMEM;
   const int32_t *sstream = opsched_schedule_streams(W->s);
@@ -774,8 +775,9 @@ static opsched_status buffer_sizes(arena_work *W) {
 static opsched_status phase_thresholds(arena_work *W) {
   opsched_arena *A = W->A;
   int32_t n = W->n, S = W->S, B = S < THR_BLOCK ? S : THR_BLOCK;
-  int32_t *F = opsched_alloc_array((size_t)n * (size_t)B, sizeof *F);
-  int32_t *cov = opsched_alloc_array((size_t)S, sizeof *cov);
+  /* opsched_hb_first_after_all writes every place of its column. */
+  int32_t *F = opsched_alloc_array_raw((size_t)n * (size_t)B, sizeof *F);
+  int32_t *cov = opsched_alloc_array_raw((size_t)S, sizeof *cov);
   if (!F || !cov) {
     opsched_free(F);
     opsched_free(cov);
@@ -877,10 +879,10 @@ static opsched_status phase_local_numbering(arena_work *W) {
   opsched_arena *A = W->A;
   int32_t n = W->n, m = W->m;
   W->alloc_off = opsched_alloc_array((size_t)n + 1, sizeof *W->alloc_off);
-  W->ab = opsched_alloc_array((size_t)m, sizeof *W->ab);
-  W->fev = opsched_alloc_array((size_t)m, sizeof *W->fev);
-  W->asz = opsched_alloc_array((size_t)m, sizeof *W->asz);
-  W->rsz = opsched_alloc_array((size_t)m, sizeof *W->rsz);
+  W->ab = opsched_alloc_array_raw((size_t)m, sizeof *W->ab);
+  W->fev = opsched_alloc_array_raw((size_t)m, sizeof *W->fev);
+  W->asz = opsched_alloc_array_raw((size_t)m, sizeof *W->asz);
+  W->rsz = opsched_alloc_array_raw((size_t)m, sizeof *W->rsz);
   if (!W->alloc_off || !W->ab || !W->fev || !W->asz || !W->rsz)
     return OPSCHED_ERR_NOMEM;
   int32_t *alloc_off = W->alloc_off;
@@ -941,10 +943,12 @@ static opsched_status phase_lower_bounds(arena_work *W) {
   int32_t n = W->n, m = W->m;
   W->diff = opsched_alloc_array((size_t)n + 1, sizeof *W->diff);
   int64_t *raw_diff = opsched_alloc_array((size_t)n + 1, sizeof *raw_diff);
-  int64_t *events = opsched_alloc_array((size_t)m * 2, 3 * sizeof *events);
-  int64_t *slack = opsched_alloc_array((size_t)m + 1, sizeof *slack);
-  int32_t *ids = opsched_alloc_array((size_t)m + 1, sizeof *ids);
-  uint8_t *live = opsched_alloc_array((size_t)m + 1, sizeof *live);
+  /* Written before read: events, slack, the heap's ids, live (set before
+   * its buffer is pushed). */
+  int64_t *events = opsched_alloc_array_raw((size_t)m * 2, 3 * sizeof *events);
+  int64_t *slack = opsched_alloc_array_raw((size_t)m + 1, sizeof *slack);
+  int32_t *ids = opsched_alloc_array_raw((size_t)m + 1, sizeof *ids);
+  uint8_t *live = opsched_alloc_array_raw((size_t)m + 1, sizeof *live);
   slack_heap H = {.W = W};
   if (!W->diff || !raw_diff || !events || !slack || !ids || !live) {
     opsched_free(raw_diff);
@@ -1153,18 +1157,18 @@ static opsched_status phase_conflict_sweep(arena_work *W) {
   if (W->capped)
     return OPSCHED_OK;
   W->adj_off = opsched_alloc_array((size_t)m + 1, sizeof *W->adj_off);
-  ss.bk_off = opsched_alloc_array((size_t)n + 1, sizeof *ss.bk_off);
-  ss.fill = opsched_alloc_array((size_t)(n > m ? n : m), sizeof *ss.fill);
-  ss.bk = opsched_alloc_array((size_t)m * (size_t)B + 1, sizeof *ss.bk);
-  ss.set = opsched_alloc_array((size_t)m + 1, sizeof *ss.set);
-  ss.where = opsched_alloc_array((size_t)m + 1, sizeof *ss.where);
-  ss.cnt = opsched_alloc_array((size_t)m + 1, sizeof *ss.cnt);
-  ss.eoff = opsched_alloc_array((size_t)m + 1, sizeof *ss.eoff);
+  /* Not zero-filled but adj_off: each is written before it is read
+   * (retirement_buckets clears bk_off). The buckets and the set only when
+   * the pairs are under the cap. */
+  ss.bk_off = opsched_alloc_array_raw((size_t)n + 1, sizeof *ss.bk_off);
+  ss.fill = opsched_alloc_array_raw((size_t)(n > m ? n : m), sizeof *ss.fill);
+  ss.cnt = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.cnt);
+  ss.eoff = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.eoff);
   opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!W->adj_off || !ss.bk_off || !ss.fill || !ss.bk || !ss.set || !ss.where || !ss.cnt ||
-      !ss.eoff)
+  if (!W->adj_off || !ss.bk_off || !ss.fill || !ss.cnt || !ss.eoff)
     goto done;
   st = OPSCHED_OK;
+  ss.eoff[0] = 0;
   sweep_all(W, &ss, 0);
   int64_t cap = (int64_t)m * 32 > ((int64_t)1 << 23) ? (int64_t)m * 32 : ((int64_t)1 << 23);
   for (int32_t x = 0; x < m && !W->capped; x++) {
@@ -1178,7 +1182,10 @@ static opsched_status phase_conflict_sweep(arena_work *W) {
     goto done;
   /* Not zero-filled: pass 1 copies each buffer's cnt entries there. */
   ss.E = opsched_realloc_array(NULL, (size_t)W->pairs + 1, sizeof *ss.E);
-  if (!ss.E) {
+  ss.bk = opsched_alloc_array_raw((size_t)m * (size_t)B + 1, sizeof *ss.bk);
+  ss.set = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.set);
+  ss.where = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.where);
+  if (!ss.E || !ss.bk || !ss.set || !ss.where) {
     st = OPSCHED_ERR_NOMEM;
     goto done;
   }
@@ -1200,11 +1207,12 @@ done:
  * floor, and the conflict count including the implicit forever pairs. */
 static opsched_status phase_floors(arena_work *W) {
   int32_t m = W->m;
-  W->floor_ = opsched_alloc_array((size_t)m, sizeof *W->floor_);
+  /* floor_ is written here, best_off and keys before they are read. */
+  W->floor_ = opsched_alloc_array_raw((size_t)m, sizeof *W->floor_);
   W->off = opsched_alloc_array((size_t)m, sizeof *W->off);
-  W->best_off = opsched_alloc_array((size_t)m, sizeof *W->best_off);
+  W->best_off = opsched_alloc_array_raw((size_t)m, sizeof *W->best_off);
   W->perm = opsched_alloc_array((size_t)m, sizeof *W->perm);
-  W->keys = opsched_alloc_array((size_t)m, sizeof *W->keys);
+  W->keys = opsched_alloc_array_raw((size_t)m, sizeof *W->keys);
   if (!W->floor_ || !W->off || !W->best_off || !W->perm || !W->keys)
     return OPSCHED_ERR_NOMEM;
   int64_t fcount = 0;
@@ -1228,8 +1236,9 @@ static opsched_status sweep_layout(arena_work *W) {
   const opsched_arena *A = W->A;
   const hb_ctx *h = &W->h;
   int32_t m = W->m, S = W->S;
-  int32_t *rel = opsched_alloc_array((size_t)m, sizeof *rel);
-  W->sw_off = opsched_alloc_array((size_t)m, sizeof *W->sw_off);
+  /* Written for every buffer before they are read. */
+  int32_t *rel = opsched_alloc_array_raw((size_t)m, sizeof *rel);
+  W->sw_off = opsched_alloc_array_raw((size_t)m, sizeof *W->sw_off);
   if (!rel || !W->sw_off) {
     opsched_free(rel);
     return OPSCHED_ERR_NOMEM;
