@@ -509,7 +509,10 @@ static int best_fit_in_key_order(const pk *P, sort_key *keys, int32_t *perm,
  * simulation in allocation order with best fit over a coalescing free list.
  * Buffer x is freed after sequential position rel[x] (conservative: every
  * op after it happens after all its events), so no conflict list is
- * needed. O((B + n) log B) with the two treaps. Returns the arena or -1 (OOM). */
+ * needed. O((B + n) log B) with the free list (free_tree.h: a treap by
+ * (size, offset) for best fit, tables by start and end offset for the
+ * coalescing; a block that shrinks or grows keeps its node). Returns the
+ * arena or -1 (OOM). */
 static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
                               const int32_t *alloc_off, const int32_t *rel,
                               int64_t *off) {
