@@ -509,12 +509,15 @@ static int best_fit_in_key_order(const pk *P, sort_key *keys, int32_t *perm,
  * simulation in allocation order with best fit over a coalescing free list.
  * Buffer x is freed after sequential position rel[x] (conservative: every
  * op after it happens after all its events), so no conflict list is
- * needed. O((B + n) log B) with the two treaps. Returns the arena or -1 (OOM). */
+ * needed. O((B + n) log B) with the free list (free_tree.h: a treap by
+ * (size, offset) for best fit, tables by start and end offset for the
+ * coalescing; a block that shrinks or grows keeps its node). Returns the
+ * arena or -1 (OOM). */
 static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
                               const int32_t *alloc_off, const int32_t *rel,
                               int64_t *off) {
   int64_t *rel_off = opsched_alloc_array((size_t)n + 2, sizeof *rel_off);
-  int32_t *rel_ids = opsched_alloc_array((size_t)m, sizeof *rel_ids);
+  int32_t *rel_ids = opsched_alloc_array_raw((size_t)m, sizeof *rel_ids);
   free_tree F = {0};
   int64_t top = -1;
   if (opsched_ft_init(&F, m + 1) != 0 || !rel_off || !rel_ids)
@@ -532,27 +535,33 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
     if (p > 0)
       for (int64_t e = rel_off[p - 1]; e < rel_off[p]; e++) {
         int32_t x = rel_ids[e];
+        /* Coalesce with the free blocks that end and start at x. */
         int64_t o = off[x], size = asz[x];
-        /* Coalesce with the free blocks just below and just above. */
-        int32_t prev = opsched_ft_neighbour(&F, o, 0), next = opsched_ft_neighbour(&F, o, 1);
-        if (next >= 0 && o + size == F.fo[next]) {
-          size += F.fs[next];
-          opsched_ft_remove(&F, next);
+        int32_t prev = opsched_ft_at(&F, o, 1), next = opsched_ft_at(&F, o + size, 0);
+        int st;
+        if (next >= 0) {
+          size += F.node[next].fs;
+          if (prev >= 0)
+            opsched_ft_remove(&F, next);
         }
-        if (prev >= 0 && F.fo[prev] + F.fs[prev] == o) {
-          o = F.fo[prev];
-          size += F.fs[prev];
-          opsched_ft_remove(&F, prev);
+        if (prev >= 0)
+          st = opsched_ft_resize(&F, prev, F.node[prev].fo, F.node[prev].fs + size);
+        else if (next >= 0)
+          st = opsched_ft_resize(&F, next, o, size);
+        else
+          st = opsched_ft_new(&F, o, size) < 0 ? -1 : 0;
+        if (st != 0) {
+          top = -1;
+          goto done;
         }
-        opsched_ft_new(&F, o, size);
       }
     for (int32_t x = alloc_off[p]; x < alloc_off[p + 1]; x++) {
       int32_t best = opsched_ft_best_fit(&F, asz[x]);
       if (best < 0) {
-        int32_t last = opsched_ft_neighbour(&F, INT64_MAX, 0);
-        if (last >= 0 && F.fo[last] + F.fs[last] == top) {
-          off[x] = F.fo[last]; /* grow the last free block at the top */
-          top = F.fo[last] + asz[x];
+        int32_t last = opsched_ft_at(&F, top, 1);
+        if (last >= 0) {
+          off[x] = F.node[last].fo; /* grow the last free block at the top */
+          top = F.node[last].fo + asz[x];
           opsched_ft_remove(&F, last);
         } else {
           off[x] = top;
@@ -560,11 +569,14 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
         }
         continue;
       }
-      off[x] = F.fo[best];
-      int64_t rest_off = F.fo[best] + asz[x], rest = F.fs[best] - asz[x];
-      opsched_ft_remove(&F, best);
-      if (rest > 0)
-        opsched_ft_new(&F, rest_off, rest);
+      off[x] = F.node[best].fo;
+      int64_t rest_off = F.node[best].fo + asz[x], rest = F.node[best].fs - asz[x];
+      if (rest == 0)
+        opsched_ft_remove(&F, best);
+      else if (opsched_ft_resize(&F, best, rest_off, rest) != 0) {
+        top = -1;
+        goto done;
+      }
     }
   }
 done:
@@ -603,7 +615,7 @@ static void sort_events(int64_t *events, int64_t nev, int32_t m) {
   }
   uint64_t *keys = NULL;
   if (tmin >= 0 && tmax < (int64_t)1 << (62 - xbits))
-    keys = opsched_alloc_array((size_t)nev * 2 + 1, sizeof *keys);
+    keys = opsched_alloc_array_raw((size_t)nev * 2 + 1, sizeof *keys); /* written first */
   if (!keys) {
     qsort(events, (size_t)nev, 3 * sizeof *events, cmp_event);
     return;
@@ -703,12 +715,13 @@ static opsched_status phase_clocks(arena_work *W) {
   A->winner = "empty";
   for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++)
     A->packer_size[p] = -1;
-  A->offset = opsched_alloc_array((size_t)nb, sizeof *A->offset);
-  A->asize = opsched_alloc_array((size_t)nb, sizeof *A->asize);
-  A->owner = opsched_alloc_array((size_t)nb, sizeof *A->owner);
-  A->forever = opsched_alloc_array((size_t)nb, sizeof *A->forever);
-  A->thr = opsched_alloc_array((size_t)nb * (size_t)S, sizeof *A->thr);
-  A->stream = opsched_alloc_array((size_t)n, sizeof *A->stream);
+  A->offset = opsched_alloc_array_raw((size_t)nb, sizeof *A->offset);
+  A->asize = opsched_alloc_array_raw((size_t)nb, sizeof *A->asize);
+  A->owner = opsched_alloc_array_raw((size_t)nb, sizeof *A->owner);
+  A->forever = opsched_alloc_array_raw((size_t)nb, sizeof *A->forever);
+  /* Written for every buffer with an owner, the only ones read. */
+  A->thr = opsched_alloc_array_raw((size_t)nb * (size_t)S, sizeof *A->thr);
+  A->stream = opsched_alloc_array_raw((size_t)n, sizeof *A->stream);
   if (!A->offset || !A->asize || !A->owner || !A->forever || !A->thr || !A->stream)
     return OPSCHED_ERR_NOMEM;
   const int32_t *sstream = opsched_schedule_streams(W->s);
@@ -765,8 +778,9 @@ static opsched_status buffer_sizes(arena_work *W) {
 static opsched_status phase_thresholds(arena_work *W) {
   opsched_arena *A = W->A;
   int32_t n = W->n, S = W->S, B = S < THR_BLOCK ? S : THR_BLOCK;
-  int32_t *F = opsched_alloc_array((size_t)n * (size_t)B, sizeof *F);
-  int32_t *cov = opsched_alloc_array((size_t)S, sizeof *cov);
+  /* opsched_hb_first_after_all writes every place of its column. */
+  int32_t *F = opsched_alloc_array_raw((size_t)n * (size_t)B, sizeof *F);
+  int32_t *cov = opsched_alloc_array_raw((size_t)S, sizeof *cov);
   if (!F || !cov) {
     opsched_free(F);
     opsched_free(cov);
@@ -868,10 +882,10 @@ static opsched_status phase_local_numbering(arena_work *W) {
   opsched_arena *A = W->A;
   int32_t n = W->n, m = W->m;
   W->alloc_off = opsched_alloc_array((size_t)n + 1, sizeof *W->alloc_off);
-  W->ab = opsched_alloc_array((size_t)m, sizeof *W->ab);
-  W->fev = opsched_alloc_array((size_t)m, sizeof *W->fev);
-  W->asz = opsched_alloc_array((size_t)m, sizeof *W->asz);
-  W->rsz = opsched_alloc_array((size_t)m, sizeof *W->rsz);
+  W->ab = opsched_alloc_array_raw((size_t)m, sizeof *W->ab);
+  W->fev = opsched_alloc_array_raw((size_t)m, sizeof *W->fev);
+  W->asz = opsched_alloc_array_raw((size_t)m, sizeof *W->asz);
+  W->rsz = opsched_alloc_array_raw((size_t)m, sizeof *W->rsz);
   if (!W->alloc_off || !W->ab || !W->fev || !W->asz || !W->rsz)
     return OPSCHED_ERR_NOMEM;
   int32_t *alloc_off = W->alloc_off;
@@ -932,10 +946,12 @@ static opsched_status phase_lower_bounds(arena_work *W) {
   int32_t n = W->n, m = W->m;
   W->diff = opsched_alloc_array((size_t)n + 1, sizeof *W->diff);
   int64_t *raw_diff = opsched_alloc_array((size_t)n + 1, sizeof *raw_diff);
-  int64_t *events = opsched_alloc_array((size_t)m * 2, 3 * sizeof *events);
-  int64_t *slack = opsched_alloc_array((size_t)m + 1, sizeof *slack);
-  int32_t *ids = opsched_alloc_array((size_t)m + 1, sizeof *ids);
-  uint8_t *live = opsched_alloc_array((size_t)m + 1, sizeof *live);
+  /* Written before read: events, slack, the heap's ids, live (set before
+   * its buffer is pushed). */
+  int64_t *events = opsched_alloc_array_raw((size_t)m * 2, 3 * sizeof *events);
+  int64_t *slack = opsched_alloc_array_raw((size_t)m + 1, sizeof *slack);
+  int32_t *ids = opsched_alloc_array_raw((size_t)m + 1, sizeof *ids);
+  uint8_t *live = opsched_alloc_array_raw((size_t)m + 1, sizeof *live);
   slack_heap H = {.W = W};
   if (!W->diff || !raw_diff || !events || !slack || !ids || !live) {
     opsched_free(raw_diff);
@@ -1144,18 +1160,18 @@ static opsched_status phase_conflict_sweep(arena_work *W) {
   if (W->capped)
     return OPSCHED_OK;
   W->adj_off = opsched_alloc_array((size_t)m + 1, sizeof *W->adj_off);
-  ss.bk_off = opsched_alloc_array((size_t)n + 1, sizeof *ss.bk_off);
-  ss.fill = opsched_alloc_array((size_t)(n > m ? n : m), sizeof *ss.fill);
-  ss.bk = opsched_alloc_array((size_t)m * (size_t)B + 1, sizeof *ss.bk);
-  ss.set = opsched_alloc_array((size_t)m + 1, sizeof *ss.set);
-  ss.where = opsched_alloc_array((size_t)m + 1, sizeof *ss.where);
-  ss.cnt = opsched_alloc_array((size_t)m + 1, sizeof *ss.cnt);
-  ss.eoff = opsched_alloc_array((size_t)m + 1, sizeof *ss.eoff);
+  /* Not zero-filled but adj_off: each is written before it is read
+   * (retirement_buckets clears bk_off). The buckets and the set only when
+   * the pairs are under the cap. */
+  ss.bk_off = opsched_alloc_array_raw((size_t)n + 1, sizeof *ss.bk_off);
+  ss.fill = opsched_alloc_array_raw((size_t)(n > m ? n : m), sizeof *ss.fill);
+  ss.cnt = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.cnt);
+  ss.eoff = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.eoff);
   opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!W->adj_off || !ss.bk_off || !ss.fill || !ss.bk || !ss.set || !ss.where || !ss.cnt ||
-      !ss.eoff)
+  if (!W->adj_off || !ss.bk_off || !ss.fill || !ss.cnt || !ss.eoff)
     goto done;
   st = OPSCHED_OK;
+  ss.eoff[0] = 0;
   sweep_all(W, &ss, 0);
   int64_t cap = (int64_t)m * 32 > ((int64_t)1 << 23) ? (int64_t)m * 32 : ((int64_t)1 << 23);
   for (int32_t x = 0; x < m && !W->capped; x++) {
@@ -1169,7 +1185,10 @@ static opsched_status phase_conflict_sweep(arena_work *W) {
     goto done;
   /* Not zero-filled: pass 1 copies each buffer's cnt entries there. */
   ss.E = opsched_realloc_array(NULL, (size_t)W->pairs + 1, sizeof *ss.E);
-  if (!ss.E) {
+  ss.bk = opsched_alloc_array_raw((size_t)m * (size_t)B + 1, sizeof *ss.bk);
+  ss.set = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.set);
+  ss.where = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.where);
+  if (!ss.E || !ss.bk || !ss.set || !ss.where) {
     st = OPSCHED_ERR_NOMEM;
     goto done;
   }
@@ -1191,11 +1210,12 @@ done:
  * floor, and the conflict count including the implicit forever pairs. */
 static opsched_status phase_floors(arena_work *W) {
   int32_t m = W->m;
-  W->floor_ = opsched_alloc_array((size_t)m, sizeof *W->floor_);
+  /* floor_ is written here, best_off and keys before they are read. */
+  W->floor_ = opsched_alloc_array_raw((size_t)m, sizeof *W->floor_);
   W->off = opsched_alloc_array((size_t)m, sizeof *W->off);
-  W->best_off = opsched_alloc_array((size_t)m, sizeof *W->best_off);
+  W->best_off = opsched_alloc_array_raw((size_t)m, sizeof *W->best_off);
   W->perm = opsched_alloc_array((size_t)m, sizeof *W->perm);
-  W->keys = opsched_alloc_array((size_t)m, sizeof *W->keys);
+  W->keys = opsched_alloc_array_raw((size_t)m, sizeof *W->keys);
   if (!W->floor_ || !W->off || !W->best_off || !W->perm || !W->keys)
     return OPSCHED_ERR_NOMEM;
   int64_t fcount = 0;
@@ -1219,8 +1239,9 @@ static opsched_status sweep_layout(arena_work *W) {
   const opsched_arena *A = W->A;
   const hb_ctx *h = &W->h;
   int32_t m = W->m, S = W->S;
-  int32_t *rel = opsched_alloc_array((size_t)m, sizeof *rel);
-  W->sw_off = opsched_alloc_array((size_t)m, sizeof *W->sw_off);
+  /* Written for every buffer before they are read. */
+  int32_t *rel = opsched_alloc_array_raw((size_t)m, sizeof *rel);
+  W->sw_off = opsched_alloc_array_raw((size_t)m, sizeof *W->sw_off);
   if (!rel || !W->sw_off) {
     opsched_free(rel);
     return OPSCHED_ERR_NOMEM;

@@ -39,12 +39,14 @@ opsched_status opsched_hb_build(const opsched_graph *g, const opsched_schedule *
                                hb_ctx *h) {
   int32_t n = h->n, S = h->S;
   const int32_t *order = opsched_schedule_order(s);
-  h->spos = opsched_alloc_array((size_t)n, sizeof *h->spos);
-  h->seq = opsched_alloc_array((size_t)n, sizeof *h->seq);
-  h->comp = opsched_alloc_array((size_t)n * (size_t)S, sizeof *h->comp);
+  /* Not zero-filled but so_off: every op's entries are written before
+   * they are read (a stream's first op clears its row). */
+  h->spos = opsched_alloc_array_raw((size_t)n, sizeof *h->spos);
+  h->seq = opsched_alloc_array_raw((size_t)n, sizeof *h->seq);
+  h->comp = opsched_alloc_array_raw((size_t)n * (size_t)S, sizeof *h->comp);
   h->so_off = opsched_alloc_array((size_t)S + 1, sizeof *h->so_off);
-  h->so_ops = opsched_alloc_array((size_t)n, sizeof *h->so_ops);
-  int32_t *last = opsched_alloc_array((size_t)S, sizeof *last);
+  h->so_ops = opsched_alloc_array_raw((size_t)n, sizeof *h->so_ops);
+  int32_t *last = opsched_alloc_array_raw((size_t)S, sizeof *last);
   opsched_status st = OPSCHED_ERR_NOMEM;
   if (!h->spos || !h->seq || !h->comp || !h->so_off || !h->so_ops || !last)
     goto done;
@@ -67,6 +69,8 @@ opsched_status opsched_hb_build(const opsched_graph *g, const opsched_schedule *
     int32_t *row = h->comp + (size_t)v * (size_t)S;
     if (prev >= 0)
       memcpy(row, h->comp + (size_t)prev * (size_t)S, sizeof *row * (size_t)S);
+    else
+      memset(row, 0, sizeof *row * (size_t)S);
     h->spos[v] = prev >= 0 ? h->spos[prev] + 1 : 1;
     h->so_ops[h->so_off[k] + h->spos[v] - 1] = v;
     int32_t nw;

@@ -1,132 +1,238 @@
-/* Two treaps over one node pool (free_tree.h). Priorities are a fixed hash
- * of the node index, so the shapes are deterministic. */
+/* The sweep packer's free list (free_tree.h): a treap by (size, offset)
+ * and two offset tables over one growing node pool. Priorities are a fixed
+ * hash of the node index, so the shapes are deterministic. */
 #include "free_tree.h"
 
 #include "alloc.h"
 
 #include <stddef.h>
 
-int opsched_ft_init(free_tree *F, int32_t blocks) {
-  F->fo = opsched_alloc_array((size_t)blocks, sizeof *F->fo);
-  F->fs = opsched_alloc_array((size_t)blocks, sizeof *F->fs);
-  F->ch = opsched_alloc_array(4 * (size_t)blocks, sizeof *F->ch);
-  F->spare = opsched_alloc_array((size_t)blocks, sizeof *F->spare);
-  F->root[0] = F->root[1] = -1;
-  F->nspare = 0;
-  if (!F->fo || !F->fs || !F->ch || !F->spare)
+static int table_init(ft_table *T, int bits) {
+  int64_t cap = (int64_t)1 << bits;
+  T->bits = bits;
+  T->cap = cap;
+  T->used = 0;
+  T->key = opsched_alloc_array_raw((size_t)cap, sizeof *T->key);
+  T->val = opsched_alloc_array_raw((size_t)cap, sizeof *T->val);
+  if (!T->key || !T->val)
     return -1;
-  for (int32_t x = blocks - 1; x >= 0; x--)
-    F->spare[F->nspare++] = x;
+  for (int64_t i = 0; i < cap; i++)
+    T->val[i] = -1;
   return 0;
 }
 
-void opsched_ft_free(free_tree *F) {
-  opsched_free(F->fo);
-  opsched_free(F->fs);
-  opsched_free(F->ch);
-  opsched_free(F->spare);
+static void table_free(ft_table *T) {
+  opsched_free(T->key);
+  opsched_free(T->val);
 }
 
+static int64_t table_slot(const ft_table *T, int64_t key) {
+  return (int64_t)(((uint64_t)key * 0x9E3779B97F4A7C15u) >> (64 - T->bits));
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static int64_t table_find(const ft_table *T, int64_t key) {
+  int64_t i = table_slot(T, key);
+  while (T->val[i] >= 0 && T->key[i] != key)
+    i = (i + 1) & (T->cap - 1);
+  return i;
+}
+
+static int table_put(ft_table *T, int64_t key, int32_t val);
+
+/* Doubles the table, every entry put again. */
+static int table_grow(ft_table *T) {
+  ft_table old = *T;
+  if (old.bits >= 40)
+    return -1;
+  if (table_init(T, old.bits + 1) != 0) {
+    table_free(T);
+    *T = old;
+    return -1;
+  }
+  for (int64_t i = 0; i < old.cap; i++)
+    if (old.val[i] >= 0)
+      table_put(T, old.key[i], old.val[i]);
+  table_free(&old);
+  return 0;
+}
+
+/* key -> val (the key absent); load at most a half. */
+static int table_put(ft_table *T, int64_t key, int32_t val) {
+  if (2 * (T->used + 1) > T->cap && table_grow(T) != 0)
+    return -1;
+  int64_t i = table_find(T, key);
+  T->key[i] = key;
+  T->val[i] = val;
+  T->used++;
+  return 0;
+}
+
+/* Removes key (present): backward-shift deletion keeps every probe chain
+ * unbroken. */
+static void table_del(ft_table *T, int64_t key) {
+  int64_t mask = T->cap - 1, i = table_find(T, key), j = i;
+  for (;;) {
+    j = (j + 1) & mask;
+    if (T->val[j] < 0)
+      break;
+    int64_t home = table_slot(T, T->key[j]);
+    /* j's entry may fill the hole at i unless its home lies in (i, j]. */
+    if (((j - home) & mask) >= ((j - i) & mask)) {
+      T->key[i] = T->key[j];
+      T->val[i] = T->val[j];
+      i = j;
+    }
+  }
+  T->val[i] = -1;
+  T->used--;
+}
+
+int opsched_ft_init(free_tree *F, int32_t blocks) {
+  F->cap = blocks < 64 ? 64 : blocks;
+  F->count = 0;
+  F->spare = F->root = -1;
+  F->oom = 0;
+  F->node = opsched_alloc_array_raw((size_t)F->cap, sizeof *F->node);
+  int ok = F->node != NULL;
+  ok &= table_init(&F->start, 6) == 0;
+  ok &= table_init(&F->end, 6) == 0;
+  return ok ? 0 : -1;
+}
+
+void opsched_ft_free(free_tree *F) {
+  opsched_free(F->node);
+  table_free(&F->start);
+  table_free(&F->end);
+}
 
 static uint32_t node_priority(int32_t x) {
   uint32_t h = (uint32_t)x * 2654435761u;
   return h ^ (h >> 15);
 }
 
-/* Key order of nodes a, b in tree t. */
-static int ft_less(const free_tree *F, int t, int32_t a, int32_t b) {
-  if (t == 1 && F->fs[a] != F->fs[b])
-    return F->fs[a] < F->fs[b];
-  return F->fo[a] < F->fo[b];
+/* Node a before node b by (size, offset). */
+static int ft_less(const ft_node *N, int32_t a, int32_t b) {
+  if (N[a].fs != N[b].fs)
+    return N[a].fs < N[b].fs;
+  return N[a].fo < N[b].fo;
 }
 
-static int32_t *ft_child(free_tree *F, int t, int32_t x, int right) {
-  return &F->ch[4 * (size_t)x + 2 * (size_t)t + (size_t)right];
+/* Into the treap: down while the nodes outrank x, then the subtree there
+ * split around x's key into x's children. */
+static void treap_insert(free_tree *F, int32_t x) {
+  ft_node *N = F->node;
+  uint32_t px = node_priority(x);
+  int32_t *link = &F->root;
+  while (*link >= 0 && node_priority(*link) > px)
+    link = &N[*link].ch[!ft_less(N, x, *link)];
+  int32_t t = *link, *l = &N[x].ch[0], *r = &N[x].ch[1];
+  while (t >= 0) {
+    if (ft_less(N, t, x)) {
+      *l = t;
+      l = &N[t].ch[1];
+      t = *l;
+    } else {
+      *r = t;
+      r = &N[t].ch[0];
+      t = *r;
+    }
+  }
+  *l = *r = -1;
+  *link = x;
 }
 
-/* Splits tree t at node-key k: *l gets keys < k, *r the rest. */
-static void ft_split(free_tree *F, int t, int32_t root, int32_t k, int32_t *l, int32_t *r) {
-  if (root < 0) {
-    *l = *r = -1;
-    return;
+/* Out of the treap: x's link takes the merge of its children. */
+static void treap_remove(free_tree *F, int32_t x) {
+  ft_node *N = F->node;
+  int32_t *link = &F->root;
+  while (*link != x)
+    link = &N[*link].ch[!ft_less(N, x, *link)];
+  int32_t a = N[x].ch[0], b = N[x].ch[1];
+  while (a >= 0 && b >= 0) {
+    if (node_priority(a) > node_priority(b)) {
+      *link = a;
+      link = &N[a].ch[1];
+      a = *link;
+    } else {
+      *link = b;
+      link = &N[b].ch[0];
+      b = *link;
+    }
   }
-  if (ft_less(F, t, root, k)) {
-    ft_split(F, t, *ft_child(F, t, root, 1), k, ft_child(F, t, root, 1), r);
-    *l = root;
-  } else {
-    ft_split(F, t, *ft_child(F, t, root, 0), k, l, ft_child(F, t, root, 0));
-    *r = root;
-  }
-}
-
-static int32_t ft_merge(free_tree *F, int t, int32_t a, int32_t b) {
-  if (a < 0)
-    return b;
-  if (b < 0)
-    return a;
-  if (node_priority(a) > node_priority(b)) {
-    *ft_child(F, t, a, 1) = ft_merge(F, t, *ft_child(F, t, a, 1), b);
-    return a;
-  }
-  *ft_child(F, t, b, 0) = ft_merge(F, t, a, *ft_child(F, t, b, 0));
-  return b;
-}
-
-static void ft_insert(free_tree *F, int32_t x) {
-  for (int t = 0; t < 2; t++) {
-    int32_t l, r;
-    *ft_child(F, t, x, 0) = *ft_child(F, t, x, 1) = -1;
-    ft_split(F, t, F->root[t], x, &l, &r);
-    F->root[t] = ft_merge(F, t, ft_merge(F, t, l, x), r);
-  }
-}
-
-/* Removes node x (present in both trees) and returns it to the pool. */
-void opsched_ft_remove(free_tree *F, int32_t x) {
-  for (int t = 0; t < 2; t++) {
-    int32_t *link = &F->root[t];
-    while (*link != x)
-      link = ft_child(F, t, *link, !ft_less(F, t, x, *link));
-    *link = ft_merge(F, t, *ft_child(F, t, x, 0), *ft_child(F, t, x, 1));
-  }
-  F->spare[F->nspare++] = x;
+  *link = a >= 0 ? a : b;
 }
 
 int32_t opsched_ft_new(free_tree *F, int64_t off, int64_t size) {
-  int32_t x = F->spare[--F->nspare];
-  F->fo[x] = off;
-  F->fs[x] = size;
-  ft_insert(F, x);
+  int32_t x = F->spare;
+  if (x >= 0) {
+    F->spare = F->node[x].ch[0];
+  } else {
+    if (F->count == F->cap) {
+      ft_node *grown = F->cap > INT32_MAX / 2
+                           ? NULL
+                           : opsched_realloc_array(F->node, 2 * (size_t)F->cap, sizeof *grown);
+      if (!grown) {
+        F->oom = 1;
+        return -1;
+      }
+      F->node = grown;
+      F->cap *= 2;
+    }
+    x = F->count++;
+  }
+  F->node[x].fo = off;
+  F->node[x].fs = size;
+  if (table_put(&F->start, off, x) != 0 || table_put(&F->end, off + size, x) != 0) {
+    F->oom = 1;
+    return -1;
+  }
+  treap_insert(F, x);
   return x;
 }
 
-/* Tree 0: the last block with offset < off (prev) or the first with offset >
- * off (next); -1 when none. */
-int32_t opsched_ft_neighbour(free_tree *F, int64_t off, int next) {
-  int32_t x = F->root[0], found = -1;
+void opsched_ft_remove(free_tree *F, int32_t x) {
+  treap_remove(F, x);
+  table_del(&F->start, F->node[x].fo);
+  table_del(&F->end, F->node[x].fo + F->node[x].fs);
+  F->node[x].ch[0] = F->spare;
+  F->spare = x;
+}
+
+int opsched_ft_resize(free_tree *F, int32_t x, int64_t off, int64_t size) {
+  ft_node *n = &F->node[x];
+  treap_remove(F, x);
+  if (off != n->fo) {
+    table_del(&F->start, n->fo);
+    if (table_put(&F->start, off, x) != 0)
+      F->oom = 1;
+  }
+  if (off + size != n->fo + n->fs) {
+    table_del(&F->end, n->fo + n->fs);
+    if (table_put(&F->end, off + size, x) != 0)
+      F->oom = 1;
+  }
+  n->fo = off;
+  n->fs = size;
+  treap_insert(F, x);
+  return F->oom ? -1 : 0;
+}
+
+int32_t opsched_ft_at(const free_tree *F, int64_t off, int end) {
+  const ft_table *T = end ? &F->end : &F->start;
+  return T->val[table_find(T, off)];
+}
+
+int32_t opsched_ft_best_fit(const free_tree *F, int64_t size) {
+  const ft_node *N = F->node;
+  int32_t x = F->root, found = -1;
   while (x >= 0) {
-    if (next ? F->fo[x] > off : F->fo[x] < off) {
+    if (N[x].fs >= size) {
       found = x;
-      x = *ft_child(F, 0, x, !next);
+      x = N[x].ch[0];
     } else {
-      x = *ft_child(F, 0, x, next);
+      x = N[x].ch[1];
     }
   }
   return found;
 }
-
-/* Tree 1: the smallest block of at least `size` bytes, lowest offset among
- * equal sizes; -1 when none. */
-int32_t opsched_ft_best_fit(free_tree *F, int64_t size) {
-  int32_t x = F->root[1], found = -1;
-  while (x >= 0) {
-    if (F->fs[x] >= size) {
-      found = x;
-      x = *ft_child(F, 1, x, 0);
-    } else {
-      x = *ft_child(F, 1, x, 1);
-    }
-  }
-  return found;
-}
-

@@ -1,37 +1,59 @@
 /* lib/core/free_tree.h - the free list of the arena's sweep packer
  * (internal).
  *
- * Free blocks of the sweep packer: each block is a node of two treaps, one
- * ordered by offset (neighbours, for coalescing; the highest block) and one
- * by (size, offset) (best fit: the smallest block that fits, the lowest
- * offset among equal sizes). Nodes come from one pool of m + 1; priorities
- * are a fixed hash of the node index, so the shapes are deterministic. */
+ * Free blocks of the sweep packer, pairwise disjoint, each of size > 0:
+ * one treap ordered by (size, offset) (best fit: the smallest block that
+ * fits, the lowest offset among equal sizes) and two hash tables, block
+ * start -> node and block end -> node (coalescing only ever asks for the
+ * block that touches a given offset, and growth at the top for the block
+ * that ends there). Nodes come from a pool that grows with the blocks free
+ * at once; priorities are a fixed hash of the node index, so the shapes are
+ * deterministic. Every operation is iterative: O(log blocks) expected for
+ * the treap, O(1) expected for the tables. */
 #ifndef OPSCHED_CORE_FREE_TREE_H
 #define OPSCHED_CORE_FREE_TREE_H
 
 #include <stdint.h>
 
+typedef struct ft_node {
+  int64_t fo, fs; /* offset, size */
+  int32_t ch[2];  /* treap children by (size, offset); the pool's free list in ch[0] */
+} ft_node;
+
+/* Open addressing, linear probing: offset -> node, -1 empty. */
+typedef struct ft_table {
+  int64_t *key;
+  int32_t *val;
+  int64_t cap, used; /* cap = 2^bits */
+  int bits;
+} ft_table;
+
 typedef struct free_tree {
-  int64_t *fo, *fs;      /* offset, size per node */
-  int32_t *ch;           /* 4 per node: offset-left/right, size-left/right */
-  int32_t *spare;        /* free node indices */
-  int32_t nspare;
-  int32_t root[2];       /* 0: by offset, 1: by (size, offset) */
+  ft_node *node;
+  int32_t cap, count; /* pool: allocated, ever handed out */
+  int32_t spare;      /* free list of returned nodes, -1 none */
+  int32_t root;       /* treap by (size, offset) */
+  int oom;            /* a pool or table could not grow */
+  ft_table start, end;
 } free_tree;
 
-/* Allocates the pool for up to `blocks` free blocks, both trees empty;
- * 0, or -1 when out of memory (opsched_ft_free still required). */
+/* An empty list; `blocks` is a hint for the pool's first size. 0, or -1
+ * when out of memory (opsched_ft_free still required). */
 int opsched_ft_init(free_tree *F, int32_t blocks);
 void opsched_ft_free(free_tree *F);
-/* A new block [off, off + size) in both trees; returns its node. */
+/* A new block [off, off + size), size > 0, disjoint from the others;
+ * returns its node, -1 when out of memory (F->oom set). */
 int32_t opsched_ft_new(free_tree *F, int64_t off, int64_t size);
-/* Removes node x (in both trees) and returns it to the pool. */
+/* Removes node x and returns it to the pool. */
 void opsched_ft_remove(free_tree *F, int32_t x);
-/* The last block with offset < off (next == 0) or the first with offset >
- * off (next != 0); -1 when none. */
-int32_t opsched_ft_neighbour(free_tree *F, int64_t off, int next);
+/* Node x becomes [off, off + size), size > 0, still disjoint from the
+ * others (its node is kept). 0, or -1 when out of memory (F->oom set). */
+int opsched_ft_resize(free_tree *F, int32_t x, int64_t off, int64_t size);
+/* The block that starts (end == 0) or ends (end != 0) at `off`; -1 when
+ * none. */
+int32_t opsched_ft_at(const free_tree *F, int64_t off, int end);
 /* The smallest block of at least `size` bytes, lowest offset among equal
  * sizes; -1 when none. */
-int32_t opsched_ft_best_fit(free_tree *F, int64_t size);
+int32_t opsched_ft_best_fit(const free_tree *F, int64_t size);
 
 #endif

@@ -6,6 +6,8 @@
 #include "random_block.h"
 
 #include "../../lib/core/arena_bound.h"
+#include "../../lib/core/free_tree.h"
+#include "../../lib/core/rng.h"
 #include "opsched/arena.h"
 #include "opsched/frontier.h"
 
@@ -928,6 +930,104 @@ static void test_unaligned_on_top(int forever) {
   opsched_graph_destroy(g);
 }
 
+/* The sweep packer's free list, exact: best fit by (size, offset), the
+ * blocks that start and end at an offset, resize in place, and the pool
+ * and the tables growing past their first size (hint 1). */
+static void test_free_tree_exact(void) {
+  free_tree F = {0};
+  CHECK_EQ_I64(opsched_ft_init(&F, 1), 0);
+  int32_t a = opsched_ft_new(&F, 0, 64), b = opsched_ft_new(&F, 128, 32),
+          c = opsched_ft_new(&F, 256, 32);
+  CHECK_EQ_I64(opsched_ft_best_fit(&F, 1), b);  /* 32 at 128 before 32 at 256 */
+  CHECK_EQ_I64(opsched_ft_best_fit(&F, 33), a);
+  CHECK_EQ_I64(opsched_ft_best_fit(&F, 65), -1);
+  CHECK_EQ_I64(opsched_ft_at(&F, 128, 0), b);
+  CHECK_EQ_I64(opsched_ft_at(&F, 160, 1), b);
+  CHECK_EQ_I64(opsched_ft_at(&F, 160, 0), -1);
+  CHECK_EQ_I64(opsched_ft_at(&F, 64, 1), a);
+  /* b grows down to 96 and up to 224: now the largest. */
+  CHECK_EQ_I64(opsched_ft_resize(&F, b, 96, 128), 0);
+  CHECK_EQ_I64(opsched_ft_at(&F, 128, 0), -1);
+  CHECK_EQ_I64(opsched_ft_at(&F, 160, 1), -1);
+  CHECK_EQ_I64(opsched_ft_at(&F, 96, 0), b);
+  CHECK_EQ_I64(opsched_ft_at(&F, 224, 1), b);
+  CHECK_EQ_I64(opsched_ft_best_fit(&F, 1), c);
+  CHECK_EQ_I64(opsched_ft_best_fit(&F, 65), b);
+  opsched_ft_remove(&F, c);
+  CHECK_EQ_I64(opsched_ft_best_fit(&F, 1), a);
+  CHECK_EQ_I64(opsched_ft_at(&F, 288, 1), -1);
+  CHECK_EQ_I64(opsched_ft_new(&F, 512, 8), c); /* the node comes back */
+  /* 300 more blocks of sizes 1..300 at 1000 + 1000 i: past the pool's 64
+   * nodes and the tables' 64 slots. */
+  for (int32_t i = 0; i < 300; i++)
+    opsched_ft_new(&F, 1000 + 1000 * (int64_t)i, 300 - i);
+  CHECK(F.cap > 64 && F.start.cap > 64 && F.end.cap > 64);
+  int32_t x = opsched_ft_best_fit(&F, 150);
+  CHECK_EQ_I64(F.node[x].fo, 1000 + 1000 * 150);
+  CHECK_EQ_I64(F.node[x].fs, 150);
+  x = opsched_ft_best_fit(&F, 9);
+  CHECK_EQ_I64(F.node[x].fo, 1000 + 1000 * 291);
+  CHECK_EQ_I64(opsched_ft_at(&F, 1000 + 1000 * 299 + 1, 1), opsched_ft_at(&F, 300000, 0));
+  CHECK_EQ_I64(F.oom, 0);
+  opsched_ft_free(&F);
+}
+
+/* The free list against a plain array on random operations: new, remove
+ * and resize of disjoint blocks, each followed by best fit and start / end
+ * queries, all compared by value. */
+static void test_free_tree_reference(uint32_t seed) {
+  enum { SPAN = 4096, SLOTS = 512 };
+  int64_t ro[SLOTS], rs[SLOTS]; /* per node: offset, size; rs 0 = none */
+  memset(rs, 0, sizeof rs);
+  free_tree F = {0};
+  CHECK_EQ_I64(opsched_ft_init(&F, 1), 0);
+  uint64_t rng = seed;
+  int64_t wrong = 0, live = 0, ops = 0;
+  for (int step = 0; step < 40000; step++) {
+    int kind = (int)opsched_rng_below(&rng, 3);
+    int32_t y = (int32_t)opsched_rng_below(&rng, SLOTS);
+    int64_t o = (int64_t)opsched_rng_below(&rng, SPAN), z = 1 + (int64_t)opsched_rng_below(&rng, 24);
+    int fits = 1;
+    for (int32_t i = 0; i < SLOTS && fits; i++)
+      if (rs[i] > 0 && i != (kind == 2 ? y : -1) && o < ro[i] + rs[i] && ro[i] < o + z)
+        fits = 0;
+    if (kind == 0 && fits && live < SLOTS) {
+      int32_t x = opsched_ft_new(&F, o, z);
+      wrong += x < 0 || x >= SLOTS || rs[x] != 0;
+      if (x >= 0 && x < SLOTS) {
+        ro[x] = o, rs[x] = z, live++, ops++;
+      }
+    } else if (kind == 1 && rs[y] > 0) {
+      opsched_ft_remove(&F, y);
+      rs[y] = 0, live--, ops++;
+    } else if (kind == 2 && rs[y] > 0 && fits) {
+      wrong += opsched_ft_resize(&F, y, o, z) != 0;
+      ro[y] = o, rs[y] = z, ops++;
+    }
+    int64_t want = 1 + (int64_t)opsched_rng_below(&rng, 30);
+    int32_t best = -1;
+    for (int32_t i = 0; i < SLOTS; i++)
+      if (rs[i] >= want && (best < 0 || rs[i] < rs[best] || (rs[i] == rs[best] && ro[i] < ro[best])))
+        best = i;
+    int32_t got = opsched_ft_best_fit(&F, want);
+    wrong += got != best;
+    int64_t q = (int64_t)opsched_rng_below(&rng, SPAN + 32);
+    int32_t st = -1, en = -1;
+    for (int32_t i = 0; i < SLOTS; i++) {
+      if (rs[i] > 0 && ro[i] == q)
+        st = i;
+      if (rs[i] > 0 && ro[i] + rs[i] == q)
+        en = i;
+    }
+    wrong += opsched_ft_at(&F, q, 0) != st;
+    wrong += opsched_ft_at(&F, q, 1) != en;
+  }
+  CHECK_EQ_I64(wrong, 0);
+  printf("free list vs reference (seed %u): %" PRId64 " operations\n", seed, ops);
+  CHECK(ops > 8000); /* the operations ran, not only the queries */
+  opsched_ft_free(&F);
+}
+
 int main(void) {
   (void)random_blocks_plain_hash; /* shared header; not needed here */
   test_chain_reuse();
@@ -945,5 +1045,8 @@ int main(void) {
   test_antichain_cover();
   test_antichain_budget();
   test_chain_cover_result();
+  test_free_tree_exact();
+  test_free_tree_reference(1);
+  test_free_tree_reference(77);
   return check_report("test_arena");
 }
