@@ -348,3 +348,20 @@ int opsched_mlir_op_may_not_return(MlirOperation op) {
   });
   return r.wasInterrupted() ? 1 : 0;
 }
+
+void opsched_mlir_op_discardable_pair(MlirOperation op, MlirStringRef a, MlirStringRef b,
+                                      MlirAttribute *va, MlirAttribute *vb) {
+  Operation *o = unwrap(op);
+  DictionaryAttr d = o->getRawDictionaryAttrs();
+  Attribute x, y;
+  if (!d.empty()) {
+    x = d.get(StringRef(a.data, a.length));
+    y = d.get(StringRef(b.data, b.length));
+    // As the C API's callers see it: nothing when the op has no
+    // discardable attribute (the dictionary then holds inherent ones only).
+    if ((x || y) && !o->getPropertiesStorage() && o->getDiscardableAttrs().empty())
+      x = y = Attribute();
+  }
+  *va = wrap(x);
+  *vb = wrap(y);
+}
