@@ -371,8 +371,11 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
     emit_oom(block);
     return 1;
   }
+  int64_t results = 0, operands = 0; /* for the buffer model */
   for (int32_t i = 0; i < p->n; i++) {
     opsched_prefetch_op(p->ops, i + OPSCHED_PREFETCH_AHEAD, p->n);
+    results += mlirOperationGetNumResults(p->ops[i]);
+    operands += mlirOperationGetNumOperands(p->ops[i]);
     int dynamic = 0;
     MlirAttribute cost_attr, demand_attr; /* one call finds both */
     opsched_mlir_op_discardable_pair(p->ops[i], cost_name, demand_name, &cost_attr,
@@ -391,7 +394,8 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
     }
   }
   if (failed || opsched_block_buffers_build(&p->bufs, block, p->ops, p->n, p->terminator,
-                                           o->inplace_program_order, facts, index)) {
+                                           o->inplace_program_order, facts, index, results,
+                                           operands)) {
     free(cost_dynamic);
     return 1;
   }

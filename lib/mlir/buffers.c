@@ -617,17 +617,21 @@ static void builder_free(builder *b) {
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
                                 MlirOperation *ops, int32_t n, MlirOperation terminator,
                                 int program_order, opsched_op_facts *facts,
-                                const opsched_ptrmap *index) {
+                                const opsched_ptrmap *index, int64_t results,
+                                int64_t operands) {
   memset(bb, 0, sizeof *bb);
   builder b = {.bb = bb, .program_order = program_order, .facts = facts};
   int32_t nargs = (int32_t)mlirBlockGetNumArguments(block);
-  int32_t total_results = nargs;
-  int64_t total_operands = 0; /* the uses' capacity hint */
-  for (int32_t i = 0; i < n; i++) {
-    opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
-    total_results += (int32_t)mlirOperationGetNumResults(ops[i]);
-    total_operands += mlirOperationGetNumOperands(ops[i]);
+  if (results < 0 || operands < 0) {
+    results = operands = 0;
+    for (int32_t i = 0; i < n; i++) {
+      opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
+      results += mlirOperationGetNumResults(ops[i]);
+      operands += mlirOperationGetNumOperands(ops[i]);
+    }
   }
+  int32_t total_results = nargs + (int32_t)results;
+  int64_t total_operands = operands; /* the uses' capacity hint */
   bb->value_op = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
   bb->value_result = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
   bb->value_buffer = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
