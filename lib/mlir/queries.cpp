@@ -355,8 +355,14 @@ void opsched_mlir_op_discardable_pair(MlirOperation op, MlirStringRef a, MlirStr
   DictionaryAttr d = o->getRawDictionaryAttrs();
   Attribute x, y;
   if (!d.empty()) {
-    x = d.get(StringRef(a.data, a.length));
-    y = d.get(StringRef(b.data, b.length));
+    StringRef na(a.data, a.length), nb(b.data, b.length);
+    for (const NamedAttribute &attr : d.getValue()) { // names are unique
+      StringRef name = attr.getName().getValue();
+      if (name == na)
+        x = attr.getValue();
+      else if (name == nb)
+        y = attr.getValue();
+    }
     // As the C API's callers see it: nothing when the op has no
     // discardable attribute (the dictionary then holds inherent ones only).
     if ((x || y) && !o->getPropertiesStorage() && o->getDiscardableAttrs().empty())
