@@ -19,13 +19,10 @@ static void emit(MlirOperation op, opsched_severity sev, const char *msg) {
   opsched_mlir_emit(mlirOperationGetLocation(op), sev, msg);
 }
 
-/* Reads a non-negative integer override attribute; returns -1 when absent,
- * -2 when present but not a valid value (an error is emitted). */
-static int64_t read_override(MlirOperation op, const char *name, int64_t min) {
-  if (mlirOperationGetNumDiscardableAttributes(op) == 0) /* most ops: no lookup by name */
-    return -1;
-  MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString(name));
+/* A non-negative integer override attribute `a` (named `name`; null when
+ * absent): -1 when absent, -2 when present but not a valid value (an error
+ * is emitted). */
+static int64_t read_override(MlirOperation op, MlirAttribute a, const char *name, int64_t min) {
   if (mlirAttributeIsNull(a))
     return -1;
   if (mlirAttributeIsAInteger(a)) {
@@ -40,10 +37,11 @@ static int64_t read_override(MlirOperation op, const char *name, int64_t min) {
   return -2;
 }
 
-/* The op's duration; sets *dynamic when the roofline met a dynamic shape. */
-static int64_t op_cost(MlirOperation op, const opsched_options *o, int *failed,
-                       int *dynamic, opsched_work_memo *memo) {
-  int64_t override = read_override(op, OPSCHED_ATTR_COST, 0);
+/* The op's duration; sets *dynamic when the roofline met a dynamic shape.
+ * `cost_attr`: its opsched.cost attribute (null when absent). */
+static int64_t op_cost(MlirOperation op, MlirAttribute cost_attr, const opsched_options *o,
+                       int *failed, int *dynamic, opsched_work_memo *memo) {
+  int64_t override = read_override(op, cost_attr, OPSCHED_ATTR_COST, 0);
   if (override == -2)
     *failed = 1;
   if (override >= 0)
@@ -366,17 +364,25 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
                      opsched_op_facts *facts, const opsched_ptrmap *index) {
   int failed = 0;
   opsched_work_memo *memo = opsched_op_facts_work_memo(facts);
+  const MlirStringRef cost_name = {OPSCHED_ATTR_COST, sizeof OPSCHED_ATTR_COST - 1};
+  const MlirStringRef demand_name = {OPSCHED_ATTR_RESOURCES, sizeof OPSCHED_ATTR_RESOURCES - 1};
   uint8_t *cost_dynamic = calloc((size_t)p->n, 1);
   if (!cost_dynamic) {
     emit_oom(block);
     return 1;
   }
+  int64_t results = 0, operands = 0; /* for the buffer model */
   for (int32_t i = 0; i < p->n; i++) {
     opsched_prefetch_op(p->ops, i + OPSCHED_PREFETCH_AHEAD, p->n);
+    results += mlirOperationGetNumResults(p->ops[i]);
+    operands += mlirOperationGetNumOperands(p->ops[i]);
     int dynamic = 0;
-    int64_t cost = op_cost(p->ops[i], o, &failed, &dynamic, memo);
+    MlirAttribute cost_attr, demand_attr; /* one call finds both */
+    opsched_mlir_op_discardable_pair(p->ops[i], cost_name, demand_name, &cost_attr,
+                                     &demand_attr);
+    int64_t cost = op_cost(p->ops[i], cost_attr, o, &failed, &dynamic, memo);
     cost_dynamic[i] = (uint8_t)dynamic;
-    int64_t demand = read_override(p->ops[i], OPSCHED_ATTR_RESOURCES, 1);
+    int64_t demand = read_override(p->ops[i], demand_attr, OPSCHED_ATTR_RESOURCES, 1);
     if (demand == -2)
       failed = 1;
     failed |= demand_too_large(p->ops[i], demand, o);
@@ -388,7 +394,8 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
     }
   }
   if (failed || opsched_block_buffers_build(&p->bufs, block, p->ops, p->n, p->terminator,
-                                           o->inplace_program_order, facts, index)) {
+                                           o->inplace_program_order, facts, index, results,
+                                           operands)) {
     free(cost_dynamic);
     return 1;
   }

@@ -65,6 +65,10 @@ typedef struct builder {
     int64_t bytes;
     int dynamic;
   } sizes[64]; /* storage_bytes by type, direct-mapped */
+  struct {
+    const void *name; /* an op name's identifier; NULL: empty */
+    uint8_t kind;     /* KIND_* */
+  } kinds[64];        /* op_kind by name, direct-mapped */
   /* Order edges in-place decisions rely on (program_order only): the first
    * num_edges are kept, the rest belong to the question being asked. */
   int32_t *edge_from, *edge_to;
@@ -83,6 +87,24 @@ static int64_t type_storage_bytes(builder *b, MlirType t, int *dynamic) {
   }
   *dynamic |= b->sizes[slot].dynamic;
   return b->sizes[slot].bytes;
+}
+
+/* What an op's name says here, memoized per name (an op name is one
+ * identifier: one pointer per name; a block has few names), instead of
+ * comparing it with the lists above at every question. */
+enum { KIND_VIEW = 1, KIND_EMPTY = 2, KIND_CONSTANT = 4 };
+
+static int op_kind(builder *b, MlirOperation op) {
+  MlirIdentifier id = mlirOperationGetName(op);
+  size_t slot = (size_t)(((uint64_t)(uintptr_t)id.ptr * 0x9e3779b97f4a7c15ull) >> 58);
+  if (b->kinds[slot].name != id.ptr) {
+    MlirStringRef s = mlirIdentifierStr(id);
+    b->kinds[slot].kind = (uint8_t)((opsched_mlir_ref_is_any(s, view_ops) ? KIND_VIEW : 0) |
+                                    (opsched_mlir_ref_is_any(s, empty_ops) ? KIND_EMPTY : 0) |
+                                    (opsched_mlir_ref_is_any(s, constant_ops) ? KIND_CONSTANT : 0));
+    b->kinds[slot].name = id.ptr;
+  }
+  return b->kinds[slot].kind;
 }
 
 enum { TIED_UNASKED = -1 };
@@ -224,7 +246,7 @@ static int readers_precede(builder *b, MlirValue v, int32_t w, int64_t self, int
     }
     if (t < 0)
       return 0; /* read by the terminator or outside the block */
-    if (mlirOperationEqual(owner, b->ops[t]) && opsched_mlir_op_is_any(owner, view_ops) &&
+    if (mlirOperationEqual(owner, b->ops[t]) && (op_kind(b, owner) & KIND_VIEW) &&
         mlirOpOperandGetOperandNumber(u) == 0) {
       for (intptr_t r = 0, nr = mlirOperationGetNumResults(owner); r < nr; r++)
         if (!readers_precede(b, mlirOperationGetResult(owner, r), w, self, depth + 1))
@@ -305,11 +327,11 @@ static int chain_precedes(builder *b, MlirValue v, int32_t n, int64_t n_init) {
 }
 
 /* Index of the tensor.empty of this block that `v` is, or -1. */
-static int32_t empty_index(const builder *b, MlirValue v) {
+static int32_t empty_index(builder *b, MlirValue v) {
   if (!mlirValueIsAOpResult(v))
     return -1;
   int32_t e = opsched_ptrmap_get(b->op_index, mlirOpResultGetOwner(v).ptr);
-  return e >= 0 && opsched_mlir_op_is_any(b->ops[e], empty_ops) ? e : -1;
+  return e >= 0 && (op_kind(b, b->ops[e]) & KIND_EMPTY) ? e : -1;
 }
 
 /* One-shot bufferization gives each tensor.empty one buffer and decides
@@ -437,7 +459,7 @@ static void add_empty_inputs(builder *b, MlirOperation *ops, int32_t i) {
   MlirOperation op = ops[i];
   for (intptr_t k = 0, nk = mlirOperationGetNumOperands(op); k < nk; k++) {
     MlirValue in = mlirOperationGetOperand(op, k);
-    if (!mlirValueIsAOpResult(in) || !opsched_mlir_op_is_any(mlirOpResultGetOwner(in), empty_ops) ||
+    if (!mlirValueIsAOpResult(in) || !(op_kind(b, mlirOpResultGetOwner(in)) & KIND_EMPTY) ||
         opsched_ptrmap_get(&b->empty_buffer, in.ptr) >= 0 || is_tied_init(b, i, k))
       continue;
     int32_t owner = i - 1;
@@ -483,7 +505,8 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
   if (bytes == INT64_MAX)
     bb->op_overflow[i] = 1;
 
-  if (opsched_mlir_op_is_any(op, view_ops)) {
+  int kind = op_kind(b, op);
+  if (kind & KIND_VIEW) {
     int32_t src = mlirOperationGetNumOperands(op) > 0
                       ? buffer_of(b, mlirOperationGetOperand(op, 0))
                       : -1;
@@ -491,9 +514,9 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
       add_value(b, v, i, (int32_t)r, src, 0);
     return;
   }
-  if (opsched_mlir_op_is_any(op, empty_ops))
+  if (kind & KIND_EMPTY)
     return; /* allocated by its first writer (the copy case below) */
-  if (opsched_mlir_op_is_any(op, constant_ops)) {
+  if (kind & KIND_CONSTANT) {
     int32_t buf = new_buffer(b, bytes, -1);
     if (buf >= 0)
       add_value(b, v, i, (int32_t)r, buf, 1);
@@ -594,17 +617,21 @@ static void builder_free(builder *b) {
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
                                 MlirOperation *ops, int32_t n, MlirOperation terminator,
                                 int program_order, opsched_op_facts *facts,
-                                const opsched_ptrmap *index) {
+                                const opsched_ptrmap *index, int64_t results,
+                                int64_t operands) {
   memset(bb, 0, sizeof *bb);
   builder b = {.bb = bb, .program_order = program_order, .facts = facts};
   int32_t nargs = (int32_t)mlirBlockGetNumArguments(block);
-  int32_t total_results = nargs;
-  int64_t total_operands = 0; /* the uses' capacity hint */
-  for (int32_t i = 0; i < n; i++) {
-    opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
-    total_results += (int32_t)mlirOperationGetNumResults(ops[i]);
-    total_operands += mlirOperationGetNumOperands(ops[i]);
+  if (results < 0 || operands < 0) {
+    results = operands = 0;
+    for (int32_t i = 0; i < n; i++) {
+      opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
+      results += mlirOperationGetNumResults(ops[i]);
+      operands += mlirOperationGetNumOperands(ops[i]);
+    }
   }
+  int32_t total_results = nargs + (int32_t)results;
+  int64_t total_operands = operands; /* the uses' capacity hint */
   bb->value_op = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
   bb->value_result = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
   bb->value_buffer = malloc(sizeof(int32_t) * (size_t)(total_results + 1));

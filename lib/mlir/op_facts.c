@@ -115,6 +115,8 @@ struct opsched_op_facts {
                    ops are asked in program order, pass after pass, and
                    their summaries were made in that order */
   name_memo names[NAME_MEMO];
+  const void *last_op; /* the op name_entry was last asked of (each op is */
+  name_memo last;      /* asked several questions in a row), its entry */
   opsched_work_memo *work; /* made on first use */
 };
 
@@ -152,10 +154,15 @@ void opsched_op_facts_free(opsched_op_facts *f) {
 
 /* The memo entry of `op`'s name. */
 static const name_memo *name_entry(opsched_op_facts *f, MlirOperation op) {
+  if (f->last_op == op.ptr)
+    return &f->last;
   MlirIdentifier id = mlirOperationGetName(op);
   name_memo *m = &f->names[((uintptr_t)id.ptr >> 4) % NAME_MEMO];
-  if (m->name == id.ptr && m->cls)
+  if (m->name == id.ptr && m->cls) {
+    f->last_op = op.ptr;
+    f->last = *m;
     return m;
+  }
   MlirStringRef s = mlirIdentifierStr(id);
   int cls = NAME_KNOWN;
   if (opsched_mlir_ref_is(s, "bufferization.to_tensor") ||
@@ -169,6 +176,8 @@ static const name_memo *name_entry(opsched_op_facts *f, MlirOperation op) {
   m->name = id.ptr;
   m->cls = (uint8_t)cls;
   m->traits = (uint8_t)traits;
+  f->last_op = op.ptr;
+  f->last = *m;
   return m;
 }
 

@@ -22,13 +22,17 @@ static inline int opsched_mlir_op_is(MlirOperation op, const char *name) {
   return opsched_mlir_ref_is(mlirIdentifierStr(mlirOperationGetName(op)), name);
 }
 
-/* `op`'s name is one of the NULL-terminated list `names`. */
-static inline int opsched_mlir_op_is_any(MlirOperation op, const char *const *names) {
-  MlirStringRef s = mlirIdentifierStr(mlirOperationGetName(op));
+/* `s` is one of the NULL-terminated list `names`. */
+static inline int opsched_mlir_ref_is_any(MlirStringRef s, const char *const *names) {
   for (; *names; names++)
     if (opsched_mlir_ref_is(s, *names))
       return 1;
   return 0;
+}
+
+/* `op`'s name is one of the NULL-terminated list `names`. */
+static inline int opsched_mlir_op_is_any(MlirOperation op, const char *const *names) {
+  return opsched_mlir_ref_is_any(mlirIdentifierStr(mlirOperationGetName(op)), names);
 }
 
 #endif

@@ -373,3 +373,26 @@ int opsched_mlir_op_may_not_return(MlirOperation op) {
   });
   return r.wasInterrupted() ? 1 : 0;
 }
+
+void opsched_mlir_op_discardable_pair(MlirOperation op, MlirStringRef a, MlirStringRef b,
+                                      MlirAttribute *va, MlirAttribute *vb) {
+  Operation *o = unwrap(op);
+  DictionaryAttr d = o->getRawDictionaryAttrs();
+  Attribute x, y;
+  if (!d.empty()) {
+    StringRef na(a.data, a.length), nb(b.data, b.length);
+    for (const NamedAttribute &attr : d.getValue()) { // names are unique
+      StringRef name = attr.getName().getValue();
+      if (name == na)
+        x = attr.getValue();
+      else if (name == nb)
+        y = attr.getValue();
+    }
+    // As the C API's callers see it: nothing when the op has no
+    // discardable attribute (the dictionary then holds inherent ones only).
+    if ((x || y) && !o->getPropertiesStorage() && o->getDiscardableAttrs().empty())
+      x = y = Attribute();
+  }
+  *va = wrap(x);
+  *vb = wrap(y);
+}

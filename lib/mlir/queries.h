@@ -133,6 +133,13 @@ int64_t opsched_mlir_op_dps_inits(MlirOperation op, int64_t *first);
  * stored as properties are not in it). */
 const void *opsched_mlir_op_attr_dict(MlirOperation op);
 
+/* The discardable attributes of `op` named `a` and `b` (null when absent),
+ * found with one call: each is what mlirOperationGetDiscardableAttributeByName
+ * returns when mlirOperationGetNumDiscardableAttributes(op) != 0, and null
+ * when it is 0. */
+void opsched_mlir_op_discardable_pair(MlirOperation op, MlirStringRef a, MlirStringRef b,
+                                      MlirAttribute *va, MlirAttribute *vb);
+
 /* 1 when `a` and `b` have one name and equal properties (inherent
  * attributes): with equal attribute dictionaries and operand types, e.g.
  * equal linalg indexing maps. */

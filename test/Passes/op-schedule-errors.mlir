@@ -27,6 +27,28 @@ func.func @zero_demand(%x: f32) -> f32 {
 
 // -----
 
+// Both overrides on one op (found with one query): both are checked.
+func.func @both_invalid(%x: f32) -> f32 {
+  // expected-error @below {{'opsched.cost' must be an integer attribute >= 0}}
+  // expected-error @below {{'opsched.resources' must be an integer attribute >= 1}}
+  %a = arith.addf %x, %x {opsched.cost = -1, opsched.resources = 0} : f32
+  %b = arith.mulf %a, %a : f32
+  return %b : f32
+}
+
+// -----
+
+// An unregistered op, whose attributes are all discardable, among others.
+func.func @unregistered_both_invalid(%x: f32) -> f32 {
+  // expected-error @below {{'opsched.cost' must be an integer attribute >= 0}}
+  // expected-error @below {{'opsched.resources' must be an integer attribute >= 1}}
+  %a = "test.op"(%x) {a = 1, opsched.cost = "x", opsched.resources = -2, z = 2} : (f32) -> f32
+  %b = arith.mulf %a, %a : f32
+  return %b : f32
+}
+
+// -----
+
 func.func @demand_above_capacity(%x: f32) -> f32 {
   // expected-error @below {{op demands 3 resources but the capacity ('resource-limit', default: 'streams') is 1}}
   %a = arith.addf %x, %x {opsched.resources = 3} : f32
