@@ -16,6 +16,84 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The list schedule's ready ops, first by (prio, id): on a large block a
+ * bit queue over the places of that order, sorted once (a radix sort when
+ * the priorities and ids pack into 64 bits), else the keyed heap. Both pop
+ * the same sequence. */
+enum { READY_BITQ_MIN_OPS = 512 };
+
+typedef struct ready_queue {
+  opsched_heap heap; /* when pos == NULL */
+  opsched_bitq bits;
+  int32_t *pos, *at; /* v's place in the order, the op at a place */
+} ready_queue;
+
+/* Fills r->pos / r->at when the keys pack; returns 0 (the heap then, also
+ * when out of memory: the same pops). */
+static int ready_places(ready_queue *r, const int64_t *prio, int32_t n) {
+  if (n < READY_BITQ_MIN_OPS)
+    return 0;
+  int idbits = 0;
+  while (idbits < 31 && ((int64_t)1 << idbits) < n)
+    idbits++;
+  int64_t lo = prio[0], hi = prio[0];
+  for (int32_t v = 1; v < n; v++) {
+    lo = prio[v] < lo ? prio[v] : lo;
+    hi = prio[v] > hi ? prio[v] : hi;
+  }
+  if (((uint64_t)hi - (uint64_t)lo) >> (64 - idbits) != 0)
+    return 0;
+  uint64_t *keys = opsched_alloc_array_raw(2 * (size_t)n, sizeof *keys);
+  r->pos = opsched_alloc_array_raw((size_t)n, sizeof *r->pos);
+  r->at = opsched_alloc_array_raw((size_t)n, sizeof *r->at);
+  if (!keys || !r->pos || !r->at || opsched_bitq_init(&r->bits, n) != 0) {
+    opsched_free(keys);
+    opsched_free(r->pos);
+    opsched_free(r->at);
+    r->pos = r->at = NULL;
+    return 0;
+  }
+  for (int32_t v = 0; v < n; v++)
+    keys[v] = ((uint64_t)prio[v] - (uint64_t)lo) << idbits | (uint64_t)v;
+  mem_radix_sort_u64(keys, keys + n, (size_t)n);
+  uint64_t idmask = ((uint64_t)1 << idbits) - 1;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = (int32_t)(keys[i] & idmask);
+    r->pos[v] = i;
+    r->at[i] = v;
+  }
+  opsched_free(keys);
+  return 1;
+}
+
+static void ready_init(ready_queue *r, int32_t *ids, const int64_t *prio, int32_t n) {
+  memset(r, 0, sizeof *r);
+  opsched_heap_init(&r->heap, ids, prio);
+  ready_places(r, prio, n);
+}
+
+static void ready_free(ready_queue *r) {
+  if (r->pos)
+    opsched_bitq_free(&r->bits);
+  opsched_free(r->pos);
+  opsched_free(r->at);
+}
+
+static inline void ready_push(ready_queue *r, int32_t v) {
+  if (r->pos)
+    opsched_bitq_push(&r->bits, r->pos[v]);
+  else
+    opsched_heap_push(&r->heap, v);
+}
+
+static inline int32_t ready_pop(ready_queue *r) {
+  return r->pos ? r->at[opsched_bitq_pop(&r->bits)] : opsched_heap_pop(&r->heap);
+}
+
+static inline int64_t ready_size(const ready_queue *r) {
+  return r->pos ? r->bits.size : r->heap.size;
+}
+
 /* Event-driven list scheduling (Graham): at each instant, start ready ops in
  * priority order while a stream is free and their demand fits the remaining
  * capacity; then advance to the next finish. */
@@ -38,20 +116,21 @@ static opsched_status list_schedule(const opsched_graph *g,
     prio[v] = o->priority == OPSCHED_PRIORITY_PROGRAM_ORDER ? v : -s->rank[v];
     opsched_graph_preds(g, v, &missing[v]);
   }
-  opsched_heap ready, running;
-  opsched_heap_init(&ready, ready_ids, prio);
+  ready_queue ready;
+  ready_init(&ready, ready_ids, prio, n);
+  opsched_heap running;
   opsched_heap_init(&running, run_ids, s->end); /* keyed by end time */
   for (int32_t v = 0; v < n; v++)
     if (missing[v] == 0)
-      opsched_heap_push(&ready, v);
+      ready_push(&ready, v);
 
   int64_t now = 0;
   int32_t free_cap = cap, free_streams = streams, done_count = 0, started = 0;
   while (done_count < n) {
     /* Start what fits, best priority first. */
     int32_t naside = 0;
-    while (ready.size > 0 && free_streams > 0 && free_cap > 0) {
-      int32_t v = opsched_heap_pop(&ready);
+    while (ready_size(&ready) > 0 && free_streams > 0 && free_cap > 0) {
+      int32_t v = ready_pop(&ready);
       int32_t d = opsched_graph_demand(g, v);
       if (d > free_cap) {
         aside[naside++] = v;
@@ -66,9 +145,10 @@ static opsched_status list_schedule(const opsched_graph *g,
       opsched_heap_push(&running, v);
     }
     for (int32_t i = 0; i < naside; i++)
-      opsched_heap_push(&ready, aside[i]);
+      ready_push(&ready, aside[i]);
     if (running.size == 0) {
       st = OPSCHED_ERR_INFEASIBLE; /* nothing runs, nothing fits */
+      ready_free(&ready);
       goto done;
     }
     /* Retire everything that finishes at the next finish time. */
@@ -83,9 +163,10 @@ static opsched_status list_schedule(const opsched_graph *g,
       const int32_t *succ = opsched_graph_succs(g, u, &ns);
       for (int32_t k = 0; k < ns; k++)
         if (--missing[succ[k]] == 0)
-          opsched_heap_push(&ready, succ[k]);
+          ready_push(&ready, succ[k]);
     }
   }
+  ready_free(&ready);
   st = OPSCHED_OK;
 done:
   opsched_free(prio);
