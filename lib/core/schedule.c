@@ -718,6 +718,12 @@ static opsched_status model_and_graph(const opsched_graph *g0, const opsched_buf
   opsched_status st = mem_model_build(g0, b, m);
   if (st != OPSCHED_OK)
     return st;
+  /* The model's DAG holds every edge of the graph (sorted, deduplicated,
+   * as the graph's CSR): with no more edges it is the graph itself, whose
+   * copy would be identical (nodes, costs, demands, CSR, topological
+   * order). The common case: a buffer's users consume its value. */
+  if (m->succ_off[m->n] == opsched_graph_num_edges(g0))
+    return OPSCHED_OK;
   if (!(*aug = augmented_graph(g0, m))) {
     mem_model_free(m);
     return OPSCHED_ERR_NOMEM;
@@ -780,7 +786,7 @@ static opsched_status memo_model(const opsched_graph *g0, const opsched_buffers 
     memo->model_buffers = b;
   }
   *m = memo->model;
-  *g = memo->aug;
+  *g = memo->aug ? memo->aug : memo->model_graph;
   return OPSCHED_OK;
 }
 
