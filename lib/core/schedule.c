@@ -16,6 +16,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The running ops of a gated run by (end, id) ascending in ids[head,
+ * tail): the first to retire at ids[head]. An op starts at the current
+ * instant and most run longer than those running, so inserting from the
+ * tail moves few entries, where a heap pays O(log) on both sides. Each op
+ * enters once: n slots never wrap. Pops in the keyed heap's order. */
+typedef struct run_queue {
+  int32_t *ids;
+  int32_t head, tail;
+  const int64_t *end;
+} run_queue;
+
+static void run_push(run_queue *q, int32_t v) {
+  int64_t e = q->end[v];
+  int32_t i = q->tail++;
+  while (i > q->head) {
+    int32_t u = q->ids[i - 1];
+    if (q->end[u] < e || (q->end[u] == e && u < v))
+      break;
+    q->ids[i] = u;
+    i--;
+  }
+  q->ids[i] = v;
+}
+
 /* The list schedule's ready ops, first by (prio, id): on a large block a
  * bit queue over the places of that order, sorted once (a radix sort when
  * the priorities and ids pack into 64 bits), else the keyed heap. Both pop
@@ -41,9 +65,14 @@ static int ready_places(ready_queue *r, const int64_t *prio, int32_t n) {
     lo = prio[v] < lo ? prio[v] : lo;
     hi = prio[v] > hi ? prio[v] : hi;
   }
-  if (((uint64_t)hi - (uint64_t)lo) >> (64 - idbits) != 0)
+  uint64_t span = (uint64_t)hi - (uint64_t)lo;
+  if (span >> (64 - idbits) != 0)
     return 0;
-  uint64_t *keys = opsched_alloc_array_raw(2 * (size_t)n, sizeof *keys);
+  /* A span of at most 4n priorities: one counting sort (stable: ties in id
+   * order), else a radix sort of (priority, id) packed. */
+  int counting = span <= 4 * (uint64_t)n;
+  size_t nkeys = counting ? (size_t)span + 1 : 2 * (size_t)n;
+  uint64_t *keys = opsched_alloc_array_raw(nkeys, sizeof *keys);
   r->pos = opsched_alloc_array_raw((size_t)n, sizeof *r->pos);
   r->at = opsched_alloc_array_raw((size_t)n, sizeof *r->at);
   if (!keys || !r->pos || !r->at || opsched_bitq_init(&r->bits, n) != 0) {
@@ -52,6 +81,24 @@ static int ready_places(ready_queue *r, const int64_t *prio, int32_t n) {
     opsched_free(r->at);
     r->pos = r->at = NULL;
     return 0;
+  }
+  if (counting) {
+    memset(keys, 0, sizeof *keys * nkeys);
+    for (int32_t v = 0; v < n; v++)
+      keys[(uint64_t)prio[v] - (uint64_t)lo]++;
+    uint64_t sum = 0;
+    for (size_t k = 0; k < nkeys; k++) {
+      uint64_t c = keys[k];
+      keys[k] = sum;
+      sum += c;
+    }
+    for (int32_t v = 0; v < n; v++) {
+      int32_t i = (int32_t)keys[(uint64_t)prio[v] - (uint64_t)lo]++;
+      r->pos[v] = i;
+      r->at[i] = v;
+    }
+    opsched_free(keys);
+    return 1;
   }
   for (int32_t v = 0; v < n; v++)
     keys[v] = ((uint64_t)prio[v] - (uint64_t)lo) << idbits | (uint64_t)v;
@@ -118,8 +165,7 @@ static opsched_status list_schedule(const opsched_graph *g,
   }
   ready_queue ready;
   ready_init(&ready, ready_ids, prio, n);
-  opsched_heap running;
-  opsched_heap_init(&running, run_ids, s->end); /* keyed by end time */
+  run_queue running = {run_ids, 0, 0, s->end}; /* by (end, id) */
   for (int32_t v = 0; v < n; v++)
     if (missing[v] == 0)
       ready_push(&ready, v);
@@ -142,19 +188,19 @@ static opsched_status list_schedule(const opsched_graph *g,
       s->end[v] = opsched_sat_add(now, opsched_graph_cost(g, v));
       free_cap -= d;
       free_streams--;
-      opsched_heap_push(&running, v);
+      run_push(&running, v);
     }
     for (int32_t i = 0; i < naside; i++)
       ready_push(&ready, aside[i]);
-    if (running.size == 0) {
+    if (running.head == running.tail) {
       st = OPSCHED_ERR_INFEASIBLE; /* nothing runs, nothing fits */
       ready_free(&ready);
       goto done;
     }
     /* Retire everything that finishes at the next finish time. */
-    now = s->end[running.ids[0]];
-    while (running.size > 0 && s->end[running.ids[0]] == now) {
-      int32_t u = opsched_heap_pop(&running);
+    now = s->end[running.ids[running.head]];
+    while (running.head < running.tail && s->end[running.ids[running.head]] == now) {
+      int32_t u = running.ids[running.head++];
       opsched_lanes_give(&lanes, s->stream[u]);
       free_cap += opsched_graph_demand(g, u);
       free_streams++;
@@ -188,30 +234,6 @@ typedef struct time_ix {
   int32_t *at;
   int32_t cur;
 } time_ix;
-
-/* The running ops of a gated run by (end, id) ascending in ids[head,
- * tail): the first to retire at ids[head]. An op starts at the current
- * instant and most run longer than those running, so inserting from the
- * tail moves few entries, where a heap pays O(log) on both sides. Each op
- * enters once: n slots never wrap. Pops in the keyed heap's order. */
-typedef struct run_queue {
-  int32_t *ids;
-  int32_t head, tail;
-  const int64_t *end;
-} run_queue;
-
-static void run_push(run_queue *q, int32_t v) {
-  int64_t e = q->end[v];
-  int32_t i = q->tail++;
-  while (i > q->head) {
-    int32_t u = q->ids[i - 1];
-    if (q->end[u] < e || (q->end[u] == e && u < v))
-      break;
-    q->ids[i] = u;
-    i--;
-  }
-  q->ids[i] = v;
-}
 
 /* Starts v at `now` (instant ix->cur) on the lowest free stream. */
 static void start_op(const opsched_graph *g, opsched_schedule *s, opsched_lanes *lanes,
