@@ -176,7 +176,7 @@ opsched_status opsched_schedule_sort_order_hint(opsched_schedule *s, const opsch
   int32_t n = s->n;
   /* One allocation: the records, then the sort's scratch (the topological
    * positions use the scratch before the sort). */
-  opsched_order_rec *rec = opsched_alloc_array(2 * (size_t)n + 1, sizeof *rec);
+  opsched_order_rec *rec = opsched_alloc_array_raw(2 * (size_t)n + 1, sizeof *rec);
   if (!rec)
     return OPSCHED_ERR_NOMEM;
   opsched_order_rec *tmp = rec + n;

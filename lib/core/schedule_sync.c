@@ -189,14 +189,16 @@ opsched_status opsched_streams_waits(const opsched_graph *g,
   opsched_status st = OPSCHED_ERR_NOMEM;
   /* clock[v*S + k]: how many ops of stream k are known complete when v
    * completes (its vector clock); pos[v]: v's 1-based place on its stream. */
-  int32_t *clock = opsched_alloc_array((size_t)n * (size_t)S, sizeof *clock);
-  int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
+  /* Not zero-filled: a clock row is its stream predecessor's copy or set
+   * to zero below, and pos, first, cnt and buf are written before read. */
+  int32_t *clock = opsched_alloc_array_raw((size_t)n * (size_t)S, sizeof *clock);
+  int32_t *pos = opsched_alloc_array_raw((size_t)n, sizeof *pos);
   int32_t *last_on = opsched_alloc_array((size_t)S, sizeof *last_on);
   int32_t *latest = opsched_alloc_array((size_t)S, sizeof *latest);
   int32_t *cand = opsched_alloc_array((size_t)S, sizeof *cand);
-  int32_t *buf = opsched_alloc_array((size_t)cross, sizeof *buf);
-  int64_t *first = opsched_alloc_array((size_t)n, sizeof *first);
-  int32_t *cnt = opsched_alloc_array((size_t)n, sizeof *cnt);
+  int32_t *buf = opsched_alloc_array_raw((size_t)cross, sizeof *buf);
+  int64_t *first = opsched_alloc_array_raw((size_t)n, sizeof *first);
+  int32_t *cnt = opsched_alloc_array_raw((size_t)n, sizeof *cnt);
   if (!s->wait_off || !clock || !pos || !last_on || !latest || !cand ||
       !buf || !first || !cnt)
     goto done;
@@ -208,6 +210,8 @@ opsched_status opsched_streams_waits(const opsched_graph *g,
     int32_t *row = clock + (size_t)v * (size_t)S;
     if (prev >= 0)
       memcpy(row, clock + (size_t)prev * (size_t)S, sizeof *row * (size_t)S);
+    else
+      memset(row, 0, sizeof *row * (size_t)S);
     pos[v] = prev >= 0 ? pos[prev] + 1 : 1;
     /* Per other stream only the latest producer can matter: it completes
      * after every earlier op of its stream. */
