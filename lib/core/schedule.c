@@ -465,13 +465,11 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
                                           time_ix *ix) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  /* Not zero-filled: prio and missing are set for every op below, the
-   * others are queues. */
-  int64_t *prio = opsched_alloc_array_raw((size_t)n, sizeof *prio);
-  int32_t *ready_ids = opsched_alloc_array_raw((size_t)n, sizeof *ready_ids);
-  int32_t *run_ids = opsched_alloc_array_raw((size_t)n, sizeof *run_ids);
-  int32_t *aside = opsched_alloc_array_raw((size_t)n, sizeof *aside);
-  int32_t *missing = opsched_alloc_array_raw((size_t)n, sizeof *missing);
+  int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
+  int32_t *ready_ids = opsched_alloc_array((size_t)n, sizeof *ready_ids);
+  int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
+  int32_t *aside = opsched_alloc_array((size_t)n, sizeof *aside);
+  int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
   int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
   opsched_lanes lanes;
   int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
