@@ -140,3 +140,32 @@ int32_t opsched_heap_pop(opsched_heap *heap) {
     heap->ids[i] = last;
   return top;
 }
+
+int opsched_bitq_init(opsched_bitq *q, int32_t n) {
+  int64_t words = ((int64_t)(n > 0 ? n : 1) + 63) / 64, total = 0;
+  int32_t levels = 0;
+  int64_t count[OPSCHED_BITQ_LEVELS];
+  for (;;) {
+    count[levels++] = words;
+    total += words;
+    if (words == 1)
+      break;
+    words = (words + 63) / 64;
+  }
+  uint64_t *mem = opsched_alloc_array((size_t)total, sizeof *mem);
+  q->levels = levels;
+  q->size = 0;
+  for (int32_t l = 0; l < OPSCHED_BITQ_LEVELS; l++) {
+    q->word[l] = l < levels ? mem : NULL;
+    if (mem && l < levels)
+      mem += count[l];
+  }
+  return q->word[0] ? 0 : -1;
+}
+
+void opsched_bitq_free(opsched_bitq *q) {
+  opsched_free(q->word[0]);
+  for (int32_t l = 0; l < OPSCHED_BITQ_LEVELS; l++)
+    q->word[l] = NULL;
+  q->size = 0;
+}

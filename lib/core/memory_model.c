@@ -68,18 +68,18 @@ void mem_model_free(mem_model *m) {
  * sorted distinct users (the owner's own use is implied, not a use). */
 static opsched_status model_buffers(const opsched_buffers *b, mem_model *m,
                                     int64_t *fill) {
-  int32_t *bmap = opsched_alloc_array((size_t)b->count, sizeof *bmap);
+  int32_t *bmap = opsched_alloc_array_raw((size_t)b->count, sizeof *bmap);
   if (!bmap)
     return OPSCHED_ERR_NOMEM;
   int32_t nb = 0;
   for (int32_t i = 0; i < b->count; i++)
     bmap[i] = b->owner[i] >= 0 ? nb++ : -1;
   m->nb = nb;
-  m->size = opsched_alloc_array((size_t)nb, sizeof *m->size);
-  m->owner = opsched_alloc_array((size_t)nb, sizeof *m->owner);
-  m->forever = opsched_alloc_array((size_t)nb, sizeof *m->forever);
+  m->size = opsched_alloc_array_raw((size_t)nb, sizeof *m->size);
+  m->owner = opsched_alloc_array_raw((size_t)nb, sizeof *m->owner);
+  m->forever = opsched_alloc_array_raw((size_t)nb, sizeof *m->forever);
   m->user_off = opsched_alloc_array((size_t)nb + 1, sizeof *m->user_off);
-  m->user = opsched_alloc_array((size_t)b->nuses, sizeof *m->user);
+  m->user = opsched_alloc_array_raw((size_t)b->nuses, sizeof *m->user);
   if (!m->size || !m->owner || !m->forever || !m->user_off || !m->user) {
     opsched_free(bmap);
     return OPSCHED_ERR_NOMEM;
@@ -122,8 +122,8 @@ static opsched_status model_dag(const opsched_graph *g, mem_model *m, int64_t *f
   }
   m->succ_off = opsched_alloc_array((size_t)n + 1, sizeof *m->succ_off);
   m->pred_off = opsched_alloc_array((size_t)n + 1, sizeof *m->pred_off);
-  m->succ = opsched_alloc_array((size_t)ne, sizeof *m->succ);
-  m->pred = opsched_alloc_array((size_t)ne, sizeof *m->pred);
+  m->succ = opsched_alloc_array_raw((size_t)ne, sizeof *m->succ);
+  m->pred = opsched_alloc_array_raw((size_t)ne, sizeof *m->pred);
   if (!m->succ_off || !m->pred_off || !m->succ || !m->pred)
     return OPSCHED_ERR_NOMEM;
   for (int32_t v = 0; v < n; v++) {
@@ -162,7 +162,7 @@ static opsched_status model_dag(const opsched_graph *g, mem_model *m, int64_t *f
 /* Kahn's order of the DAG into `queue`; OPSCHED_ERR_CYCLE when there is none. */
 static opsched_status model_topo(const mem_model *m, int32_t *queue) {
   int32_t n = m->n;
-  int32_t *indeg = opsched_alloc_array((size_t)n, sizeof *indeg);
+  int32_t *indeg = opsched_alloc_array_raw((size_t)n, sizeof *indeg);
   if (!indeg)
     return OPSCHED_ERR_NOMEM;
   int32_t qh = 0, qt = 0;
@@ -188,10 +188,10 @@ static opsched_status model_nodes(const opsched_graph *g, mem_model *m,
   int32_t n = m->n, nb = m->nb;
   m->alloc_off = opsched_alloc_array((size_t)n + 1, sizeof *m->alloc_off);
   m->use_off = opsched_alloc_array((size_t)n + 1, sizeof *m->use_off);
-  m->alloc_buf = opsched_alloc_array((size_t)nb, sizeof *m->alloc_buf);
-  m->use_buf = opsched_alloc_array((size_t)m->user_off[nb], sizeof *m->use_buf);
+  m->alloc_buf = opsched_alloc_array_raw((size_t)nb, sizeof *m->alloc_buf);
+  m->use_buf = opsched_alloc_array_raw((size_t)m->user_off[nb], sizeof *m->use_buf);
   m->alloc_bytes = opsched_alloc_array((size_t)n, sizeof *m->alloc_bytes);
-  m->rank = opsched_alloc_array((size_t)n, sizeof *m->rank);
+  m->rank = opsched_alloc_array_raw((size_t)n, sizeof *m->rank);
   if (!m->alloc_off || !m->use_off || !m->alloc_buf || !m->use_buf ||
       !m->alloc_bytes || !m->rank)
     return OPSCHED_ERR_NOMEM;
@@ -233,9 +233,11 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
   int32_t n = b->n;
   m->n = n;
   m->resident = b->resident;
-  int64_t *fill = opsched_alloc_array((size_t)(b->count > n ? b->count : n) + 1,
-                                      sizeof *fill);
-  int32_t *queue = opsched_alloc_array((size_t)n, sizeof *queue);
+  /* Not zero-filled, nor are the arrays below written in full before they
+   * are read (fill is a copy of offsets each time, queue Kahn's order). */
+  int64_t *fill = opsched_alloc_array_raw((size_t)(b->count > n ? b->count : n) + 1,
+                                          sizeof *fill);
+  int32_t *queue = opsched_alloc_array_raw((size_t)n, sizeof *queue);
   opsched_status st = fill && queue ? OPSCHED_OK : OPSCHED_ERR_NOMEM;
   if (st == OPSCHED_OK)
     st = model_buffers(b, m, fill);

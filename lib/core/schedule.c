@@ -16,98 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Event-driven list scheduling (Graham): at each instant, start ready ops in
- * priority order while a stream is free and their demand fits the remaining
- * capacity; then advance to the next finish. */
-static opsched_status list_schedule(const opsched_graph *g,
-                                    const opsched_schedule_options *o,
-                                    opsched_schedule *s) {
-  int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
-  opsched_status st = OPSCHED_ERR_NOMEM;
-  int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
-  int32_t *ready_ids = opsched_alloc_array((size_t)n, sizeof *ready_ids);
-  int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
-  int32_t *aside = opsched_alloc_array((size_t)n, sizeof *aside);
-  int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
-  opsched_lanes lanes;
-  int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
-  if (!prio || !ready_ids || !run_ids || !aside || !missing || !lanes_ok)
-    goto done;
-
-  for (int32_t v = 0; v < n; v++) {
-    prio[v] = o->priority == OPSCHED_PRIORITY_PROGRAM_ORDER ? v : -s->rank[v];
-    opsched_graph_preds(g, v, &missing[v]);
-  }
-  opsched_heap ready, running;
-  opsched_heap_init(&ready, ready_ids, prio);
-  opsched_heap_init(&running, run_ids, s->end); /* keyed by end time */
-  for (int32_t v = 0; v < n; v++)
-    if (missing[v] == 0)
-      opsched_heap_push(&ready, v);
-
-  int64_t now = 0;
-  int32_t free_cap = cap, free_streams = streams, done_count = 0, started = 0;
-  while (done_count < n) {
-    /* Start what fits, best priority first. */
-    int32_t naside = 0;
-    while (ready.size > 0 && free_streams > 0 && free_cap > 0) {
-      int32_t v = opsched_heap_pop(&ready);
-      int32_t d = opsched_graph_demand(g, v);
-      if (d > free_cap) {
-        aside[naside++] = v;
-        continue;
-      }
-      s->stream[v] = opsched_lanes_take(&lanes);
-      s->order[started++] = v; /* by start: plain_pipeline's sort hint */
-      s->start[v] = now;
-      s->end[v] = opsched_sat_add(now, opsched_graph_cost(g, v));
-      free_cap -= d;
-      free_streams--;
-      opsched_heap_push(&running, v);
-    }
-    for (int32_t i = 0; i < naside; i++)
-      opsched_heap_push(&ready, aside[i]);
-    if (running.size == 0) {
-      st = OPSCHED_ERR_INFEASIBLE; /* nothing runs, nothing fits */
-      goto done;
-    }
-    /* Retire everything that finishes at the next finish time. */
-    now = s->end[running.ids[0]];
-    while (running.size > 0 && s->end[running.ids[0]] == now) {
-      int32_t u = opsched_heap_pop(&running);
-      opsched_lanes_give(&lanes, s->stream[u]);
-      free_cap += opsched_graph_demand(g, u);
-      free_streams++;
-      done_count++;
-      int32_t ns;
-      const int32_t *succ = opsched_graph_succs(g, u, &ns);
-      for (int32_t k = 0; k < ns; k++)
-        if (--missing[succ[k]] == 0)
-          opsched_heap_push(&ready, succ[k]);
-    }
-  }
-  st = OPSCHED_OK;
-done:
-  opsched_free(prio);
-  opsched_free(ready_ids);
-  opsched_free(run_ids);
-  opsched_free(aside);
-  opsched_free(missing);
-  opsched_lanes_free(&lanes);
-  return st;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Memory in time (docs/memory.md): the gated list scheduler.              */
-
-/* The instants of a gated run (gated_peak): the distinct values `now`
- * takes, numbered in increasing order; at[v] is the number of v's start,
- * at[n + v] of its end (every end is a `now` where the op retires). */
-typedef struct time_ix {
-  int32_t *at;
-  int32_t cur;
-} time_ix;
-
 /* The running ops of a gated run by (end, id) ascending in ids[head,
  * tail): the first to retire at ids[head]. An op starts at the current
  * instant and most run longer than those running, so inserting from the
@@ -131,6 +39,203 @@ static void run_push(run_queue *q, int32_t v) {
   }
   q->ids[i] = v;
 }
+
+/* The list schedule's ready ops, first by (prio, id): on a large block a
+ * bit queue over the places of that order, sorted once (a radix sort when
+ * the priorities and ids pack into 64 bits), else the keyed heap. Both pop
+ * the same sequence. */
+enum { READY_BITQ_MIN_OPS = 512 };
+
+typedef struct ready_queue {
+  opsched_heap heap; /* when pos == NULL */
+  opsched_bitq bits;
+  int32_t *pos, *at; /* v's place in the order, the op at a place */
+} ready_queue;
+
+/* Fills r->pos / r->at when the keys pack; returns 0 (the heap then, also
+ * when out of memory: the same pops). */
+static int ready_places(ready_queue *r, const int64_t *prio, int32_t n) {
+  if (n < READY_BITQ_MIN_OPS)
+    return 0;
+  int idbits = 0;
+  while (idbits < 31 && ((int64_t)1 << idbits) < n)
+    idbits++;
+  int64_t lo = prio[0], hi = prio[0];
+  for (int32_t v = 1; v < n; v++) {
+    lo = prio[v] < lo ? prio[v] : lo;
+    hi = prio[v] > hi ? prio[v] : hi;
+  }
+  uint64_t span = (uint64_t)hi - (uint64_t)lo;
+  if (span >> (64 - idbits) != 0)
+    return 0;
+  /* A span of at most 4n priorities: one counting sort (stable: ties in id
+   * order), else a radix sort of (priority, id) packed. */
+  int counting = span <= 4 * (uint64_t)n;
+  size_t nkeys = counting ? (size_t)span + 1 : 2 * (size_t)n;
+  uint64_t *keys = opsched_alloc_array_raw(nkeys, sizeof *keys);
+  r->pos = opsched_alloc_array_raw((size_t)n, sizeof *r->pos);
+  r->at = opsched_alloc_array_raw((size_t)n, sizeof *r->at);
+  if (!keys || !r->pos || !r->at || opsched_bitq_init(&r->bits, n) != 0) {
+    opsched_free(keys);
+    opsched_free(r->pos);
+    opsched_free(r->at);
+    r->pos = r->at = NULL;
+    return 0;
+  }
+  if (counting) {
+    memset(keys, 0, sizeof *keys * nkeys);
+    for (int32_t v = 0; v < n; v++)
+      keys[(uint64_t)prio[v] - (uint64_t)lo]++;
+    uint64_t sum = 0;
+    for (size_t k = 0; k < nkeys; k++) {
+      uint64_t c = keys[k];
+      keys[k] = sum;
+      sum += c;
+    }
+    for (int32_t v = 0; v < n; v++) {
+      int32_t i = (int32_t)keys[(uint64_t)prio[v] - (uint64_t)lo]++;
+      r->pos[v] = i;
+      r->at[i] = v;
+    }
+    opsched_free(keys);
+    return 1;
+  }
+  for (int32_t v = 0; v < n; v++)
+    keys[v] = ((uint64_t)prio[v] - (uint64_t)lo) << idbits | (uint64_t)v;
+  mem_radix_sort_u64(keys, keys + n, (size_t)n);
+  uint64_t idmask = ((uint64_t)1 << idbits) - 1;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = (int32_t)(keys[i] & idmask);
+    r->pos[v] = i;
+    r->at[i] = v;
+  }
+  opsched_free(keys);
+  return 1;
+}
+
+static void ready_init(ready_queue *r, int32_t *ids, const int64_t *prio, int32_t n) {
+  memset(r, 0, sizeof *r);
+  opsched_heap_init(&r->heap, ids, prio);
+  ready_places(r, prio, n);
+}
+
+static void ready_free(ready_queue *r) {
+  if (r->pos)
+    opsched_bitq_free(&r->bits);
+  opsched_free(r->pos);
+  opsched_free(r->at);
+}
+
+static inline void ready_push(ready_queue *r, int32_t v) {
+  if (r->pos)
+    opsched_bitq_push(&r->bits, r->pos[v]);
+  else
+    opsched_heap_push(&r->heap, v);
+}
+
+static inline int32_t ready_pop(ready_queue *r) {
+  return r->pos ? r->at[opsched_bitq_pop(&r->bits)] : opsched_heap_pop(&r->heap);
+}
+
+static inline int64_t ready_size(const ready_queue *r) {
+  return r->pos ? r->bits.size : r->heap.size;
+}
+
+/* Event-driven list scheduling (Graham): at each instant, start ready ops in
+ * priority order while a stream is free and their demand fits the remaining
+ * capacity; then advance to the next finish. */
+static opsched_status list_schedule(const opsched_graph *g,
+                                    const opsched_schedule_options *o,
+                                    opsched_schedule *s) {
+  int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  /* Not zero-filled: prio and missing are set for every op below, the
+   * others are queues. */
+  int64_t *prio = opsched_alloc_array_raw((size_t)n, sizeof *prio);
+  int32_t *ready_ids = opsched_alloc_array_raw((size_t)n, sizeof *ready_ids);
+  int32_t *run_ids = opsched_alloc_array_raw((size_t)n, sizeof *run_ids);
+  int32_t *aside = opsched_alloc_array_raw((size_t)n, sizeof *aside);
+  int32_t *missing = opsched_alloc_array_raw((size_t)n, sizeof *missing);
+  opsched_lanes lanes;
+  int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
+  if (!prio || !ready_ids || !run_ids || !aside || !missing || !lanes_ok)
+    goto done;
+
+  for (int32_t v = 0; v < n; v++) {
+    prio[v] = o->priority == OPSCHED_PRIORITY_PROGRAM_ORDER ? v : -s->rank[v];
+    opsched_graph_preds(g, v, &missing[v]);
+  }
+  ready_queue ready;
+  ready_init(&ready, ready_ids, prio, n);
+  run_queue running = {run_ids, 0, 0, s->end}; /* by (end, id) */
+  for (int32_t v = 0; v < n; v++)
+    if (missing[v] == 0)
+      ready_push(&ready, v);
+
+  int64_t now = 0;
+  int32_t free_cap = cap, free_streams = streams, done_count = 0, started = 0;
+  while (done_count < n) {
+    /* Start what fits, best priority first. */
+    int32_t naside = 0;
+    while (ready_size(&ready) > 0 && free_streams > 0 && free_cap > 0) {
+      int32_t v = ready_pop(&ready);
+      int32_t d = opsched_graph_demand(g, v);
+      if (d > free_cap) {
+        aside[naside++] = v;
+        continue;
+      }
+      s->stream[v] = opsched_lanes_take(&lanes);
+      s->order[started++] = v; /* by start: plain_pipeline's sort hint */
+      s->start[v] = now;
+      s->end[v] = opsched_sat_add(now, opsched_graph_cost(g, v));
+      free_cap -= d;
+      free_streams--;
+      run_push(&running, v);
+    }
+    for (int32_t i = 0; i < naside; i++)
+      ready_push(&ready, aside[i]);
+    if (running.head == running.tail) {
+      st = OPSCHED_ERR_INFEASIBLE; /* nothing runs, nothing fits */
+      ready_free(&ready);
+      goto done;
+    }
+    /* Retire everything that finishes at the next finish time. */
+    now = s->end[running.ids[running.head]];
+    while (running.head < running.tail && s->end[running.ids[running.head]] == now) {
+      int32_t u = running.ids[running.head++];
+      opsched_lanes_give(&lanes, s->stream[u]);
+      free_cap += opsched_graph_demand(g, u);
+      free_streams++;
+      done_count++;
+      int32_t ns;
+      const int32_t *succ = opsched_graph_succs(g, u, &ns);
+      for (int32_t k = 0; k < ns; k++)
+        if (--missing[succ[k]] == 0)
+          ready_push(&ready, succ[k]);
+    }
+  }
+  ready_free(&ready);
+  st = OPSCHED_OK;
+done:
+  opsched_free(prio);
+  opsched_free(ready_ids);
+  opsched_free(run_ids);
+  opsched_free(aside);
+  opsched_free(missing);
+  opsched_lanes_free(&lanes);
+  return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Memory in time (docs/memory.md): the gated list scheduler.              */
+
+/* The instants of a gated run (gated_peak): the distinct values `now`
+ * takes, numbered in increasing order; at[v] is the number of v's start,
+ * at[n + v] of its end (every end is a `now` where the op retires). */
+typedef struct time_ix {
+  int32_t *at;
+  int32_t cur;
+} time_ix;
 
 /* Starts v at `now` (instant ix->cur) on the lowest free stream. */
 static void start_op(const opsched_graph *g, opsched_schedule *s, opsched_lanes *lanes,
@@ -637,6 +742,12 @@ static opsched_status model_and_graph(const opsched_graph *g0, const opsched_buf
   opsched_status st = mem_model_build(g0, b, m);
   if (st != OPSCHED_OK)
     return st;
+  /* The model's DAG holds every edge of the graph (sorted, deduplicated,
+   * as the graph's CSR): with no more edges it is the graph itself, whose
+   * copy would be identical (nodes, costs, demands, CSR, topological
+   * order). The common case: a buffer's users consume its value. */
+  if (m->succ_off[m->n] == opsched_graph_num_edges(g0))
+    return OPSCHED_OK;
   if (!(*aug = augmented_graph(g0, m))) {
     mem_model_free(m);
     return OPSCHED_ERR_NOMEM;
@@ -699,7 +810,7 @@ static opsched_status memo_model(const opsched_graph *g0, const opsched_buffers 
     memo->model_buffers = b;
   }
   *m = memo->model;
-  *g = memo->aug;
+  *g = memo->aug ? memo->aug : memo->model_graph;
   return OPSCHED_OK;
 }
 

@@ -146,6 +146,20 @@ int64_t opsched_sort_order_recs(opsched_order_rec *rec, opsched_order_rec *tmp, 
   return moves;
 }
 
+int64_t opsched_sort_order_runs(opsched_order_rec *rec, opsched_order_rec *tmp, int32_t n) {
+  for (int32_t i = 1; i < n; i++)
+    if (rec[i].start < rec[i - 1].start)
+      return opsched_sort_order_recs(rec, tmp, n);
+  int64_t moves = 0;
+  for (int32_t lo = 0, hi; lo < n; lo = hi) {
+    for (hi = lo + 1; hi < n && rec[hi].start == rec[lo].start; hi++)
+      ;
+    if (hi - lo > 1)
+      moves += opsched_sort_order_recs(rec + lo, tmp, hi - lo);
+  }
+  return moves;
+}
+
 opsched_status opsched_schedule_sort_order(opsched_schedule *s,
                                            const opsched_graph *g) {
   return opsched_schedule_sort_order_by(s, g, NULL);
@@ -162,7 +176,7 @@ opsched_status opsched_schedule_sort_order_hint(opsched_schedule *s, const opsch
   int32_t n = s->n;
   /* One allocation: the records, then the sort's scratch (the topological
    * positions use the scratch before the sort). */
-  opsched_order_rec *rec = opsched_alloc_array(2 * (size_t)n + 1, sizeof *rec);
+  opsched_order_rec *rec = opsched_alloc_array_raw(2 * (size_t)n + 1, sizeof *rec);
   if (!rec)
     return OPSCHED_ERR_NOMEM;
   opsched_order_rec *tmp = rec + n;
@@ -189,7 +203,7 @@ opsched_status opsched_schedule_sort_order_hint(opsched_schedule *s, const opsch
   /* Sorting by (start, end, topological position) is itself topological: a
    * successor never starts before its predecessor ends, and equal starts
    * and ends only happen between zero-duration ops. */
-  opsched_sort_order_recs(rec, tmp, n);
+  opsched_sort_order_runs(rec, tmp, n);
   for (int32_t i = 0; i < n; i++)
     s->order[i] = rec[i].id;
   opsched_free(rec);

@@ -78,6 +78,12 @@ typedef struct opsched_order_rec {
   int32_t stream, topo, id;
 } opsched_order_rec;
 int64_t opsched_sort_order_recs(opsched_order_rec *rec, opsched_order_rec *tmp, int32_t n);
+/* As opsched_sort_order_recs; when the starts are already nondecreasing
+ * (a list schedule's start order), each run of one start is sorted alone,
+ * each with its own budget: a run of many zero-duration ops at one instant
+ * out of order then costs its own merge sort, not the whole array's.
+ * Returns the moves summed over the runs. */
+int64_t opsched_sort_order_runs(opsched_order_rec *rec, opsched_order_rec *tmp, int32_t n);
 
 /* Streams an op can be put on, lowest index first: O(log) per take/give
  * instead of a scan, and storage for at most min(streams, n) lanes, since

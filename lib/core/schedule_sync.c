@@ -54,6 +54,65 @@ static int32_t idle_lowest(const idle_set *t) {
   return i - t->size;
 }
 
+/* The predecessors' stream held by most of them among the idle ones (ties
+ * to the lower stream), -1 when none is idle; `held` is all zero before
+ * and after. */
+static int32_t affine_stream(const opsched_schedule *s, const int32_t *pred, int32_t np,
+                             int32_t *held, const idle_set *idle, uint64_t idle_bits) {
+  for (int32_t k = 0; k < np; k++)
+    held[s->stream[pred[k]]]++;
+  int32_t pick = -1;
+  for (int32_t k = 0; k < np; k++) {
+    int32_t q = s->stream[pred[k]];
+    int is_idle = idle ? idle_has(idle, q) : (int)(idle_bits >> q & 1);
+    if (is_idle && (pick < 0 || held[q] > held[pick] || (held[q] == held[pick] && q < pick)))
+      pick = q;
+  }
+  for (int32_t k = 0; k < np; k++)
+    held[s->stream[pred[k]]] = 0;
+  return pick;
+}
+
+/* opsched_streams_assign on at most 64 streams: the idle ones a bit mask,
+ * a stream turning idle once the start reaches its last end (the heap's
+ * pops: the set is the same, whatever the order they come in), found by a
+ * scan of the busy ones when the start reaches the earliest of their ends. */
+static opsched_status assign_few(const opsched_graph *g, opsched_schedule *s, int32_t S) {
+  int64_t last_end[64];
+  int32_t held[64] = {0};
+  uint64_t all = S == 64 ? ~(uint64_t)0 : ((uint64_t)1 << S) - 1, idle = all;
+  int64_t next = INT64_MAX; /* the earliest end among the busy streams */
+  for (int32_t i = 0; i < s->n; i++) {
+    int32_t v = s->order[i], np;
+    int64_t t = s->start[v];
+    if (i > 0 && t < s->start[s->order[i - 1]])
+      return OPSCHED_ERR_STATE; /* not sorted by start */
+    if (next <= t) {
+      next = INT64_MAX;
+      for (uint64_t busy = ~idle & all; busy; busy &= busy - 1) {
+        int32_t k = __builtin_ctzll(busy);
+        if (last_end[k] <= t)
+          idle |= (uint64_t)1 << k;
+        else if (last_end[k] < next)
+          next = last_end[k];
+      }
+    }
+    const int32_t *pred = opsched_graph_preds(g, v, &np);
+    int32_t pick = affine_stream(s, pred, np, held, NULL, idle);
+    if (pick < 0) {
+      if (!idle)
+        return OPSCHED_ERR_STATE;
+      pick = __builtin_ctzll(idle);
+    }
+    s->stream[v] = pick;
+    last_end[pick] = s->end[v];
+    idle &= ~((uint64_t)1 << pick);
+    if (s->end[v] < next)
+      next = s->end[v];
+  }
+  return OPSCHED_OK;
+}
+
 /* Ops go in s->order, which sorts by start time, so a stream idle at one
  * op's start stays idle for the next: busy streams wait in a heap keyed by
  * their last end and turn idle once the start reaches it. Each op takes
@@ -62,6 +121,8 @@ static int32_t idle_lowest(const idle_set *t) {
 opsched_status opsched_streams_assign(const opsched_graph *g,
                                       opsched_schedule *s) {
   int32_t n = s->n, S = opsched_lanes_usable(s->streams, n);
+  if (S <= 64)
+    return assign_few(g, s, S);
   int64_t *last_end = opsched_alloc_array((size_t)S, sizeof *last_end);
   int32_t *held = opsched_alloc_array((size_t)S, sizeof *held);
   int32_t *busy_ids = opsched_alloc_array((size_t)S, sizeof *busy_ids);
@@ -82,17 +143,7 @@ opsched_status opsched_streams_assign(const opsched_graph *g,
       idle_set_to(&idle, opsched_heap_pop(&busy), 1);
     const int32_t *pred = opsched_graph_preds(g, v, &np);
     /* Predecessors come earlier in the order, so their streams are known. */
-    for (int32_t k = 0; k < np; k++)
-      held[s->stream[pred[k]]]++;
-    int32_t pick = -1;
-    for (int32_t k = 0; k < np; k++) {
-      int32_t q = s->stream[pred[k]];
-      if (idle_has(&idle, q) &&
-          (pick < 0 || held[q] > held[pick] || (held[q] == held[pick] && q < pick)))
-        pick = q;
-    }
-    for (int32_t k = 0; k < np; k++)
-      held[s->stream[pred[k]]] = 0;
+    int32_t pick = affine_stream(s, pred, np, held, &idle, 0);
     if (pick < 0 && (pick = idle_lowest(&idle)) < 0) {
       st = OPSCHED_ERR_STATE;
       break;
@@ -138,14 +189,16 @@ opsched_status opsched_streams_waits(const opsched_graph *g,
   opsched_status st = OPSCHED_ERR_NOMEM;
   /* clock[v*S + k]: how many ops of stream k are known complete when v
    * completes (its vector clock); pos[v]: v's 1-based place on its stream. */
-  int32_t *clock = opsched_alloc_array((size_t)n * (size_t)S, sizeof *clock);
-  int32_t *pos = opsched_alloc_array((size_t)n, sizeof *pos);
+  /* Not zero-filled: a clock row is its stream predecessor's copy or set
+   * to zero below, and pos, first, cnt and buf are written before read. */
+  int32_t *clock = opsched_alloc_array_raw((size_t)n * (size_t)S, sizeof *clock);
+  int32_t *pos = opsched_alloc_array_raw((size_t)n, sizeof *pos);
   int32_t *last_on = opsched_alloc_array((size_t)S, sizeof *last_on);
   int32_t *latest = opsched_alloc_array((size_t)S, sizeof *latest);
   int32_t *cand = opsched_alloc_array((size_t)S, sizeof *cand);
-  int32_t *buf = opsched_alloc_array((size_t)cross, sizeof *buf);
-  int64_t *first = opsched_alloc_array((size_t)n, sizeof *first);
-  int32_t *cnt = opsched_alloc_array((size_t)n, sizeof *cnt);
+  int32_t *buf = opsched_alloc_array_raw((size_t)cross, sizeof *buf);
+  int64_t *first = opsched_alloc_array_raw((size_t)n, sizeof *first);
+  int32_t *cnt = opsched_alloc_array_raw((size_t)n, sizeof *cnt);
   if (!s->wait_off || !clock || !pos || !last_on || !latest || !cand ||
       !buf || !first || !cnt)
     goto done;
@@ -157,6 +210,8 @@ opsched_status opsched_streams_waits(const opsched_graph *g,
     int32_t *row = clock + (size_t)v * (size_t)S;
     if (prev >= 0)
       memcpy(row, clock + (size_t)prev * (size_t)S, sizeof *row * (size_t)S);
+    else
+      memset(row, 0, sizeof *row * (size_t)S);
     pos[v] = prev >= 0 ? pos[prev] + 1 : 1;
     /* Per other stream only the latest producer can matter: it completes
      * after every earlier op of its stream. */

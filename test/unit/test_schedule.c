@@ -2,6 +2,7 @@
 #include "check.h"
 #include "opsched/schedule.h"
 
+#include "../../lib/core/heap.h"
 #include "../../lib/core/schedule_object.h"
 
 #include <stdlib.h>
@@ -174,6 +175,136 @@ static void test_sort_order_hint(void) {
   opsched_graph_destroy(g);
 }
 
+/* The bit queue pops ascending whatever the push order, across words and
+ * levels (5000 places: three levels), interleaved with pushes, as the
+ * keyed heap does. */
+static void test_bitq(void) {
+  enum { N = 5000 };
+  opsched_bitq q;
+  CHECK(opsched_bitq_init(&q, N) == 0);
+  CHECK_EQ_I64(q.levels, 3);
+  static const int32_t in[] = {4999, 64, 0, 4096, 63, 4095, 65, 1};
+  static const int32_t out[] = {0, 1, 63, 64, 65, 4095, 4096, 4999};
+  for (int i = 0; i < 8; i++)
+    opsched_bitq_push(&q, in[i]);
+  CHECK_EQ_I64(q.size, 8);
+  for (int i = 0; i < 8; i++)
+    CHECK_EQ_I64(opsched_bitq_pop(&q), out[i]);
+  CHECK_EQ_I64(q.size, 0);
+  /* Random pushes and pops against the heap keyed by the value itself. */
+  int32_t *ids = malloc(sizeof *ids * N);
+  int64_t *keys = malloc(sizeof *keys * N);
+  uint8_t *queued = calloc(N, 1);
+  for (int32_t i = 0; i < N; i++)
+    keys[i] = i;
+  opsched_heap h;
+  opsched_heap_init(&h, ids, keys);
+  uint32_t x = 12345;
+  int64_t pops = 0;
+  for (int step = 0; step < 20000; step++) {
+    x = x * 1103515245u + 12345u;
+    int32_t v = (int32_t)((x >> 8) % N);
+    if ((x >> 4) % 3 != 0 && !queued[v]) {
+      queued[v] = 1;
+      opsched_bitq_push(&q, v);
+      opsched_heap_push(&h, v);
+    } else if (h.size > 0) {
+      int32_t a = opsched_bitq_pop(&q), b = opsched_heap_pop(&h);
+      CHECK_EQ_I64(a, b);
+      queued[a] = 0;
+      pops++;
+    }
+    CHECK_EQ_I64(q.size, h.size);
+  }
+  CHECK(pops > 1000);
+  opsched_bitq_free(&q);
+  /* One place: one level of one word. */
+  CHECK(opsched_bitq_init(&q, 1) == 0);
+  CHECK_EQ_I64(q.levels, 1);
+  opsched_bitq_push(&q, 0);
+  CHECK_EQ_I64(opsched_bitq_pop(&q), 0);
+  opsched_bitq_free(&q);
+  free(ids);
+  free(keys);
+  free(queued);
+}
+
+/* Starts already in order: each run of one start sorted alone with its own
+ * budget. A reversed run of 100 at start 0 falls back to the merge sort
+ * after 903 moves (1 + ... + 42 > 8 * 100 + 64), then 25 runs of four with
+ * reversed ends cost 0 + 1 + 2 + 3 each; the whole array's sort would pay
+ * the insertion moves of the first run and more against 8 * 200 + 64. */
+static void test_sort_order_runs(void) {
+  enum { N = 200 };
+  opsched_order_rec *rec = malloc(sizeof *rec * N), *tmp = malloc(sizeof *tmp * N);
+  for (int32_t i = 0; i < 100; i++)
+    rec[i] = (opsched_order_rec){0, 100 - i, 0, 0, i};
+  for (int32_t i = 100; i < N; i++)
+    rec[i] = (opsched_order_rec){1 + (i - 100) / 4, 10 - i % 4, 0, 0, i};
+  CHECK_EQ_I64(opsched_sort_order_runs(rec, tmp, N), 903 + 6 * 25);
+  for (int32_t i = 0; i < 100; i++)
+    CHECK_EQ_I64(rec[i].id, 99 - i);
+  for (int32_t i = 100; i < N; i++)
+    CHECK_EQ_I64(rec[i].id, 100 + 4 * ((i - 100) / 4) + 3 - i % 4);
+  /* Starts out of order: the whole array's sort. */
+  opsched_order_rec t[3] = {{2, 3, 0, 0, 0}, {1, 3, 0, 0, 1}, {1, 2, 0, 0, 2}};
+  opsched_order_rec ts[3];
+  CHECK_EQ_I64(opsched_sort_order_runs(t, ts, 3), 3);
+  CHECK_EQ_I64(t[0].id, 2);
+  CHECK_EQ_I64(t[1].id, 1);
+  CHECK_EQ_I64(t[2].id, 0);
+  free(rec);
+  free(tmp);
+}
+
+/* 600 independent ops (the ready queue's bit queue from 512 ops): one
+ * stream runs them by decreasing cost, ties by id, with costs spanning
+ * little (the counting sort) and much (the radix sort); four streams of
+ * unit costs name the streams 0, 1, 2, 3 at every instant. */
+static void test_large_ready_queue(void) {
+  enum { N = 600 };
+  for (int wide = 0; wide < 2; wide++) {
+    opsched_graph *g = opsched_graph_create(N);
+    for (int32_t v = 0; v < N; v++)
+      opsched_graph_add_node(g, wide ? (int64_t)((v * 7) % N) * 1000003 : v % 7, 1);
+    opsched_graph_finalize(g);
+    opsched_schedule_options o;
+    opsched_schedule_options_init(&o);
+    opsched_schedule *s = NULL;
+    CHECK(opsched_schedule_run(g, &o, &s) == OPSCHED_OK);
+    for (int32_t i = 1; i < N; i++) {
+      int64_t ca = opsched_graph_cost(g, s->order[i - 1]), cb = opsched_graph_cost(g, s->order[i]);
+      CHECK(ca > cb || (ca == cb && s->order[i - 1] < s->order[i]));
+    }
+    if (!wide) {
+      CHECK_EQ_I64(s->order[0], 6);
+      CHECK_EQ_I64(s->order[1], 13);
+      CHECK_EQ_I64(s->order[N - 1], 595);
+    } else {
+      CHECK_EQ_I64(s->order[0], 257); /* 257 * 7 % 600 == 599 */
+    }
+    opsched_schedule_destroy(s);
+    opsched_graph_destroy(g);
+  }
+  opsched_graph *g = opsched_graph_create(N);
+  for (int32_t v = 0; v < N; v++)
+    opsched_graph_add_node(g, 1, 1);
+  opsched_graph_finalize(g);
+  opsched_schedule_options o;
+  opsched_schedule_options_init(&o);
+  o.streams = 4;
+  opsched_schedule *s = NULL;
+  CHECK(opsched_schedule_run(g, &o, &s) == OPSCHED_OK);
+  CHECK_EQ_I64(s->makespan, N / 4);
+  for (int32_t i = 0; i < N; i++) {
+    CHECK_EQ_I64(s->order[i], i);
+    CHECK_EQ_I64(s->start[i], i / 4);
+    CHECK_EQ_I64(s->stream[i], i % 4);
+  }
+  opsched_schedule_destroy(s);
+  opsched_graph_destroy(g);
+}
+
 int main(void) {
   test_seed_demo(OPSCHED_PRIORITY_CRITICAL_PATH);
   test_seed_demo(OPSCHED_PRIORITY_PROGRAM_ORDER);
@@ -182,5 +313,8 @@ int main(void) {
   test_zero_costs();
   test_sort_order_recs();
   test_sort_order_hint();
+  test_bitq();
+  test_sort_order_runs();
+  test_large_ready_queue();
   return check_report("test_schedule");
 }
