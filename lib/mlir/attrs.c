@@ -4,6 +4,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "queries.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,58 +109,68 @@ static size_t table_capacity(size_t cap, size_t count) {
   return cap ? 2 * cap : TABLE_MIN;
 }
 
-/* Makes room for one more entry; 0 when the table cannot take it (out of
- * memory: it stops caching). */
-static int ints_reserve(opsched_attr_ints *t) {
-  size_t cap = t->entries ? t->mask + 1 : 0, ncap = table_capacity(cap, t->count);
+static int entry_empty(const char *entry, size_t attr_at) {
+  MlirAttribute a;
+  memcpy(&a, entry + attr_at, sizeof a);
+  return mlirAttributeIsNull(a);
+}
+
+/* Makes room for one more entry in a table of `cap` entries of `size` bytes
+ * each (the MlirAttribute at `attr_at`, null when empty), placed by
+ * `hash_of`. Returns the entries (new when grown, cleared when started
+ * over, and *mask and *count updated); *ok is 0 when the table cannot take
+ * it (out of memory: it stops caching). */
+static void *table_reserve(void *entries, size_t *mask, size_t *count, size_t size,
+                           size_t attr_at, uint64_t (*hash_of)(const void *), int *ok) {
+  char *old = entries;
+  size_t cap = old ? *mask + 1 : 0, ncap = table_capacity(cap, *count);
+  *ok = 1;
   if (ncap == cap)
-    return 1;
+    return old;
   if (!ncap) { /* start over */
-    memset(t->entries, 0, sizeof *t->entries * cap);
-    t->count = 0;
-    return 1;
+    memset(old, 0, size * cap);
+    *count = 0;
+    return old;
   }
-  opsched_attr_int_entry *e = calloc(ncap, sizeof *e);
-  if (!e)
-    return 0;
+  char *e = calloc(ncap, size);
+  if (!e) {
+    *ok = 0;
+    return old;
+  }
   for (size_t i = 0; i < cap; i++) {
-    if (mlirAttributeIsNull(t->entries[i].attr))
+    const char *from = old + i * size;
+    if (entry_empty(from, attr_at))
       continue;
-    size_t j = (size_t)mix64((uint64_t)t->entries[i].key) & (ncap - 1);
-    while (!mlirAttributeIsNull(e[j].attr))
+    size_t j = (size_t)hash_of(from) & (ncap - 1);
+    while (!entry_empty(e + j * size, attr_at))
       j = (j + 1) & (ncap - 1);
-    e[j] = t->entries[i];
+    memcpy(e + j * size, from, size);
   }
-  free(t->entries);
-  t->entries = e;
-  t->mask = ncap - 1;
-  return 1;
+  free(old);
+  *mask = ncap - 1;
+  return e;
+}
+
+static uint64_t int_entry_hash(const void *e) {
+  return mix64((uint64_t)((const opsched_attr_int_entry *)e)->key);
+}
+
+static uint64_t array_entry_hash(const void *e) {
+  return ((const opsched_attr_array_entry *)e)->hash;
+}
+
+static int ints_reserve(opsched_attr_ints *t) {
+  int ok;
+  t->entries = table_reserve(t->entries, &t->mask, &t->count, sizeof *t->entries,
+                             offsetof(opsched_attr_int_entry, attr), int_entry_hash, &ok);
+  return ok;
 }
 
 static int arrays_reserve(opsched_attr_arrays *t) {
-  size_t cap = t->entries ? t->mask + 1 : 0, ncap = table_capacity(cap, t->count);
-  if (ncap == cap)
-    return 1;
-  if (!ncap) {
-    memset(t->entries, 0, sizeof *t->entries * cap);
-    t->count = 0;
-    return 1;
-  }
-  opsched_attr_array_entry *e = calloc(ncap, sizeof *e);
-  if (!e)
-    return 0;
-  for (size_t i = 0; i < cap; i++) {
-    if (mlirAttributeIsNull(t->entries[i].attr))
-      continue;
-    size_t j = (size_t)t->entries[i].hash & (ncap - 1);
-    while (!mlirAttributeIsNull(e[j].attr))
-      j = (j + 1) & (ncap - 1);
-    e[j] = t->entries[i];
-  }
-  free(t->entries);
-  t->entries = e;
-  t->mask = ncap - 1;
-  return 1;
+  int ok;
+  t->entries = table_reserve(t->entries, &t->mask, &t->count, sizeof *t->entries,
+                             offsetof(opsched_attr_array_entry, attr), array_entry_hash, &ok);
+  return ok;
 }
 
 void opsched_attr_writer_init(opsched_attr_writer *w, MlirContext ctx) {
