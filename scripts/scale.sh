@@ -13,7 +13,8 @@
 # default none: the default options), SCALE_STREAMS (default "1 4 16"),
 # SCALE_KINDS (default "dag blocks wide nested random"), SCALE_RAW (a file
 # that keeps the raw rows, appended), SCALE_OUTPUT=0 (skip the parse+print of
-# the output: half the time at 1M; its columns are then 0).
+# the output: half the time at 1M; its columns are then 0), SCALE_REPEAT
+# (samples per row, default 1: each is a raw row; --summary takes medians).
 # scripts/scale.sh --table RAW... prints the tables again from raw rows;
 # scripts/scale.sh --summary RAW... the one-row-per-configuration table.
 set -euo pipefail
@@ -76,17 +77,37 @@ generate() { # kind n -> $work/in.mlir
 # smallest size to this one; peak MB; and the pass run's peak RSS over
 # stock mlir-opt parse+print of its output, per op ("-" when not measured).
 summary() {
-  printf '| input | ops | streams | parse+print cpu s | own cpu s | own / parse+print | pass line cpu s | pass line / parse+print | own growth from smallest | peak MB | bytes/op over output |\n'
-  printf '|---|---|---|---|---|---|---|---|---|---|---|\n'
+  printf '| input | ops | streams | samples | parse+print cpu s | own cpu s | own / parse+print | pass line cpu s | pass line / parse+print | own growth from smallest | peak MB | bytes/op over output |\n'
+  printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+  # Each raw row is one sample; a configuration's figures are the medians of
+  # its samples, column by column (the VM's speed moves between runs), and
+  # the ratios are those of the medians.
   sort -k1,1 -k3,3n -k2,2n "$@" | awk '
+    function median(list,   v, n, i, j, t) {
+      n = split(list, v, " ")
+      for (i = 2; i <= n; i++) { t = v[i] + 0; for (j = i - 1; j >= 1 && v[j] + 0 > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+      return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
     NF >= 14 && $13 > 0 {
-      own = $14 * $13 / $7; pass = $9 * $13 / $7; c = $1" "$2
-      g = "-"
-      if (!(c in o0)) { o0[c] = $4; w0[c] = own }
-      else if ($4 > o0[c] && own > 0 && w0[c] > 0) g = sprintf("%.2f", log(own / w0[c]) / log($4 / o0[c]))
-      b = $11 > 0 ? sprintf("%.0f", ($8 - $11) * 1024 / $4) : "-"
-      printf "| %s | %d | %d | %.2f | %.2f | %.2fx | %.2f | %.2fx | %s | %.0f | %s |\n",
-        $1, $4, $2, $12, own, own / $12, pass, pass / $12, g, $8 / 1024, b }'
+      c = $1" "$2" "$3
+      if (!(c in n)) { key[++k] = c; ops[c] = $4 }
+      n[c]++
+      own[c] = own[c] " " $14 * $13 / $7; pass[c] = pass[c] " " $9 * $13 / $7; pp[c] = pp[c] " " $12
+      mb[c] = mb[c] " " $8 / 1024
+      if ($11 > 0) over[c] = over[c] " " ($8 - $11) * 1024 / $4
+    }
+    END {
+      for (i = 1; i <= k; i++) {
+        c = key[i]; split(c, f, " "); fam = f[1]" "f[2]
+        o = median(own[c]); p = median(pass[c]); b = median(pp[c])
+        g = "-"
+        if (!(fam in o0)) { o0[fam] = ops[c]; w0[fam] = o }
+        else if (ops[c] > o0[fam] && o > 0 && w0[fam] > 0) g = sprintf("%.2f", log(o / w0[fam]) / log(ops[c] / o0[fam]))
+        ob = (c in over) ? sprintf("%.0f", median(over[c])) : "-"
+        printf "| %s | %d | %d | %d | %.2f | %.2f | %.2fx | %.2f | %.2fx | %s | %.0f | %s |\n",
+          f[1], ops[c], f[2], n[c], b, o, o / b, p, p / b, g, median(mb[c]), ob
+      }
+    }'
 }
 
 if [ "${1:-}" = "--table" ]; then
@@ -113,6 +134,7 @@ for kind in ${SCALE_KINDS:-dag blocks wide nested random}; do
    generate "$kind" "$n"
    # Ops: every line that starts with an op name (after an optional result).
    ops=$(grep -cE '^ *(%[^ ]+ = )?"?[a-z_]+\.[a-z_.]+' "$work/in.mlir" || true)
+   for _ in $(seq "${SCALE_REPEAT:-1}"); do
    read -r bs bm bc < <(measure "$opt" "$work/in.mlir" -o /dev/null)
    for streams in ${SCALE_STREAMS:-1 4 16}; do
     # One run gives wall, peak and CPU (time -v) and the pass (--mlir-timing).
@@ -128,6 +150,7 @@ for kind in ${SCALE_KINDS:-dag blocks wide nested random}; do
     rm -f "$work/out.mlir"
     echo "$kind $streams $n $ops $bs $bm $ss $sm $ps $os $om $bc $sc $po" >> "$raw"
     echo "$kind $streams $n $ops $bs $bm $ss $sm $ps $os $om $bc $sc $po" >&2
+   done
    done
   done
 done
