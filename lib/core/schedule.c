@@ -416,18 +416,47 @@ static int32_t next_head(const int32_t *at, const uint8_t *started, int32_t next
   return next;
 }
 
+/* The free run's ready ops by allocation (alloc_keys: distinct positions
+ * 0..n-1 in alloc_less's order): a bit queue over the positions, `at` the
+ * op at each, instead of a keyed heap; it pops the heap's sequence. Ops
+ * started by the fallback stay queued (lazy deletion). */
+typedef struct alloc_queue {
+  opsched_bitq q;
+  const int64_t *key;
+  int32_t *at;
+} alloc_queue;
+
+static inline void alloc_push(alloc_queue *a, int32_t v) {
+  opsched_bitq_push(&a->q, (int32_t)a->key[v]);
+}
+
+/* v became ready: queued by priority and (free run) by allocation. */
+static inline void make_ready(opsched_heap *ready, alloc_queue *a, int32_t window, int32_t v) {
+  opsched_heap_push(ready, v);
+  if (!window)
+    alloc_push(a, v);
+}
+
+/* The smallest queued position (q not empty). */
+static inline int32_t bitq_min(const opsched_bitq *q) {
+  uint32_t x = 0;
+  for (int32_t l = q->levels - 1; l >= 0; l--)
+    x = x << 6 | (uint32_t)__builtin_ctzll(q->word[l][x]);
+  return (int32_t)x;
+}
+
 /* The ready op that allocates least (ties by priority), or -1. */
-static int32_t alloc_top(opsched_heap *h, const uint8_t *started) {
-  while (h->size > 0 && started[h->ids[0]])
-    opsched_heap_pop(h);
-  return h->size > 0 ? h->ids[0] : -1;
+static int32_t alloc_top(alloc_queue *a, const uint8_t *started) {
+  while (a->q.size > 0 && started[a->at[bitq_min(&a->q)]])
+    opsched_bitq_pop(&a->q);
+  return a->q.size > 0 ? a->at[bitq_min(&a->q)] : -1;
 }
 
 /* Nothing runs and nothing fits: the op that starts anyway, -1 on a bug.
  * Free: the smallest allocation (its ready entry goes stale, lazy
  * deletion). Window: the head; every op before it has started and, nothing
  * running, ended, so it is ready and the ready heap's top. */
-static int32_t forced_pick(opsched_heap *ready, opsched_heap *by_alloc,
+static int32_t forced_pick(opsched_heap *ready, alloc_queue *by_alloc,
                            const uint8_t *started, const int64_t *prio,
                            int32_t window, int32_t next) {
   if (!window)
@@ -477,10 +506,12 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   acc128 *allocs_local = NULL;
   int64_t *akey_local = NULL;
   const acc128 *allocs = op_allocs(m, s->memo, &allocs_local);
-  int32_t *by_alloc_ids = opsched_alloc_array((size_t)n, sizeof *by_alloc_ids);
-  int32_t *at = opsched_alloc_array((size_t)n, sizeof *at); /* window: order */
+  /* at: the order's op at each position (window), by_alloc's (free run) */
+  int32_t *at = opsched_alloc_array((size_t)n, sizeof *at);
+  alloc_queue by_alloc = {{{NULL}, 0, 0}, NULL, at};
   if (!prio || !ready_ids || !run_ids || !aside || !missing || !remaining ||
-      !lanes_ok || !started || !allocs || !by_alloc_ids || !at)
+      !lanes_ok || !started || !allocs || !at ||
+      (!window && opsched_bitq_init(&by_alloc.q, n) != 0))
     goto done;
   memcpy(prio, prio_in, sizeof *prio * (size_t)n);
   for (int32_t v = 0; window > 0 && v < n; v++)
@@ -489,8 +520,9 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   const int64_t *akey = window ? prio : alloc_keys(m, allocs, prio, s->memo, &akey_local);
   if (!akey)
     goto done;
-  opsched_heap by_alloc;
-  opsched_heap_init(&by_alloc, by_alloc_ids, akey);
+  by_alloc.key = akey;
+  for (int32_t v = 0; !window && v < n; v++)
+    at[akey[v]] = v;
   for (int32_t v = 0; v < n; v++)
     opsched_graph_preds(g, v, &missing[v]);
   for (int32_t k = 0; k < m->nb; k++)
@@ -500,11 +532,8 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   run_queue running = {run_ids, 0, 0, s->end};
   /* With a window the head decides (forced_pick): no allocation order. */
   for (int32_t v = 0; v < n; v++)
-    if (missing[v] == 0) {
-      opsched_heap_push(&ready, v);
-      if (!window)
-        opsched_heap_push(&by_alloc, v);
-    }
+    if (missing[v] == 0)
+      make_ready(&ready, &by_alloc, window, v);
 
   const acc128 lim = {(uint64_t)limit, 0};
   acc128 live = {0, 0}, pend = {0, 0};
@@ -585,11 +614,8 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       int32_t ns;
       const int32_t *succ = opsched_graph_succs(g, u, &ns);
       for (int32_t k = 0; k < ns; k++)
-        if (--missing[succ[k]] == 0) {
-          opsched_heap_push(&ready, succ[k]);
-          if (!window)
-            opsched_heap_push(&by_alloc, succ[k]);
-        }
+        if (--missing[succ[k]] == 0)
+          make_ready(&ready, &by_alloc, window, succ[k]);
     }
   }
   st = OPSCHED_OK;
@@ -604,7 +630,7 @@ done:
   opsched_free(started);
   opsched_free(allocs_local);
   opsched_free(akey_local);
-  opsched_free(by_alloc_ids);
+  opsched_bitq_free(&by_alloc.q);
   opsched_free(at);
   return st;
 }

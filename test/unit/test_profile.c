@@ -176,6 +176,12 @@ static void test_random_profiles(void) {
     random_run(seed + 600, 2000, 16, 16, 1, 300, 2000); /* runs, long ops */
     random_run(seed + 700, 1000, 4, 6, 6, 30, 60);     /* flat */
     random_run(seed + 800, 1000, 4, 4, 1, 12, 40);     /* flat */
+    /* Flat, with long runs of full steps (the jump past them). */
+    random_run(seed + 900, 1000, 16, 16, 1, 300, 2000);  /* flat, runs, long ops */
+    random_run(seed + 1000, 1000, 3, 30, 10, 50, 300);   /* flat, runs, demands */
+    random_run(seed + 1100, 1000, 16, 40, 40, 200, 500); /* flat, capacity */
+    random_run(seed + 1200, 1000, 1 + (int32_t)(seed % 5), 1, 1, 9, 20); /* flat */
+    random_run(seed + 1300, 1000, 2, 3, 3, 1, 3);        /* flat, short ops */
   }
 }
 
