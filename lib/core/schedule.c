@@ -596,11 +596,12 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
                                           time_ix *ix) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
-  int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
+  /* Written before read: not zeroed. */
+  int64_t *prio = opsched_alloc_array_raw((size_t)n, sizeof *prio);
+  int32_t *run_ids = opsched_alloc_array_raw((size_t)n, sizeof *run_ids);
   int32_t *place_local = NULL;
-  int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
-  int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
+  int32_t *missing = opsched_alloc_array_raw((size_t)n, sizeof *missing);
+  int32_t *remaining = opsched_alloc_array_raw((size_t)m->nb, sizeof *remaining);
   opsched_lanes lanes;
   int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
   uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
@@ -608,7 +609,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   int64_t *akey_local = NULL;
   const acc128 *allocs = op_allocs(m, s->memo, &allocs_local);
   /* at: the order's op at each position (window), by_alloc's (free run) */
-  int32_t *at = opsched_alloc_array((size_t)n, sizeof *at);
+  int32_t *at = opsched_alloc_array_raw((size_t)n, sizeof *at);
   alloc_queue by_alloc = {{{NULL}, 0, 0}, NULL, at};
   ready_bits ready = {{{NULL}, 0, 0}, NULL, n};
   if (!prio || !run_ids || !missing || !remaining || !lanes_ok || !started || !allocs ||
@@ -748,10 +749,11 @@ static opsched_status gated_window_schedule(const opsched_graph *g, const mem_mo
                                             gate_range *range, time_ix *ix) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
-  int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
-  int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
-  int32_t *at = opsched_alloc_array((size_t)n, sizeof *at);
+  /* Written before read (prio: positions 0..n-1): not zeroed. */
+  int32_t *run_ids = opsched_alloc_array_raw((size_t)n, sizeof *run_ids);
+  int32_t *missing = opsched_alloc_array_raw((size_t)n, sizeof *missing);
+  int32_t *remaining = opsched_alloc_array_raw((size_t)m->nb, sizeof *remaining);
+  int32_t *at = opsched_alloc_array_raw((size_t)n, sizeof *at);
   uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
   acc128 *allocs_local = NULL;
   const acc128 *allocs = op_allocs(m, s->memo, &allocs_local);
