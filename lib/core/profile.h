@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-enum { OPSCHED_PROF_CHUNK = 64, OPSCHED_PROF_GROUP = 16 };
+enum { OPSCHED_PROF_CHUNK = 64, OPSCHED_PROF_GROUP = 8 };
 
 typedef struct opsched_prof_chunk {
   int64_t t[OPSCHED_PROF_CHUNK];

@@ -183,6 +183,14 @@ static void test_random_profiles(void) {
     random_run(seed + 1200, 1000, 1 + (int32_t)(seed % 5), 1, 1, 9, 20); /* flat */
     random_run(seed + 1300, 1000, 2, 3, 3, 1, 3);        /* flat, short ops */
   }
+  /* Runs over many chunk groups (OPSCHED_PROF_GROUP chunks each): queries
+   * that cross groups by their summaries, adds and splits that make them
+   * stale. */
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    random_run(seed + 1400, 6000, 16, 16, 1, 300, 4000);
+    random_run(seed + 1500, 6000, 4, 8, 2, 40, 2000);
+    random_run(seed + 1600, 6000, 2, 2, 1, 5, 300);
+  }
 }
 
 /* A snapshot of a flat profile restores exactly the profile of the ops it
