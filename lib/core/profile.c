@@ -10,6 +10,8 @@ enum { CH = OPSCHED_PROF_CHUNK, HALF = OPSCHED_PROF_CHUNK / 2, GROUP = OPSCHED_P
 /* The group arrays for `count` groups (grown: realloc); 0 when out of
  * memory. Every group is stale. */
 static int groups_alloc(opsched_prof *p, size_t count) {
+  if (!p->grouped)
+    return 1;
   uint8_t *st = opsched_realloc_array(p->gstale, count, sizeof *st);
   if (st)
     p->gstale = st;
@@ -34,6 +36,8 @@ static int groups_alloc(opsched_prof *p, size_t count) {
 /* Groups from the one of directory position `from` to the one of `to`
  * become stale. */
 static void groups_touch(opsched_prof *p, int32_t from, int32_t to) {
+  if (!p->grouped)
+    return;
   for (int32_t g = from / GROUP; g <= to / GROUP; g++)
     p->gstale[g] = 1;
 }
@@ -44,6 +48,7 @@ int opsched_prof_init(opsched_prof *p, int32_t streams, int32_t cap,
   p->gstale = p->gfull = NULL;
   p->gfit = p->gff = p->gafter = NULL;
   p->flat = ops >= 0 && ops <= OPSCHED_PROF_FLAT_OPS;
+  p->grouped = ops < 0 || ops > OPSCHED_PROF_GROUP_OPS;
   size_t m = p->flat ? 2 * (size_t)ops + 2 : 1;
   p->pt = opsched_alloc_array(m, sizeof *p->pt);
   p->pcnt = opsched_alloc_array(m, sizeof *p->pcnt);
@@ -99,7 +104,8 @@ void opsched_prof_reset(opsched_prof *p) {
   p->dir[0] = 0;
   p->first[0] = 0;
   p->nch = 1;
-  memset(p->gstale, 1, (size_t)p->cap_ch / GROUP + 1);
+  if (p->grouped)
+    memset(p->gstale, 1, (size_t)p->cap_ch / GROUP + 1);
 }
 
 static opsched_prof_chunk *chunk(const opsched_prof *p, int32_t c) {
@@ -539,7 +545,7 @@ static void group_refresh(opsched_prof *p, int32_t g) {
 static int group_cross(opsched_prof *p, int32_t ci, int64_t cost, run_query *r,
                        int *done) {
   int32_t g = ci / GROUP;
-  if (cost <= 0 || ci % GROUP != 0 || ci + GROUP >= p->nch)
+  if (!p->grouped || cost <= 0 || ci % GROUP != 0 || ci + GROUP >= p->nch)
     return 0;
   if (p->gstale[g])
     group_refresh(p, g);

@@ -123,6 +123,7 @@ static void random_run(uint64_t seed, int32_t n, int32_t streams,
   CHECK(opsched_prof_init(&p, streams, cap, max_demand, n));
   CHECK(p.flat == (n <= OPSCHED_PROF_FLAT_OPS));
   CHECK(p.runs == ((int64_t)streams * max_demand <= cap));
+  CHECK(p.grouped == (n > OPSCHED_PROF_GROUP_OPS));
   int mismatches = 0;
   int64_t horizon = 0;
   for (int32_t i = 0; i < n; i++) {
