@@ -336,30 +336,17 @@ static int64_t flat_earliest(opsched_prof *p, int64_t t, int64_t cost,
 /* ---------------------------------------------------------------------- */
 /* Chunks.                                                                 */
 
-int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
-                     int32_t demand) {
-  int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
-  int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
-  int32_t du = cost > 0 ? demand : 0; /* zero duration: no capacity */
-  if (p->flat) {
-    flat_add(p, lo, hi, du);
-    return 1;
-  }
+/* The add on chunks; *last gets the directory position of hi's step
+ * (every chunk changed is from lo's position before the add to there). */
+static inline __attribute__((always_inline)) int chunked_add(opsched_prof *p, int64_t lo, int64_t hi, int32_t du,
+                       int32_t *last) {
   opsched_prof_pos a, b;
-  opsched_prof_pos la = locate(p, lo);
-  int32_t nch0 = p->nch;
-  /* Every chunk changed is at la.c or after, up to b.c; a split moves the
-   * positions after it: those groups are stale. */
-  if (!split_at(p, lo, la, &a)) {
-    groups_touch(p, la.c, p->nch - 1);
+  if (!split_at(p, lo, locate(p, lo), &a))
     return 0;
-  }
   int32_t nch = p->nch;
-  if (!split_at(p, hi, locate_from(p, hi, a), &b)) {
-    groups_touch(p, la.c, p->nch - 1);
+  if (!split_at(p, hi, locate_from(p, hi, a), &b))
     return 0;
-  }
-  groups_touch(p, la.c, p->nch != nch0 ? p->nch - 1 : b.c);
+  *last = b.c;
   /* hi's new step goes after lo's: lo's position holds unless a chunk was
    * split on the way, which may have moved it. */
   if (p->nch != nch)
@@ -374,6 +361,26 @@ int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
   if (b.k > 0)
     add_steps(chunk(p, b.c), 0, b.k, 1, du);
   return 1;
+}
+
+int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
+                     int32_t demand) {
+  int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
+  int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+  int32_t du = cost > 0 ? demand : 0; /* zero duration: no capacity */
+  int32_t last = 0;
+  if (p->flat) {
+    flat_add(p, lo, hi, du);
+    return 1;
+  }
+  if (!p->grouped)
+    return chunked_add(p, lo, hi, du, &last);
+  /* The groups of the chunks changed are stale; a split moves the
+   * positions after it, so from there on every group is. */
+  int32_t from = locate(p, lo).c, nch0 = p->nch;
+  int ok = chunked_add(p, lo, hi, du, &last);
+  groups_touch(p, from, !ok || p->nch != nch0 ? p->nch - 1 : last);
+  return ok;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -470,7 +477,7 @@ static int skip_bad(opsched_prof *p, const fit *f, opsched_prof_pos *q) {
  * walk's answer. (An op of cost 0 walks any chunk with an inner run.) */
 static int64_t run_fit(int64_t a, int64_t b) { return (b >> 1) - (a >> 1); }
 
-static void runs_refresh(const opsched_prof *p, opsched_prof_chunk *c) {
+static inline __attribute__((always_inline)) void runs_refresh(const opsched_prof *p, opsched_prof_chunk *c) {
   int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
   c->full_first = c->full_last = -1;
   c->fit_max = -1;
@@ -506,18 +513,20 @@ static int64_t after_step(const opsched_prof *p, int32_t ci, int32_t k) {
   return k + 1 < c->len ? c->t[k + 1] : p->first[ci + 1];
 }
 
-/* Group g's summary (opsched_prof.gfit etc.) from its chunks' (each
- * refreshed when stale): the runs inside the chunks (fit_max) and those
- * between the last full step of one chunk and the first of the next chunk
- * of the group that has one. */
-static void group_refresh(opsched_prof *p, int32_t g) {
+/* Group g's summary (opsched_prof.gfit etc.) from its chunks': the runs
+ * inside the chunks (fit_max) and those between the last full step of one
+ * chunk and the first of the next chunk of the group that has one. Returns
+ * 0 (the group stays stale) when a chunk's summary is stale: the walk
+ * refreshes the chunks it enters, so a group is summarised once walked. */
+static int group_refresh(opsched_prof *p, int32_t g) {
   int32_t c0 = g * GROUP, c1 = c0 + GROUP < p->nch ? c0 + GROUP : p->nch;
   int64_t best = -1, after = -1;
   int full = 0;
+  for (int32_t ci = c0; ci < c1; ci++)
+    if (chunk(p, ci)->stale)
+      return 0;
   for (int32_t ci = c0; ci < c1; ci++) {
     opsched_prof_chunk *c = chunk(p, ci);
-    if (c->stale)
-      runs_refresh(p, c);
     if (c->full_first < 0)
       continue;
     best = c->fit_max > best ? c->fit_max : best;
@@ -532,6 +541,7 @@ static void group_refresh(opsched_prof *p, int32_t g) {
   p->gfull[g] = (uint8_t)full;
   p->gafter[g] = after;
   p->gstale[g] = 0;
+  return 1;
 }
 
 /* Crosses the group that starts at directory position ci (entered at its
@@ -545,11 +555,9 @@ static void group_refresh(opsched_prof *p, int32_t g) {
 static int group_cross(opsched_prof *p, int32_t ci, int64_t cost, run_query *r,
                        int *done) {
   int32_t g = ci / GROUP;
-  if (!p->grouped || cost <= 0 || ci % GROUP != 0 || ci + GROUP >= p->nch)
+  if (ci % GROUP != 0 || ci + GROUP >= p->nch) /* grouped, cost > 0: the caller's */
     return 0;
-  if (p->gstale[g])
-    group_refresh(p, g);
-  if (p->gfit[g] >= cost)
+  if ((p->gstale[g] && !group_refresh(p, g)) || p->gfit[g] >= cost)
     return 0;
   if (p->gfull[g] && p->gff[g] >= r->hi)
     *done = 1;
@@ -568,6 +576,36 @@ static int group_cross(opsched_prof *p, int32_t ci, int64_t cost, run_query *r,
  * first full step, the run leaving it starts after its last). The last
  * step is empty, never full. */
 static int64_t earliest_runs(opsched_prof *p, int64_t t0, int64_t cost) {
+  run_query r = {t0, cost, 0, 0};
+  opsched_prof_pos q = locate(p, cost > 0 ? 2 * t0 + 1 : 2 * t0);
+  run_from(&r, 0); /* t0 itself: its span starts in q's step */
+  for (int32_t ci = q.c, k = q.k;; ci++, k = 0) {
+    opsched_prof_chunk *c = chunk(p, ci);
+    if (c->t[k] >= r.hi)
+      return r.t;
+    if (k == 0 && c->stale)
+      runs_refresh(p, c);
+    if (k > 0 || (c->full_first >= 0 && c->fit_max >= cost)) {
+      int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
+      for (; k < c->len; k++) {
+        if (c->t[k] >= r.hi)
+          return r.t;
+        if (c->cnt[k] > free_max)
+          run_from(&r, after_step(p, ci, k));
+      }
+    } else if (c->full_first >= 0) {
+      if (c->t[c->full_first] >= r.hi)
+        return r.t;
+      run_from(&r, after_step(p, ci, c->full_last));
+    }
+    if (ci + 1 == p->nch)
+      return r.t;
+  }
+}
+
+/* earliest_runs crossing groups by their summaries (group_cross): on
+ * grouped profiles, for an op of cost > 0. */
+static int64_t earliest_runs_grouped(opsched_prof *p, int64_t t0, int64_t cost) {
   run_query r = {t0, cost, 0, 0};
   opsched_prof_pos q = locate(p, cost > 0 ? 2 * t0 + 1 : 2 * t0);
   run_from(&r, 0); /* t0 itself: its span starts in q's step */
@@ -615,7 +653,8 @@ int64_t opsched_prof_earliest(opsched_prof *p, int64_t t, int64_t cost,
   if (p->flat)
     return flat_earliest(p, t, cost, demand);
   if (p->runs && demand <= p->max_demand)
-    return earliest_runs(p, t, cost);
+    return p->grouped && cost > 0 ? earliest_runs_grouped(p, t, cost)
+                                  : earliest_runs(p, t, cost);
   fit f = {(int64_t)p->streams - 1, (int64_t)p->cap - demand, cost > 0};
   int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
   int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
