@@ -338,8 +338,8 @@ static int64_t flat_earliest(opsched_prof *p, int64_t t, int64_t cost,
 
 /* The add on chunks; *last gets the directory position of hi's step
  * (every chunk changed is from lo's position before the add to there). */
-static inline __attribute__((always_inline)) int chunked_add(opsched_prof *p, int64_t lo, int64_t hi, int32_t du,
-                       int32_t *last) {
+static inline __attribute__((always_inline)) int
+chunked_add(opsched_prof *p, int64_t lo, int64_t hi, int32_t du, int32_t *last) {
   opsched_prof_pos a, b;
   if (!split_at(p, lo, locate(p, lo), &a))
     return 0;
@@ -477,7 +477,10 @@ static int skip_bad(opsched_prof *p, const fit *f, opsched_prof_pos *q) {
  * walk's answer. (An op of cost 0 walks any chunk with an inner run.) */
 static int64_t run_fit(int64_t a, int64_t b) { return (b >> 1) - (a >> 1); }
 
-static inline __attribute__((always_inline)) void runs_refresh(const opsched_prof *p, opsched_prof_chunk *c) {
+/* Inlined into its callers (the two walks): as a call
+ * it cost more on the walks of blocks of ~2,000 ops. */
+static inline __attribute__((always_inline)) void
+runs_refresh(const opsched_prof *p, opsched_prof_chunk *c) {
   int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
   c->full_first = c->full_last = -1;
   c->fit_max = -1;
