@@ -5,12 +5,50 @@
 
 #include <string.h>
 
-enum { CH = OPSCHED_PROF_CHUNK, HALF = OPSCHED_PROF_CHUNK / 2 };
+enum { CH = OPSCHED_PROF_CHUNK, HALF = OPSCHED_PROF_CHUNK / 2, GROUP = OPSCHED_PROF_GROUP };
+
+/* The group arrays for `count` groups (grown: realloc); 0 when out of
+ * memory. Every group is stale. */
+static int groups_alloc(opsched_prof *p, size_t count) {
+  if (!p->grouped)
+    return 1;
+  uint8_t *st = opsched_realloc_array(p->gstale, count, sizeof *st);
+  if (st)
+    p->gstale = st;
+  uint8_t *fu = opsched_realloc_array(p->gfull, count, sizeof *fu);
+  if (fu)
+    p->gfull = fu;
+  int64_t *fi = opsched_realloc_array(p->gfit, count, sizeof *fi);
+  if (fi)
+    p->gfit = fi;
+  int64_t *ff = opsched_realloc_array(p->gff, count, sizeof *ff);
+  if (ff)
+    p->gff = ff;
+  int64_t *af = opsched_realloc_array(p->gafter, count, sizeof *af);
+  if (af)
+    p->gafter = af;
+  if (!st || !fu || !fi || !ff || !af)
+    return 0;
+  memset(p->gstale, 1, count);
+  return 1;
+}
+
+/* Groups from the one of directory position `from` to the one of `to`
+ * become stale. */
+static void groups_touch(opsched_prof *p, int32_t from, int32_t to) {
+  if (!p->grouped)
+    return;
+  for (int32_t g = from / GROUP; g <= to / GROUP; g++)
+    p->gstale[g] = 1;
+}
 
 int opsched_prof_init(opsched_prof *p, int32_t streams, int32_t cap,
                       int32_t max_demand, int32_t ops) {
   p->memo_lo = -1;
+  p->gstale = p->gfull = NULL;
+  p->gfit = p->gff = p->gafter = NULL;
   p->flat = ops >= 0 && ops <= OPSCHED_PROF_FLAT_OPS;
+  p->grouped = ops < 0 || ops > OPSCHED_PROF_GROUP_OPS;
   size_t m = p->flat ? 2 * (size_t)ops + 2 : 1;
   p->pt = opsched_alloc_array(m, sizeof *p->pt);
   p->pcnt = opsched_alloc_array(m, sizeof *p->pcnt);
@@ -19,6 +57,8 @@ int opsched_prof_init(opsched_prof *p, int32_t streams, int32_t cap,
   p->ch = opsched_alloc_array((size_t)p->cap_ch, sizeof *p->ch);
   p->dir = opsched_alloc_array((size_t)p->cap_ch, sizeof *p->dir);
   p->first = opsched_alloc_array((size_t)p->cap_ch, sizeof *p->first);
+  if (!groups_alloc(p, (size_t)p->cap_ch / GROUP + 1))
+    return 0;
   p->streams = streams;
   p->cap = cap;
   p->max_demand = max_demand > 0 ? max_demand : 1;
@@ -37,6 +77,13 @@ void opsched_prof_free(opsched_prof *p) {
   opsched_free(p->pt);
   opsched_free(p->pcnt);
   opsched_free(p->puse);
+  opsched_free(p->gstale);
+  opsched_free(p->gfull);
+  opsched_free(p->gfit);
+  opsched_free(p->gff);
+  opsched_free(p->gafter);
+  p->gstale = p->gfull = NULL;
+  p->gfit = p->gff = p->gafter = NULL;
   p->pt = NULL;
   p->pcnt = p->puse = NULL;
   p->ch = NULL;
@@ -57,6 +104,8 @@ void opsched_prof_reset(opsched_prof *p) {
   p->dir[0] = 0;
   p->first[0] = 0;
   p->nch = 1;
+  if (p->grouped)
+    memset(p->gstale, 1, (size_t)p->cap_ch / GROUP + 1);
 }
 
 static opsched_prof_chunk *chunk(const opsched_prof *p, int32_t c) {
@@ -133,6 +182,8 @@ static int split_chunk(opsched_prof *p, int32_t ci) {
     if (!first)
       return 0;
     p->first = first;
+    if (!groups_alloc(p, (size_t)n / GROUP + 1))
+      return 0;
     p->cap_ch = n;
   }
   int32_t id = p->nch; /* chunks are never freed: ids 0..nch-1 are in use */
@@ -285,21 +336,17 @@ static int64_t flat_earliest(opsched_prof *p, int64_t t, int64_t cost,
 /* ---------------------------------------------------------------------- */
 /* Chunks.                                                                 */
 
-int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
-                     int32_t demand) {
-  int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
-  int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
-  int32_t du = cost > 0 ? demand : 0; /* zero duration: no capacity */
-  if (p->flat) {
-    flat_add(p, lo, hi, du);
-    return 1;
-  }
+/* The add on chunks; *last gets the directory position of hi's step
+ * (every chunk changed is from lo's position before the add to there). */
+static inline __attribute__((always_inline)) int
+chunked_add(opsched_prof *p, int64_t lo, int64_t hi, int32_t du, int32_t *last) {
   opsched_prof_pos a, b;
   if (!split_at(p, lo, locate(p, lo), &a))
     return 0;
   int32_t nch = p->nch;
   if (!split_at(p, hi, locate_from(p, hi, a), &b))
     return 0;
+  *last = b.c;
   /* hi's new step goes after lo's: lo's position holds unless a chunk was
    * split on the way, which may have moved it. */
   if (p->nch != nch)
@@ -314,6 +361,26 @@ int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
   if (b.k > 0)
     add_steps(chunk(p, b.c), 0, b.k, 1, du);
   return 1;
+}
+
+int opsched_prof_add(opsched_prof *p, int64_t t, int64_t cost,
+                     int32_t demand) {
+  int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
+  int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
+  int32_t du = cost > 0 ? demand : 0; /* zero duration: no capacity */
+  int32_t last = 0;
+  if (p->flat) {
+    flat_add(p, lo, hi, du);
+    return 1;
+  }
+  if (!p->grouped)
+    return chunked_add(p, lo, hi, du, &last);
+  /* The groups of the chunks changed are stale; a split moves the
+   * positions after it, so from there on every group is. */
+  int32_t from = locate(p, lo).c, nch0 = p->nch;
+  int ok = chunked_add(p, lo, hi, du, &last);
+  groups_touch(p, from, !ok || p->nch != nch0 ? p->nch - 1 : last);
+  return ok;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -410,7 +477,10 @@ static int skip_bad(opsched_prof *p, const fit *f, opsched_prof_pos *q) {
  * walk's answer. (An op of cost 0 walks any chunk with an inner run.) */
 static int64_t run_fit(int64_t a, int64_t b) { return (b >> 1) - (a >> 1); }
 
-static void runs_refresh(const opsched_prof *p, opsched_prof_chunk *c) {
+/* Inlined into its callers (the two walks): as a call
+ * it cost more on the walks of blocks of ~2,000 ops. */
+static inline __attribute__((always_inline)) void
+runs_refresh(const opsched_prof *p, opsched_prof_chunk *c) {
   int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
   c->full_first = c->full_last = -1;
   c->fit_max = -1;
@@ -444,6 +514,59 @@ static void run_from(run_query *r, int64_t a) {
 static int64_t after_step(const opsched_prof *p, int32_t ci, int32_t k) {
   const opsched_prof_chunk *c = chunk(p, ci);
   return k + 1 < c->len ? c->t[k + 1] : p->first[ci + 1];
+}
+
+/* Group g's summary (opsched_prof.gfit etc.) from its chunks': the runs
+ * inside the chunks (fit_max) and those between the last full step of one
+ * chunk and the first of the next chunk of the group that has one. Returns
+ * 0 (the group stays stale) when a chunk's summary is stale: the walk
+ * refreshes the chunks it enters, so a group is summarised once walked. */
+static int group_refresh(opsched_prof *p, int32_t g) {
+  int32_t c0 = g * GROUP, c1 = c0 + GROUP < p->nch ? c0 + GROUP : p->nch;
+  int64_t best = -1, after = -1;
+  int full = 0;
+  for (int32_t ci = c0; ci < c1; ci++)
+    if (chunk(p, ci)->stale)
+      return 0;
+  for (int32_t ci = c0; ci < c1; ci++) {
+    opsched_prof_chunk *c = chunk(p, ci);
+    if (c->full_first < 0)
+      continue;
+    best = c->fit_max > best ? c->fit_max : best;
+    if (!full)
+      p->gff[g] = c->t[c->full_first];
+    else if (run_fit(after, c->t[c->full_first]) > best)
+      best = run_fit(after, c->t[c->full_first]);
+    full = 1;
+    after = after_step(p, ci, c->full_last);
+  }
+  p->gfit[g] = best;
+  p->gfull[g] = (uint8_t)full;
+  p->gafter[g] = after;
+  p->gstale[g] = 0;
+  return 1;
+}
+
+/* Crosses the group that starts at directory position ci (entered at its
+ * first step, before the last chunk) by its summary when no run of it
+ * takes an op of `cost` > 0: the chunk-by-chunk walk would cross each
+ * chunk by its summary (fit_max < cost), find every run between two of
+ * its full steps too short (the same run_fit test), and either stop at the
+ * group's first full step with r's start or go on from the run after its
+ * last. Returns 1 with r updated (*done: r.t is the answer), 0 when the
+ * group must be walked. */
+static int group_cross(opsched_prof *p, int32_t ci, int64_t cost, run_query *r,
+                       int *done) {
+  int32_t g = ci / GROUP;
+  if (ci % GROUP != 0 || ci + GROUP >= p->nch) /* grouped, cost > 0: the caller's */
+    return 0;
+  if ((p->gstale[g] && !group_refresh(p, g)) || p->gfit[g] >= cost)
+    return 0;
+  if (p->gfull[g] && p->gff[g] >= r->hi)
+    *done = 1;
+  else if (p->gfull[g])
+    run_from(r, p->gafter[g]);
+  return 1;
 }
 
 /* The op fits exactly where its span lies in a run, so the answer is the
@@ -483,6 +606,43 @@ static int64_t earliest_runs(opsched_prof *p, int64_t t0, int64_t cost) {
   }
 }
 
+/* earliest_runs crossing groups by their summaries (group_cross): on
+ * grouped profiles, for an op of cost > 0. */
+static int64_t earliest_runs_grouped(opsched_prof *p, int64_t t0, int64_t cost) {
+  run_query r = {t0, cost, 0, 0};
+  opsched_prof_pos q = locate(p, cost > 0 ? 2 * t0 + 1 : 2 * t0);
+  run_from(&r, 0); /* t0 itself: its span starts in q's step */
+  for (int32_t ci = q.c, k = q.k;; ci++, k = 0) {
+    opsched_prof_chunk *c = chunk(p, ci);
+    if (c->t[k] >= r.hi)
+      return r.t;
+    int done = 0;
+    if (k == 0 && group_cross(p, ci, cost, &r, &done)) {
+      if (done)
+        return r.t;
+      ci += GROUP - 1; /* the loop's ci++: the next group's first chunk */
+      continue;
+    }
+    if (k == 0 && c->stale)
+      runs_refresh(p, c);
+    if (k > 0 || (c->full_first >= 0 && c->fit_max >= cost)) {
+      int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
+      for (; k < c->len; k++) {
+        if (c->t[k] >= r.hi)
+          return r.t;
+        if (c->cnt[k] > free_max)
+          run_from(&r, after_step(p, ci, k));
+      }
+    } else if (c->full_first >= 0) {
+      if (c->t[c->full_first] >= r.hi)
+        return r.t;
+      run_from(&r, after_step(p, ci, c->full_last));
+    }
+    if (ci + 1 == p->nch)
+      return r.t;
+  }
+}
+
 /* ---------------------------------------------------------------------- */
 /* The earliest start, any limits.                                          */
 
@@ -496,7 +656,8 @@ int64_t opsched_prof_earliest(opsched_prof *p, int64_t t, int64_t cost,
   if (p->flat)
     return flat_earliest(p, t, cost, demand);
   if (p->runs && demand <= p->max_demand)
-    return earliest_runs(p, t, cost);
+    return p->grouped && cost > 0 ? earliest_runs_grouped(p, t, cost)
+                                  : earliest_runs(p, t, cost);
   fit f = {(int64_t)p->streams - 1, (int64_t)p->cap - demand, cost > 0};
   int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
   int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;

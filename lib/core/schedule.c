@@ -405,6 +405,66 @@ static const int64_t *alloc_keys(const mem_model *m, const acc128 *allocs,
   return key;
 }
 
+/* The positions of the ops in (prio, id) order, the keyed heap's over
+ * prio: place[v] is v's, place[n + k] the op at k (a bottom-up merge sort,
+ * a total order). The memo's when it holds them for m and prio (the
+ * latest few), else computed (into *local or the memo, as alloc_keys).
+ * NULL when out of memory. */
+static const int32_t *prio_places(const mem_model *m, const int64_t *prio,
+                                  opsched_schedule_memo *memo, int32_t **local) {
+  int32_t n = m->n;
+  size_t bytes = sizeof *prio * (size_t)n;
+  *local = NULL;
+  int mine = memo && memo->model == m;
+  for (int i = 0; mine && i < OPSCHED_AKEY_MEMO_MAX; i++)
+    if (memo->place[i] && memcmp(memo->place_prio[i], prio, bytes) == 0)
+      return memo->place[i];
+  int32_t *place = opsched_alloc_array_raw(3 * (size_t)n + 1, sizeof *place);
+  int64_t *copy = mine ? opsched_alloc_array_raw((size_t)n, sizeof *copy) : NULL;
+  if (!place || (mine && !copy)) {
+    opsched_free(place);
+    opsched_free(copy);
+    return NULL;
+  }
+  int32_t *src = place + n, *dst = place + 2 * n;
+  for (int32_t v = 0; v < n; v++)
+    src[v] = v;
+  for (int32_t w = 1; w < n; w *= 2) {
+    for (int32_t lo = 0; lo < n; lo += 2 * w) {
+      int32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      int32_t a = lo, b = mid, k = lo;
+      while (a < mid && b < hi)
+        dst[k++] = prio[src[b]] < prio[src[a]] ||
+                           (prio[src[b]] == prio[src[a]] && src[b] < src[a])
+                       ? src[b++]
+                       : src[a++];
+      while (a < mid)
+        dst[k++] = src[a++];
+      while (b < hi)
+        dst[k++] = src[b++];
+    }
+    int32_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != place + n)
+    memcpy(place + n, src, sizeof *place * (size_t)n);
+  for (int32_t k = 0; k < n; k++)
+    place[place[n + k]] = k;
+  if (!mine) {
+    *local = place;
+    return place;
+  }
+  memcpy(copy, prio, bytes);
+  int32_t i = memo->place_next; /* the oldest */
+  opsched_free(memo->place_prio[i]);
+  opsched_free(memo->place[i]);
+  memo->place_prio[i] = copy;
+  memo->place[i] = place;
+  memo->place_next = (i + 1) % OPSCHED_AKEY_MEMO_MAX;
+  return place;
+}
+
 /* The first position of the order at or after `next` whose op has not
  * started (n when all have); 0 without a window. Amortized O(1). */
 static int32_t next_head(const int32_t *at, const uint8_t *started, int32_t next,
@@ -416,24 +476,95 @@ static int32_t next_head(const int32_t *at, const uint8_t *started, int32_t next
   return next;
 }
 
+/* The free run's ready ops by allocation (alloc_keys: distinct positions
+ * 0..n-1 in alloc_less's order): a bit queue over the positions, `at` the
+ * op at each, instead of a keyed heap; it pops the heap's sequence. Ops
+ * started by the fallback stay queued (lazy deletion). */
+typedef struct alloc_queue {
+  opsched_bitq q;
+  const int64_t *key;
+  int32_t *at;
+} alloc_queue;
+
+static inline void alloc_push(alloc_queue *a, int32_t v) {
+  opsched_bitq_push(&a->q, (int32_t)a->key[v]);
+}
+
+/* The ready ops by (prio, id) (prio_places): a bit queue over the
+ * positions, read in order without taking out the ops passed over (the
+ * keyed heap popped them and pushed them back). */
+typedef struct ready_bits {
+  opsched_bitq q;
+  const int32_t *place; /* prio_places' */
+  int32_t n;
+} ready_bits;
+
+/* The smallest queued position >= x, -1 when none. */
+static int32_t bitq_next(const opsched_bitq *q, int32_t n, int32_t x0) {
+  uint32_t x = (uint32_t)x0;
+  uint64_t extent = (uint64_t)n; /* positions at level l are below it */
+  for (int32_t l = 0; l < q->levels && x < extent; l++) {
+    uint64_t bits = q->word[l][x >> 6] & (~(uint64_t)0 << (x & 63));
+    if (bits) {
+      x = (x & ~(uint32_t)63) | (uint32_t)__builtin_ctzll(bits);
+      for (l--; l >= 0; l--)
+        x = x << 6 | (uint32_t)__builtin_ctzll(q->word[l][x]);
+      return (int32_t)x;
+    }
+    x = (x >> 6) + 1;
+    extent = (extent + 63) / 64;
+  }
+  return -1;
+}
+
+/* Takes the queued position x out. */
+static void bitq_remove(opsched_bitq *q, int32_t x0) {
+  uint32_t x = (uint32_t)x0;
+  q->size--;
+  for (int32_t l = 0; l < q->levels; l++, x >>= 6) {
+    uint64_t *w = &q->word[l][x >> 6];
+    *w &= ~((uint64_t)1 << (x & 63));
+    if (*w)
+      return;
+  }
+}
+
+/* v became ready: queued by priority and (free run) by allocation. */
+static inline void make_ready(ready_bits *ready, alloc_queue *a, int32_t window, int32_t v) {
+  opsched_bitq_push(&ready->q, ready->place[v]);
+  if (!window)
+    alloc_push(a, v);
+}
+
+/* The smallest queued position (q not empty). */
+static inline int32_t bitq_min(const opsched_bitq *q) {
+  uint32_t x = 0;
+  for (int32_t l = q->levels - 1; l >= 0; l--)
+    x = x << 6 | (uint32_t)__builtin_ctzll(q->word[l][x]);
+  return (int32_t)x;
+}
+
 /* The ready op that allocates least (ties by priority), or -1. */
-static int32_t alloc_top(opsched_heap *h, const uint8_t *started) {
-  while (h->size > 0 && started[h->ids[0]])
-    opsched_heap_pop(h);
-  return h->size > 0 ? h->ids[0] : -1;
+static int32_t alloc_top(alloc_queue *a, const uint8_t *started) {
+  while (a->q.size > 0 && started[a->at[bitq_min(&a->q)]])
+    opsched_bitq_pop(&a->q);
+  return a->q.size > 0 ? a->at[bitq_min(&a->q)] : -1;
 }
 
 /* Nothing runs and nothing fits: the op that starts anyway, -1 on a bug.
  * Free: the smallest allocation (its ready entry goes stale, lazy
  * deletion). Window: the head; every op before it has started and, nothing
  * running, ended, so it is ready and the ready heap's top. */
-static int32_t forced_pick(opsched_heap *ready, opsched_heap *by_alloc,
+static int32_t forced_pick(ready_bits *ready, alloc_queue *by_alloc,
                            const uint8_t *started, const int64_t *prio,
                            int32_t window, int32_t next) {
   if (!window)
     return alloc_top(by_alloc, started);
-  if (ready->size > 0 && prio[ready->ids[0]] == next)
-    return opsched_heap_pop(ready);
+  int32_t top = ready->q.size > 0 ? ready->place[ready->n + bitq_min(&ready->q)] : -1;
+  if (top >= 0 && prio[top] == next) {
+    bitq_remove(&ready->q, bitq_min(&ready->q));
+    return top;
+  }
   return -1;
 }
 
@@ -465,46 +596,47 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
                                           time_ix *ix) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
-  int32_t *ready_ids = opsched_alloc_array((size_t)n, sizeof *ready_ids);
-  int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
-  int32_t *aside = opsched_alloc_array((size_t)n, sizeof *aside);
-  int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
-  int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
+  /* Written before read: not zeroed. */
+  int64_t *prio = opsched_alloc_array_raw((size_t)n, sizeof *prio);
+  int32_t *run_ids = opsched_alloc_array_raw((size_t)n, sizeof *run_ids);
+  int32_t *place_local = NULL;
+  int32_t *missing = opsched_alloc_array_raw((size_t)n, sizeof *missing);
+  int32_t *remaining = opsched_alloc_array_raw((size_t)m->nb, sizeof *remaining);
   opsched_lanes lanes;
   int lanes_ok = opsched_lanes_init(&lanes, streams, n) == 0;
   uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
   acc128 *allocs_local = NULL;
   int64_t *akey_local = NULL;
   const acc128 *allocs = op_allocs(m, s->memo, &allocs_local);
-  int32_t *by_alloc_ids = opsched_alloc_array((size_t)n, sizeof *by_alloc_ids);
-  int32_t *at = opsched_alloc_array((size_t)n, sizeof *at); /* window: order */
-  if (!prio || !ready_ids || !run_ids || !aside || !missing || !remaining ||
-      !lanes_ok || !started || !allocs || !by_alloc_ids || !at)
+  /* at: the order's op at each position (window), by_alloc's (free run) */
+  int32_t *at = opsched_alloc_array_raw((size_t)n, sizeof *at);
+  alloc_queue by_alloc = {{{NULL}, 0, 0}, NULL, at};
+  ready_bits ready = {{{NULL}, 0, 0}, NULL, n};
+  if (!prio || !run_ids || !missing || !remaining || !lanes_ok || !started || !allocs ||
+      !at || opsched_bitq_init(&ready.q, n) != 0 ||
+      (!window && opsched_bitq_init(&by_alloc.q, n) != 0))
     goto done;
   memcpy(prio, prio_in, sizeof *prio * (size_t)n);
+  if (!(ready.place = prio_places(m, prio, s->memo, &place_local)))
+    goto done;
   for (int32_t v = 0; window > 0 && v < n; v++)
     at[prio[v]] = v;
   /* alloc_less's order, as keys (alloc_keys). */
   const int64_t *akey = window ? prio : alloc_keys(m, allocs, prio, s->memo, &akey_local);
   if (!akey)
     goto done;
-  opsched_heap by_alloc;
-  opsched_heap_init(&by_alloc, by_alloc_ids, akey);
+  by_alloc.key = akey;
+  for (int32_t v = 0; !window && v < n; v++)
+    at[akey[v]] = v;
   for (int32_t v = 0; v < n; v++)
     opsched_graph_preds(g, v, &missing[v]);
   for (int32_t k = 0; k < m->nb; k++)
     remaining[k] = 1 + (int32_t)(m->user_off[k + 1] - m->user_off[k]);
-  opsched_heap ready;
-  opsched_heap_init(&ready, ready_ids, prio);
   run_queue running = {run_ids, 0, 0, s->end};
   /* With a window the head decides (forced_pick): no allocation order. */
   for (int32_t v = 0; v < n; v++)
-    if (missing[v] == 0) {
-      opsched_heap_push(&ready, v);
-      if (!window)
-        opsched_heap_push(&by_alloc, v);
-    }
+    if (missing[v] == 0)
+      make_ready(&ready, &by_alloc, window, v);
 
   const acc128 lim = {(uint64_t)limit, 0};
   acc128 live = {0, 0}, pend = {0, 0};
@@ -512,7 +644,6 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   int32_t next = 0;
   int32_t free_cap = cap, free_streams = streams, done_count = 0;
   while (done_count < n) {
-    int32_t naside = 0;
     /* Nothing can fit when even the smallest allocation does not. */
     int none_fits = 0;
     if (!window) {
@@ -523,10 +654,13 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
         none_fits = !gate_fits(range, &lim, &need);
       }
     }
-    while (!none_fits && ready.size > 0 && free_streams > 0 && free_cap > 0) {
-      int32_t v = ready.ids[0];
+    /* The ready ops in order from position c; those that do not fit
+     * stay queued. */
+    for (int32_t c = -1; !none_fits && free_streams > 0 && free_cap > 0 &&
+                         (c = bitq_next(&ready.q, n, c + 1)) >= 0;) {
+      int32_t v = ready.place[n + c];
       if (started[v]) { /* a stale entry of an op started by the fallback */
-        opsched_heap_pop(&ready);
+        bitq_remove(&ready.q, c);
         continue;
       }
       if (window && prio[v] >= next + window)
@@ -539,20 +673,16 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       int fits = opsched_graph_demand(g, v) <= free_cap && gate_fits(range, &lim, &need);
       if (window && !fits && prio[v] == next)
         break; /* nothing overtakes a head that does not fit */
-      opsched_heap_pop(&ready);
-      if (!fits) {
-        aside[naside++] = v;
+      if (!fits)
         continue;
-      }
+      bitq_remove(&ready.q, c);
       acc_addacc(&live, &a);
       started[v] = 1;
       start_op(g, s, &lanes, &running, v, now, &free_cap, &free_streams, ix);
       next = next_head(at, started, next, n, window);
     }
-    for (int32_t i = 0; i < naside; i++)
-      opsched_heap_push(&ready, aside[i]);
     if (running.head == running.tail) {
-      if (ready.size == 0) {
+      if (ready.q.size == 0) {
         st = OPSCHED_ERR_STATE; /* unreachable on a DAG */
         goto done;
       }
@@ -585,26 +715,23 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       int32_t ns;
       const int32_t *succ = opsched_graph_succs(g, u, &ns);
       for (int32_t k = 0; k < ns; k++)
-        if (--missing[succ[k]] == 0) {
-          opsched_heap_push(&ready, succ[k]);
-          if (!window)
-            opsched_heap_push(&by_alloc, succ[k]);
-        }
+        if (--missing[succ[k]] == 0)
+          make_ready(&ready, &by_alloc, window, succ[k]);
     }
   }
   st = OPSCHED_OK;
 done:
   opsched_free(prio);
-  opsched_free(ready_ids);
   opsched_free(run_ids);
-  opsched_free(aside);
+  opsched_free(place_local);
+  opsched_bitq_free(&ready.q);
   opsched_free(missing);
   opsched_free(remaining);
   opsched_lanes_free(&lanes);
   opsched_free(started);
   opsched_free(allocs_local);
   opsched_free(akey_local);
-  opsched_free(by_alloc_ids);
+  opsched_bitq_free(&by_alloc.q);
   opsched_free(at);
   return st;
 }
@@ -622,10 +749,11 @@ static opsched_status gated_window_schedule(const opsched_graph *g, const mem_mo
                                             gate_range *range, time_ix *ix) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  int32_t *run_ids = opsched_alloc_array((size_t)n, sizeof *run_ids);
-  int32_t *missing = opsched_alloc_array((size_t)n, sizeof *missing);
-  int32_t *remaining = opsched_alloc_array((size_t)m->nb, sizeof *remaining);
-  int32_t *at = opsched_alloc_array((size_t)n, sizeof *at);
+  /* Written before read (prio: positions 0..n-1): not zeroed. */
+  int32_t *run_ids = opsched_alloc_array_raw((size_t)n, sizeof *run_ids);
+  int32_t *missing = opsched_alloc_array_raw((size_t)n, sizeof *missing);
+  int32_t *remaining = opsched_alloc_array_raw((size_t)m->nb, sizeof *remaining);
+  int32_t *at = opsched_alloc_array_raw((size_t)n, sizeof *at);
   uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
   acc128 *allocs_local = NULL;
   const acc128 *allocs = op_allocs(m, s->memo, &allocs_local);
@@ -782,8 +910,13 @@ static void memo_model_free(opsched_schedule_memo *memo) {
     opsched_free(memo->akey_prio[i]);
     opsched_free(memo->akey[i]);
     memo->akey_prio[i] = memo->akey[i] = NULL;
+    opsched_free(memo->place_prio[i]);
+    opsched_free(memo->place[i]);
+    memo->place_prio[i] = NULL;
+    memo->place[i] = NULL;
   }
   memo->akey_next = 0;
+  memo->place_next = 0;
 }
 
 /* model_and_graph through the memo: the runs of one search schedule the

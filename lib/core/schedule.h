@@ -67,6 +67,13 @@ typedef struct opsched_schedule_memo {
    * position; NULL before, cleared with the model. */
   int64_t *akey_prio[OPSCHED_AKEY_MEMO_MAX], *akey[OPSCHED_AKEY_MEMO_MAX];
   int32_t akey_next;
+  /* The gated runs' (priority, id) orders (schedule.c, prio_places), the
+   * latest OPSCHED_AKEY_MEMO_MAX priorities: for the priority
+   * place_prio[i], place[i][v] is v's position and place[i][n + k] the op
+   * at position k; NULL before, cleared with the model. */
+  int64_t *place_prio[OPSCHED_AKEY_MEMO_MAX];
+  int32_t *place[OPSCHED_AKEY_MEMO_MAX];
+  int32_t place_next;
   /* The peak in time of the latest HEFT times a run under a limit
    * checked (schedule.c, heft_peak): HEFT's times are the same in every
    * budgeted run (`heft`), their peak too. For the times hp_start/hp_end

@@ -373,9 +373,11 @@ static void ckpts_init(ckpts *k, const sgs *c) {
     return;
   k->snap = opsched_alloc_array(2 * count, sizeof *k->snap);
   k->side = opsched_alloc_array(count, 1);
-  k->pool_t = opsched_alloc_array(2 * count * cap, sizeof *k->pool_t);
-  k->pool_c = opsched_alloc_array(2 * count * cap, sizeof *k->pool_c);
-  k->pool_u = opsched_alloc_array(2 * count * cap, sizeof *k->pool_u);
+  /* A snapshot's steps are read only as far as it wrote them (its pm, 0
+   * in the zeroed `snap`): the pools are not zeroed. */
+  k->pool_t = opsched_alloc_array_raw(2 * count * cap, sizeof *k->pool_t);
+  k->pool_c = opsched_alloc_array_raw(2 * count * cap, sizeof *k->pool_c);
+  k->pool_u = opsched_alloc_array_raw(2 * count * cap, sizeof *k->pool_u);
   if (!k->snap || !k->side || !k->pool_t || !k->pool_c || !k->pool_u)
     return; /* count stays 0: decodes from the start */
   memset(k->side, 0, count);

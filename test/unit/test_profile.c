@@ -123,6 +123,7 @@ static void random_run(uint64_t seed, int32_t n, int32_t streams,
   CHECK(opsched_prof_init(&p, streams, cap, max_demand, n));
   CHECK(p.flat == (n <= OPSCHED_PROF_FLAT_OPS));
   CHECK(p.runs == ((int64_t)streams * max_demand <= cap));
+  CHECK(p.grouped == (n > OPSCHED_PROF_GROUP_OPS));
   int mismatches = 0;
   int64_t horizon = 0;
   for (int32_t i = 0; i < n; i++) {
@@ -176,6 +177,20 @@ static void test_random_profiles(void) {
     random_run(seed + 600, 2000, 16, 16, 1, 300, 2000); /* runs, long ops */
     random_run(seed + 700, 1000, 4, 6, 6, 30, 60);     /* flat */
     random_run(seed + 800, 1000, 4, 4, 1, 12, 40);     /* flat */
+    /* Flat, with long runs of full steps (the jump past them). */
+    random_run(seed + 900, 1000, 16, 16, 1, 300, 2000);  /* flat, runs, long ops */
+    random_run(seed + 1000, 1000, 3, 30, 10, 50, 300);   /* flat, runs, demands */
+    random_run(seed + 1100, 1000, 16, 40, 40, 200, 500); /* flat, capacity */
+    random_run(seed + 1200, 1000, 1 + (int32_t)(seed % 5), 1, 1, 9, 20); /* flat */
+    random_run(seed + 1300, 1000, 2, 3, 3, 1, 3);        /* flat, short ops */
+  }
+  /* Runs over many chunk groups (OPSCHED_PROF_GROUP chunks each): queries
+   * that cross groups by their summaries, adds and splits that make them
+   * stale. */
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    random_run(seed + 1400, 6000, 16, 16, 1, 300, 4000);
+    random_run(seed + 1500, 6000, 4, 8, 2, 40, 2000);
+    random_run(seed + 1600, 6000, 2, 2, 1, 5, 300);
   }
 }
 
