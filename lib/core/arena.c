@@ -27,6 +27,7 @@
 #include "alloc.h"
 #include "arena_bound.h"
 #include "arena_clock.h"
+#include "buffers_internal.h"
 #include "free_tree.h"
 #include "heap.h"
 #include "memory_model.h"
@@ -34,6 +35,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Loop iterations ahead that a prefetch asks for a random entry (the next
+ * indices are known: the arrays of 1M entries miss the caches). */
+#define PF_AHEAD 8
 
 #define NEVER OPSCHED_HB_NEVER
 
@@ -535,6 +540,10 @@ static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
     if (p > 0)
       for (int64_t e = rel_off[p - 1]; e < rel_off[p]; e++) {
         int32_t x = rel_ids[e];
+        if (e + PF_AHEAD < rel_off[p]) {
+          __builtin_prefetch(&off[rel_ids[e + PF_AHEAD]]);
+          __builtin_prefetch(&asz[rel_ids[e + PF_AHEAD]]);
+        }
         /* Coalesce with the free blocks that end and start at x. */
         int64_t o = off[x], size = asz[x];
         int32_t prev = opsched_ft_at(&F, o, 1), next = opsched_ft_at(&F, o + size, 0);
@@ -654,7 +663,9 @@ typedef struct arena_work {
    * allocated at each sequential position (CSR). */
   int32_t *ab, *alloc_off;
   int64_t *diff;           /* aligned live bytes per sequential position */
-  /* Per local buffer. */
+  /* Per local buffer. xp0, xlast: the sequential positions of its
+   * allocation and last event (lastseq), read in local order. */
+  int32_t *xp0, *xlast;
   uint8_t *fev;
   int64_t *asz, *rsz, *floor_, *off, *best_off, *sw_off, *breadth;
   /* Conflict lists (CSR over local numbers); capped: too large, not built. */
@@ -686,6 +697,8 @@ static void work_free(arena_work *W) {
   opsched_free(W->alloc_off);
   opsched_free(W->diff);
   opsched_free(W->fev);
+  opsched_free(W->xp0);
+  opsched_free(W->xlast);
   opsched_free(W->asz);
   opsched_free(W->rsz);
   opsched_free(W->floor_);
@@ -771,10 +784,26 @@ static opsched_status buffer_sizes(arena_work *W) {
 /* Streams per block of the threshold tables: n x this many ints. */
 #define THR_BLOCK 32
 
+/* One use (buffer i, node u, neither resident nor the owner's own) of the
+ * buffer intervals: its last events; 0 when the use does not happen after
+ * the allocation. */
+static int interval_use(arena_work *W, int32_t i, int32_t o, int32_t u) {
+  if (W->A->asize[i] > 0 && !opsched_hb_before(&W->hv, o, u))
+    return 0;
+  if (W->h.seq[u] > W->lastseq[i])
+    W->lastseq[i] = W->h.seq[u];
+  if (W->ends[u] > W->lastend[i])
+    W->lastend[i] = W->ends[u];
+  return 1;
+}
+
 /* Thresholds: thr[k] of a buffer is the latest first_after(e, k) over its
  * events e (allocating op and uses), NEVER for buffers live until the end.
  * The first_after tables of a block of streams at a time, O(n x S) in all
- * (a binary search per event and stream was O(uses x S x log n)). */
+ * (a binary search per event and stream was O(uses x S x log n)). The
+ * first block's walk over the uses also finishes the buffer intervals
+ * (interval_use; OPSCHED_ERR_INVALID when a use does not happen after the
+ * allocation): one pass over the uses, each buffer's owner read once. */
 static opsched_status phase_thresholds(arena_work *W) {
   opsched_arena *A = W->A;
   int32_t n = W->n, S = W->S, B = S < THR_BLOCK ? S : THR_BLOCK;
@@ -787,7 +816,8 @@ static opsched_status phase_thresholds(arena_work *W) {
     return OPSCHED_ERR_NOMEM;
   }
   const int64_t *so_off = W->hv.so_off;
-  int64_t nuses = opsched_buffers_num_uses(W->b);
+  const int32_t *use_buf = W->b->use_buf, *use_node = W->b->use_node;
+  int64_t nuses = W->b->nuses;
   for (int32_t k0 = 0; k0 < S; k0 += B) {
     int32_t nk = S - k0 < B ? S - k0 : B;
     for (int32_t d = 0; d < nk; d++)
@@ -802,10 +832,28 @@ static opsched_status phase_thresholds(arena_work *W) {
         t[d] = A->forever[i] ? NEVER : F[(size_t)at * (size_t)B + (size_t)d];
     }
     for (int64_t e = 0; e < nuses; e++) {
-      int32_t i, u;
-      opsched_buffers_use(W->b, e, &i, &u);
-      int32_t o = A->owner[i];
-      if (o < 0 || u == o || A->forever[i])
+      if (e + 2 * PF_AHEAD < nuses)
+        __builtin_prefetch(&A->owner[use_buf[e + 2 * PF_AHEAD]]);
+      if (e + PF_AHEAD < nuses) { /* its owner prefetched above */
+        int32_t j = use_buf[e + PF_AHEAD], oj = A->owner[j];
+        __builtin_prefetch(A->thr + (size_t)j * (size_t)S + (size_t)k0, 1);
+        if (k0 == 0 && oj >= 0) {
+          __builtin_prefetch(&A->asize[j]);
+          __builtin_prefetch(&W->lastseq[j], 1);
+          __builtin_prefetch(&W->lastend[j], 1);
+          __builtin_prefetch(&A->stream[oj]);
+          __builtin_prefetch(&A->spos[oj]);
+        }
+      }
+      int32_t i = use_buf[e], u = use_node[e], o = A->owner[i];
+      if (o < 0 || u == o)
+        continue;
+      if (k0 == 0 && !interval_use(W, i, o, u)) {
+        opsched_free(F);
+        opsched_free(cov);
+        return OPSCHED_ERR_INVALID;
+      }
+      if (A->forever[i])
         continue;
       int32_t *t = A->thr + (size_t)i * (size_t)S + (size_t)k0;
       int64_t at = so_off[A->stream[u]] + A->spos[u] - 1;
@@ -822,31 +870,15 @@ static opsched_status phase_thresholds(arena_work *W) {
 }
 
 /* Buffer intervals: sizes, last events and thresholds from every use
- * (OPSCHED_ERR_INVALID when a use does not happen after the allocation). */
+ * (OPSCHED_ERR_INVALID when a use does not happen after the allocation;
+ * the uses are walked in phase_thresholds). */
 static opsched_status phase_buffer_intervals(arena_work *W) {
-  opsched_arena *A = W->A;
   W->lastseq = opsched_alloc_array((size_t)W->nb, sizeof *W->lastseq);
   W->lastend = opsched_alloc_array((size_t)W->nb, sizeof *W->lastend);
   if (!W->lastseq || !W->lastend)
     return OPSCHED_ERR_NOMEM;
   opsched_status st = buffer_sizes(W);
-  if (st != OPSCHED_OK)
-    return st;
-  int64_t nuses = opsched_buffers_num_uses(W->b);
-  for (int64_t e = 0; e < nuses; e++) {
-    int32_t i, u;
-    opsched_buffers_use(W->b, e, &i, &u);
-    int32_t o = A->owner[i];
-    if (o < 0 || u == o)
-      continue;
-    if (A->asize[i] > 0 && !opsched_hb_before(&W->hv, o, u))
-      return OPSCHED_ERR_INVALID;
-    if (W->h.seq[u] > W->lastseq[i])
-      W->lastseq[i] = W->h.seq[u];
-    if (W->ends[u] > W->lastend[i])
-      W->lastend[i] = W->ends[u];
-  }
-  return phase_thresholds(W);
+  return st != OPSCHED_OK ? st : phase_thresholds(W);
 }
 
 /* Timeline reuse: a threshold may also be the first place on stream k
@@ -886,7 +918,9 @@ static opsched_status phase_local_numbering(arena_work *W) {
   W->fev = opsched_alloc_array_raw((size_t)m, sizeof *W->fev);
   W->asz = opsched_alloc_array_raw((size_t)m, sizeof *W->asz);
   W->rsz = opsched_alloc_array_raw((size_t)m, sizeof *W->rsz);
-  if (!W->alloc_off || !W->ab || !W->fev || !W->asz || !W->rsz)
+  W->xp0 = opsched_alloc_array_raw((size_t)m, sizeof *W->xp0);
+  W->xlast = opsched_alloc_array_raw((size_t)m, sizeof *W->xlast);
+  if (!W->alloc_off || !W->ab || !W->fev || !W->asz || !W->rsz || !W->xp0 || !W->xlast)
     return OPSCHED_ERR_NOMEM;
   int32_t *alloc_off = W->alloc_off;
   for (int32_t i = 0; i < W->nb; i++)
@@ -900,10 +934,15 @@ static opsched_status phase_local_numbering(arena_work *W) {
   for (int32_t p = n; p > 0; p--)
     alloc_off[p] = alloc_off[p - 1];
   alloc_off[0] = 0;
+  for (int32_t p = 0; p < n; p++)
+    for (int32_t x = alloc_off[p]; x < alloc_off[p + 1]; x++)
+      W->xp0[x] = p;
   for (int32_t x = 0; x < m; x++) {
-    W->fev[x] = A->forever[W->ab[x]];
-    W->asz[x] = A->asize[W->ab[x]];
-    W->rsz[x] = opsched_buffers_size(W->b, W->ab[x]);
+    int32_t i = W->ab[x];
+    W->fev[x] = A->forever[i];
+    W->asz[x] = A->asize[i];
+    W->rsz[x] = W->b->bytes[i];
+    W->xlast[x] = W->lastseq[i];
   }
   return OPSCHED_OK;
 }
@@ -923,7 +962,7 @@ static int64_t live_slack(slack_heap *H, int32_t p) {
   const arena_work *W = H->W;
   while (H->h.size > 0) {
     int32_t x = H->h.ids[0];
-    if (H->live ? H->live[x] : W->fev[x] || W->lastseq[W->ab[x]] >= p)
+    if (H->live ? H->live[x] : W->fev[x] || W->xlast[x] >= p)
       return -H->h.keys[x];
     opsched_heap_pop(&H->h);
   }
@@ -966,19 +1005,23 @@ static opsched_status phase_lower_bounds(arena_work *W) {
   opsched_heap_init(&H.h, ids, slack);
   int64_t nev = 0;
   for (int32_t x = 0; x < m; x++) {
-    int32_t i = W->ab[x], p0 = W->h.seq[A->owner[i]];
-    int64_t raw = opsched_buffers_size(W->b, i);
+    if (x + PF_AHEAD < m) {
+      __builtin_prefetch(&A->owner[W->ab[x + PF_AHEAD]]);
+      __builtin_prefetch(&W->lastend[W->ab[x + PF_AHEAD]]);
+    }
+    int32_t i = W->ab[x], p0 = W->xp0[x];
+    int64_t raw = W->rsz[x];
     raw_diff[p0] += raw;
-    W->diff[p0] += A->asize[i];
-    if (!A->forever[i]) {
-      raw_diff[W->lastseq[i] + 1] -= raw;
-      W->diff[W->lastseq[i] + 1] -= A->asize[i];
+    W->diff[p0] += W->asz[x];
+    if (!W->fev[x]) {
+      raw_diff[W->xlast[x] + 1] -= raw;
+      W->diff[W->xlast[x] + 1] -= W->asz[x];
     }
     int64_t t0 = W->starts[A->owner[i]];
-    if (A->forever[i] || W->lastend[i] > t0) {
+    if (W->fev[x] || W->lastend[i] > t0) {
       int64_t *ev = events + 3 * nev++;
       ev[0] = t0, ev[1] = 1, ev[2] = x; /* alloc after frees at one instant */
-      if (!A->forever[i]) {
+      if (!W->fev[x]) {
         ev = events + 3 * nev++;
         ev[0] = W->lastend[i], ev[1] = 0, ev[2] = x;
       }
@@ -1000,10 +1043,15 @@ static opsched_status phase_lower_bounds(arena_work *W) {
   H.h.size = 0;
   H.live = live;
   for (int64_t e = 0; e < nev; e++) {
-    int32_t x = (int32_t)events[3 * e + 2], i = W->ab[x];
+    if (e + PF_AHEAD < nev) {
+      int32_t y = (int32_t)events[3 * (e + PF_AHEAD) + 2];
+      __builtin_prefetch(&W->rsz[y]);
+      __builtin_prefetch(&W->asz[y]);
+    }
+    int32_t x = (int32_t)events[3 * e + 2];
     int64_t sign = events[3 * e + 1] ? 1 : -1;
-    lv += sign * opsched_buffers_size(W->b, i);
-    alive += sign * A->asize[i];
+    lv += sign * W->rsz[x];
+    alive += sign * W->asz[x];
     live[x] = sign > 0;
     if (sign > 0)
       opsched_heap_push(&H.h, x);
@@ -1030,33 +1078,42 @@ static void retirement_buckets(const arena_work *W, int32_t k0, int32_t nk, int6
   int64_t keys = so_off[k0 + nk] - so_off[k0];
   for (int64_t q = 0; q <= keys; q++)
     bk_off[q] = 0;
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass == 1)
-      for (int64_t q = 0; q < keys; q++) {
-        bk_off[q + 1] += bk_off[q];
-        fill[q] = bk_off[q];
-      }
-    if (pass == 1 && !bk)
-      return;
-    for (int32_t x = 0; x < W->m; x++) {
-      if (W->fev[x])
-        continue;
-      const int32_t *thr = A->thr + (size_t)W->ab[x] * (size_t)W->S + (size_t)k0;
-      for (int32_t d = 0; d < nk; d++) {
-        if (thr[d] == NEVER)
-          continue;
-        int64_t key = so_off[k0 + d] - so_off[k0] + thr[d] - 1;
-        if (pass == 0)
-          bk_off[key + 1]++;
-        else
-          bk[fill[key]++] = x;
-      }
-    }
+  /* Counts in buffer id order (the threshold rows in memory order): the
+   * arena buffers not live until the end, as the local ones below. */
+  for (int32_t i = 0; i < W->nb; i++) {
+    if (A->asize[i] <= 0 || A->forever[i])
+      continue;
+    const int32_t *thr = A->thr + (size_t)i * (size_t)W->S + (size_t)k0;
+    for (int32_t d = 0; d < nk; d++)
+      if (thr[d] != NEVER)
+        bk_off[so_off[k0 + d] - so_off[k0] + thr[d]]++;
+  }
+  for (int64_t q = 0; q < keys; q++) {
+    bk_off[q + 1] += bk_off[q];
+    fill[q] = bk_off[q];
+  }
+  if (!bk)
+    return;
+  for (int32_t x = 0; x < W->m; x++) {
+    if (W->fev[x])
+      continue;
+    const int32_t *thr = A->thr + (size_t)W->ab[x] * (size_t)W->S + (size_t)k0;
+    for (int32_t d = 0; d < nk; d++)
+      if (thr[d] != NEVER)
+        bk[fill[so_off[k0 + d] - so_off[k0] + thr[d] - 1]++] = x;
   }
 }
 
+/* Per local buffer, its allocating op's sequential position, stream and
+ * place on it: read by the sweep once per stream, so looked up once. */
+typedef struct sweep_alloc {
+  int32_t seq, stream, spos;
+} sweep_alloc;
+
 /* The conflict sweep's state for one stream at a time. */
 typedef struct sweep_state {
+  sweep_alloc *xa;      /* per local buffer */
+  int32_t *seq_at;      /* per place of each stream (so_ops'), its op's seq */
   int64_t *bk_off, *fill;
   int32_t *bk;
   int32_t *set, *where; /* the active set, and each member's index in it */
@@ -1070,20 +1127,19 @@ typedef struct sweep_state {
  * stream k conflicts exactly with that set, copied to E (its size is
  * cnt, from sweep_all's pass 0). bk_off/bk: the buckets from stream k's. */
 static void sweep_stream(const arena_work *W, sweep_state *ss, int32_t k, const int64_t *bk_off) {
-  const opsched_arena *A = W->A;
-  const int32_t *ops = W->h.so_ops + W->h.so_off[k];
+  const int32_t *seq_at = ss->seq_at + W->h.so_off[k];
   int64_t len = W->h.so_off[k + 1] - W->h.so_off[k], q = 0;
   int32_t *set = ss->set, *where = ss->where, n = 0;
   for (int32_t x = 0; x < W->m; x++) {
-    int32_t o = A->owner[W->ab[x]], p = W->h.seq[o];
+    int32_t p = ss->xa[x].seq;
     /* Ops of stream k up to x's allocating op retire their buckets first. */
-    for (; q < len && W->h.seq[ops[q]] <= p; q++)
+    for (; q < len && seq_at[q] <= p; q++)
       for (int64_t e = bk_off[q]; e < bk_off[q + 1]; e++) {
         int32_t y = ss->bk[e], at = where[y], last = set[--n];
         set[at] = last;
         where[last] = at;
       }
-    if (A->stream[o] == k)
+    if (ss->xa[x].stream == k)
       memcpy(ss->E + ss->eoff[x], set, sizeof *set * (size_t)n);
     if (!W->fev[x]) {
       where[x] = n;
@@ -1098,7 +1154,6 @@ static void sweep_stream(const arena_work *W, sweep_state *ss, int32_t k, const 
  * those whose thr[k] is at most the place of x's allocating op (each of
  * them allocated before x). */
 static void sweep_all(const arena_work *W, sweep_state *ss, int pass) {
-  const opsched_arena *A = W->A;
   const int64_t *so_off = W->h.so_off;
   int32_t S = W->S, B = S < THR_BLOCK ? S : THR_BLOCK;
   for (int32_t k0 = 0; k0 < S; k0 += B) {
@@ -1111,10 +1166,10 @@ static void sweep_all(const arena_work *W, sweep_state *ss, int pass) {
     }
     int64_t inserted = 0;
     for (int32_t x = 0; x < W->m; x++) {
-      int32_t o = A->owner[W->ab[x]], k = A->stream[o];
+      int32_t k = ss->xa[x].stream;
       if (k >= k0 && k < k0 + nk) {
         const int64_t *base = ss->bk_off + (so_off[k] - so_off[k0]);
-        ss->cnt[x] = inserted - (base[A->spos[o]] - base[0]);
+        ss->cnt[x] = inserted - (base[ss->xa[x].spos] - base[0]);
       }
       inserted += !W->fev[x];
     }
@@ -1167,11 +1222,18 @@ static opsched_status phase_conflict_sweep(arena_work *W) {
   ss.fill = opsched_alloc_array_raw((size_t)(n > m ? n : m), sizeof *ss.fill);
   ss.cnt = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.cnt);
   ss.eoff = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.eoff);
+  ss.xa = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.xa);
   opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!W->adj_off || !ss.bk_off || !ss.fill || !ss.cnt || !ss.eoff)
+  if (!W->adj_off || !ss.bk_off || !ss.fill || !ss.cnt || !ss.eoff || !ss.xa)
     goto done;
   st = OPSCHED_OK;
   ss.eoff[0] = 0;
+  for (int32_t x = 0; x < m; x++) {
+    int32_t o = W->A->owner[W->ab[x]];
+    ss.xa[x].seq = W->h.seq[o];
+    ss.xa[x].stream = W->A->stream[o];
+    ss.xa[x].spos = W->A->spos[o];
+  }
   sweep_all(W, &ss, 0);
   int64_t cap = (int64_t)m * 32 > ((int64_t)1 << 23) ? (int64_t)m * 32 : ((int64_t)1 << 23);
   for (int32_t x = 0; x < m && !W->capped; x++) {
@@ -1188,10 +1250,13 @@ static opsched_status phase_conflict_sweep(arena_work *W) {
   ss.bk = opsched_alloc_array_raw((size_t)m * (size_t)B + 1, sizeof *ss.bk);
   ss.set = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.set);
   ss.where = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.where);
-  if (!ss.E || !ss.bk || !ss.set || !ss.where) {
+  ss.seq_at = opsched_alloc_array_raw((size_t)n + 1, sizeof *ss.seq_at);
+  if (!ss.E || !ss.bk || !ss.set || !ss.where || !ss.seq_at) {
     st = OPSCHED_ERR_NOMEM;
     goto done;
   }
+  for (int64_t a = 0; a < n; a++)
+    ss.seq_at[a] = W->h.seq[W->h.so_ops[a]];
   sweep_all(W, &ss, 1);
   st = adjacency(W, &ss);
 done:
@@ -1203,6 +1268,8 @@ done:
   opsched_free(ss.cnt);
   opsched_free(ss.eoff);
   opsched_free(ss.E);
+  opsched_free(ss.xa);
+  opsched_free(ss.seq_at);
   return st;
 }
 
@@ -1239,27 +1306,38 @@ static opsched_status sweep_layout(arena_work *W) {
   const opsched_arena *A = W->A;
   const hb_ctx *h = &W->h;
   int32_t m = W->m, S = W->S;
-  /* Written for every buffer before they are read. */
+  /* Written for every buffer (rel) or place (seq_at) before they are
+   * read. seq_at: the sequential position of the op at each place of each
+   * stream (so_ops' order), one lookup per buffer and stream instead of
+   * two dependent ones. */
   int32_t *rel = opsched_alloc_array_raw((size_t)m, sizeof *rel);
+  int32_t *seq_at = opsched_alloc_array_raw((size_t)W->n + 1, sizeof *seq_at);
   W->sw_off = opsched_alloc_array_raw((size_t)m, sizeof *W->sw_off);
-  if (!rel || !W->sw_off) {
+  if (!rel || !seq_at || !W->sw_off) {
     opsched_free(rel);
+    opsched_free(seq_at);
     return OPSCHED_ERR_NOMEM;
   }
+  for (int32_t a = 0; a < W->n; a++)
+    seq_at[a] = h->seq[h->so_ops[a]];
   for (int32_t x = 0; x < m; x++) {
-    int32_t i = W->ab[x], r = W->lastseq[i];
-    for (int32_t k = 0; k < S && !W->fev[x]; k++) {
-      int32_t t = A->thr[(size_t)i * (size_t)S + (size_t)k];
-      int64_t len = h->so_off[k + 1] - h->so_off[k];
-      int64_t place_ = t == NEVER ? len : t - 1;
-      if (place_ > 0) {
-        int32_t q = h->seq[h->so_ops[h->so_off[k] + place_ - 1]];
-        if (q > r)
-          r = q;
-      }
+    if (W->fev[x]) {
+      rel[x] = W->n;
+      continue;
     }
-    rel[x] = W->fev[x] ? W->n : r;
+    if (x + PF_AHEAD < m)
+      __builtin_prefetch(A->thr + (size_t)W->ab[x + PF_AHEAD] * (size_t)S);
+    int32_t i = W->ab[x], r = W->xlast[x];
+    const int32_t *thr = A->thr + (size_t)i * (size_t)S;
+    for (int32_t k = 0; k < S; k++) {
+      int64_t len = h->so_off[k + 1] - h->so_off[k];
+      int64_t place_ = thr[k] == NEVER ? len : thr[k] - 1;
+      if (place_ > 0 && seq_at[h->so_off[k] + place_ - 1] > r)
+        r = seq_at[h->so_off[k] + place_ - 1];
+    }
+    rel[x] = r;
   }
+  opsched_free(seq_at);
   W->sweep_top = sweep_best_fit(m, W->n, W->asz, W->alloc_off, rel, W->sw_off);
   opsched_free(rel);
   if (W->sweep_top == -1)
@@ -1295,8 +1373,7 @@ static opsched_status phase_breadth(arena_work *W) {
   for (int32_t p = size - 1; p > 0; p--)
     tree[p] = tree[2 * p] > tree[2 * p + 1] ? tree[2 * p] : tree[2 * p + 1];
   for (int32_t x = 0; x < m; x++) {
-    int32_t i = W->ab[x];
-    int64_t lo = W->h.seq[W->A->owner[i]] + size, hi = W->lastseq[i] + size + 1, mx = 0;
+    int64_t lo = W->xp0[x] + size, hi = W->xlast[x] + size + 1, mx = 0;
     for (; lo < hi; lo /= 2, hi /= 2) {
       if (lo & 1) {
         if (tree[lo] > mx)
@@ -1321,8 +1398,7 @@ static int32_t packer_keys(const arena_work *W, int p) {
   for (int32_t x = 0; x < W->m; x++) {
     if (W->fev[x])
       continue;
-    int32_t i = W->ab[x];
-    int64_t len = W->lastseq[i] - W->h.seq[W->A->owner[i]];
+    int64_t len = W->xlast[x] - W->xp0[x];
     sort_key *kk = &W->keys[cnt++];
     kk->id = x;
     kk->k2 = 0;

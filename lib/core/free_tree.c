@@ -12,19 +12,15 @@ static int table_init(ft_table *T, int bits) {
   T->bits = bits;
   T->cap = cap;
   T->used = 0;
-  T->key = opsched_alloc_array_raw((size_t)cap, sizeof *T->key);
-  T->val = opsched_alloc_array_raw((size_t)cap, sizeof *T->val);
-  if (!T->key || !T->val)
+  T->slot = opsched_alloc_array_raw((size_t)cap, sizeof *T->slot);
+  if (!T->slot)
     return -1;
   for (int64_t i = 0; i < cap; i++)
-    T->val[i] = -1;
+    T->slot[i].val = -1;
   return 0;
 }
 
-static void table_free(ft_table *T) {
-  opsched_free(T->key);
-  opsched_free(T->val);
-}
+static void table_free(ft_table *T) { opsched_free(T->slot); }
 
 static int64_t table_slot(const ft_table *T, int64_t key) {
   return (int64_t)(((uint64_t)key * 0x9E3779B97F4A7C15u) >> (64 - T->bits));
@@ -33,7 +29,7 @@ static int64_t table_slot(const ft_table *T, int64_t key) {
 /* The slot holding key, or the empty slot where it would go. */
 static int64_t table_find(const ft_table *T, int64_t key) {
   int64_t i = table_slot(T, key);
-  while (T->val[i] >= 0 && T->key[i] != key)
+  while (T->slot[i].val >= 0 && T->slot[i].key != key)
     i = (i + 1) & (T->cap - 1);
   return i;
 }
@@ -51,8 +47,8 @@ static int table_grow(ft_table *T) {
     return -1;
   }
   for (int64_t i = 0; i < old.cap; i++)
-    if (old.val[i] >= 0)
-      table_put(T, old.key[i], old.val[i]);
+    if (old.slot[i].val >= 0)
+      table_put(T, old.slot[i].key, old.slot[i].val);
   table_free(&old);
   return 0;
 }
@@ -62,8 +58,8 @@ static int table_put(ft_table *T, int64_t key, int32_t val) {
   if (2 * (T->used + 1) > T->cap && table_grow(T) != 0)
     return -1;
   int64_t i = table_find(T, key);
-  T->key[i] = key;
-  T->val[i] = val;
+  T->slot[i].key = key;
+  T->slot[i].val = val;
   T->used++;
   return 0;
 }
@@ -74,17 +70,16 @@ static void table_del(ft_table *T, int64_t key) {
   int64_t mask = T->cap - 1, i = table_find(T, key), j = i;
   for (;;) {
     j = (j + 1) & mask;
-    if (T->val[j] < 0)
+    if (T->slot[j].val < 0)
       break;
-    int64_t home = table_slot(T, T->key[j]);
+    int64_t home = table_slot(T, T->slot[j].key);
     /* j's entry may fill the hole at i unless its home lies in (i, j]. */
     if (((j - home) & mask) >= ((j - i) & mask)) {
-      T->key[i] = T->key[j];
-      T->val[i] = T->val[j];
+      T->slot[i] = T->slot[j];
       i = j;
     }
   }
-  T->val[i] = -1;
+  T->slot[i].val = -1;
   T->used--;
 }
 
@@ -220,7 +215,7 @@ int opsched_ft_resize(free_tree *F, int32_t x, int64_t off, int64_t size) {
 
 int32_t opsched_ft_at(const free_tree *F, int64_t off, int end) {
   const ft_table *T = end ? &F->end : &F->start;
-  return T->val[table_find(T, off)];
+  return T->slot[table_find(T, off)].val;
 }
 
 int32_t opsched_ft_best_fit(const free_tree *F, int64_t size) {

@@ -20,10 +20,16 @@ typedef struct ft_node {
   int32_t ch[2];  /* treap children by (size, offset); the pool's free list in ch[0] */
 } ft_node;
 
-/* Open addressing, linear probing: offset -> node, -1 empty. */
+/* One slot: offset -> node, val -1 empty (key and value together: one
+ * cache line per probe). */
+typedef struct ft_slot {
+  int64_t key;
+  int32_t val;
+} ft_slot;
+
+/* Open addressing, linear probing: offset -> node. */
 typedef struct ft_table {
-  int64_t *key;
-  int32_t *val;
+  ft_slot *slot;
   int64_t cap, used; /* cap = 2^bits */
   int bits;
 } ft_table;

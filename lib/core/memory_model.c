@@ -11,6 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Entries ahead that a scatter or gather over 1M random ids prefetches
+ * (the next ids are known; the arrays miss the caches). */
+#define PF_AHEAD 8
+/* The entry of `arr` at the id list's entry i + PF_AHEAD, when there. */
+#define PF_AT(arr, ids, i, end)                                                \
+  do {                                                                         \
+    if ((i) + PF_AHEAD < (end))                                                \
+      __builtin_prefetch(&(arr)[(ids)[(i) + PF_AHEAD]]);                       \
+  } while (0)
+
 /* ---- Model ----------------------------------------------------------- */
 
 static int cmp_i32(const void *pa, const void *pb) {
@@ -93,26 +103,45 @@ static opsched_status model_buffers(const opsched_buffers *b, mem_model *m,
     m->owner[k] = b->owner[i];
     m->forever[k] = b->forever[i];
   }
+  /* Each use's model buffer (-1: resident or the owner's own use), kept
+   * from the counting pass: bmap and owner are looked up once per use. */
+  int32_t *uk = opsched_alloc_array_raw((size_t)b->nuses + 1, sizeof *uk);
+  if (!uk) {
+    opsched_free(bmap);
+    return OPSCHED_ERR_NOMEM;
+  }
   for (int64_t u = 0; u < b->nuses; u++) {
+    PF_AT(bmap, b->use_buf, u + PF_AHEAD, b->nuses);
+    if (u + PF_AHEAD < b->nuses && bmap[b->use_buf[u + PF_AHEAD]] >= 0)
+      __builtin_prefetch(&m->owner[bmap[b->use_buf[u + PF_AHEAD]]]);
     int32_t k = bmap[b->use_buf[u]];
-    if (k >= 0 && b->use_node[u] != m->owner[k])
+    if (k >= 0 && b->use_node[u] == m->owner[k])
+      k = -1;
+    uk[u] = k;
+    if (k >= 0)
       m->user_off[k + 1]++;
   }
+  opsched_free(bmap);
   for (int32_t k = 0; k < nb; k++)
     m->user_off[k + 1] += m->user_off[k];
   memcpy(fill, m->user_off, sizeof *fill * (size_t)nb);
   for (int64_t u = 0; u < b->nuses; u++) {
-    int32_t k = bmap[b->use_buf[u]];
-    if (k >= 0 && b->use_node[u] != m->owner[k])
+    if (u + PF_AHEAD < b->nuses && uk[u + PF_AHEAD] >= 0)
+      __builtin_prefetch(&fill[uk[u + PF_AHEAD]]);
+    int32_t k = uk[u];
+    if (k >= 0)
       m->user[fill[k]++] = b->use_node[u];
   }
+  opsched_free(uk);
   mem_csr_sort_dedupe(m->user_off, m->user, nb);
-  opsched_free(bmap);
   return OPSCHED_OK;
 }
 
-/* The dependency DAG: graph edges plus owner -> user, both directions. */
-static opsched_status model_dag(const opsched_graph *g, mem_model *m, int64_t *fill) {
+/* The dependency DAG: graph edges plus owner -> user, both directions.
+ * *forward: every edge goes to a larger id (ids are then a topological
+ * order, as the block's order usually is). */
+static opsched_status model_dag(const opsched_graph *g, mem_model *m, int64_t *fill,
+                                int *forward) {
   int32_t n = m->n, nb = m->nb;
   int64_t ne = m->user_off[nb];
   for (int32_t v = 0; v < n; v++) {
@@ -147,15 +176,24 @@ static opsched_status model_dag(const opsched_graph *g, mem_model *m, int64_t *f
       m->succ[fill[m->owner[k]]++] = m->user[i];
   mem_csr_sort_dedupe(m->succ_off, m->succ, n);
   /* Predecessors, sorted because sources are visited in ascending order. */
-  for (int32_t v = 0; v < n; v++)
-    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)
+  int fwd = 1;
+  for (int32_t v = 0; v < n; v++) {
+    if (m->succ_off[v] < m->succ_off[v + 1] && m->succ[m->succ_off[v]] <= v)
+      fwd = 0; /* the row is ascending: its first is its least */
+    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++) {
+      PF_AT(m->pred_off + 1, m->succ, i, m->succ_off[n]);
       m->pred_off[m->succ[i] + 1]++;
+    }
+  }
+  *forward = fwd;
   for (int32_t v = 0; v < n; v++)
     m->pred_off[v + 1] += m->pred_off[v];
   memcpy(fill, m->pred_off, sizeof *fill * (size_t)n);
   for (int32_t v = 0; v < n; v++)
-    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)
+    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++) {
+      PF_AT(fill, m->succ, i, m->succ_off[n]);
       m->pred[fill[m->succ[i]]++] = v;
+    }
   return OPSCHED_OK;
 }
 
@@ -182,7 +220,8 @@ static opsched_status model_topo(const mem_model *m, int32_t *queue) {
 }
 
 /* Per node: allocated and used buffers (ascending ids), bytes allocated,
- * and upward ranks in the reverse of the topological `queue`. */
+ * and upward ranks in the reverse of the topological `queue` (NULL: ids in
+ * order are one; the ranks do not depend on which). */
 static opsched_status model_nodes(const opsched_graph *g, mem_model *m,
                                   const int32_t *queue, int64_t *fill) {
   int32_t n = m->n, nb = m->nb;
@@ -198,8 +237,10 @@ static opsched_status model_nodes(const opsched_graph *g, mem_model *m,
   for (int32_t k = 0; k < nb; k++) {
     m->alloc_off[m->owner[k] + 1]++;
     m->alloc_bytes[m->owner[k]] = opsched_sat_add(m->alloc_bytes[m->owner[k]], m->size[k]);
-    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++) {
+      PF_AT(m->use_off + 1, m->user, i, m->user_off[nb]);
       m->use_off[m->user[i] + 1]++;
+    }
   }
   for (int32_t v = 0; v < n; v++) {
     m->alloc_off[v + 1] += m->alloc_off[v];
@@ -210,12 +251,17 @@ static opsched_status model_nodes(const opsched_graph *g, mem_model *m,
     m->alloc_buf[fill[m->owner[k]]++] = k;
   memcpy(fill, m->use_off, sizeof *fill * (size_t)n);
   for (int32_t k = 0; k < nb; k++)
-    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++)
+    for (int64_t i = m->user_off[k]; i < m->user_off[k + 1]; i++) {
+      PF_AT(fill, m->user, i, m->user_off[nb]);
       m->use_buf[fill[m->user[i]]++] = k;
+    }
   /* Upward ranks as opsched_graph_upward_ranks computes them, but over the
    * DAG with the buffers' data edges, which the graph may lack. */
   for (int32_t i = n - 1; i >= 0; i--) {
-    int32_t v = queue[i];
+    if (!queue && i >= PF_AHEAD) /* the ranks a later node reads: random */
+      for (int64_t j = m->succ_off[i - PF_AHEAD]; j < m->succ_off[i - PF_AHEAD + 1]; j++)
+        __builtin_prefetch(&m->rank[m->succ[j]]);
+    int32_t v = queue ? queue[i] : i;
     int64_t best = 0;
     for (int64_t j = m->succ_off[v]; j < m->succ_off[v + 1]; j++)
       if (m->rank[m->succ[j]] > best)
@@ -237,14 +283,17 @@ opsched_status mem_model_build(const opsched_graph *g, const opsched_buffers *b,
    * are read (fill is a copy of offsets each time, queue Kahn's order). */
   int64_t *fill = opsched_alloc_array_raw((size_t)(b->count > n ? b->count : n) + 1,
                                           sizeof *fill);
-  int32_t *queue = opsched_alloc_array_raw((size_t)n, sizeof *queue);
-  opsched_status st = fill && queue ? OPSCHED_OK : OPSCHED_ERR_NOMEM;
+  int32_t *queue = NULL;
+  int forward = 0;
+  opsched_status st = fill ? OPSCHED_OK : OPSCHED_ERR_NOMEM;
   if (st == OPSCHED_OK)
     st = model_buffers(b, m, fill);
   if (st == OPSCHED_OK)
-    st = model_dag(g, m, fill);
-  if (st == OPSCHED_OK)
-    st = model_topo(m, queue);
+    st = model_dag(g, m, fill, &forward);
+  /* Kahn's order only when the ids are not topological already. */
+  if (st == OPSCHED_OK && !forward)
+    st = (queue = opsched_alloc_array_raw((size_t)n + 1, sizeof *queue)) ? model_topo(m, queue)
+                                                                         : OPSCHED_ERR_NOMEM;
   if (st == OPSCHED_OK)
     st = model_nodes(g, m, queue, fill);
   if (st == OPSCHED_OK &&

@@ -161,6 +161,36 @@ done:
   return st;
 }
 
+/* Ops ahead in the order whose entries the waits prefetch. */
+#define WAIT_AHEAD 8
+
+/* Per op, what the waits read of a producer, together (one cache line):
+ * its stream, its 1-based place on it, and its sequential position (the
+ * row of its clock). */
+typedef struct wait_op {
+  int32_t stream, pos, seq;
+} wait_op;
+
+/* The undominated latest producers of one op (cand: their streams, nc of
+ * them; latest: per stream, the latest producer) appended to buf at *used:
+ * kept unless the stream predecessor (row, the op's clock so far) or
+ * another candidate already completes after it; happens-before is a
+ * partial order, so they are the unique minimal wait set. */
+static void keep_undominated(const wait_op *op, const int32_t *clock, int32_t S,
+                             const int32_t *row, const int32_t *cand, int32_t nc,
+                             const int32_t *latest, int32_t *buf, int64_t *used) {
+  for (int32_t a = 0; a < nc; a++) {
+    int32_t u = latest[cand[a]], su = cand[a];
+    int implied = row[su] >= op[u].pos;
+    for (int32_t b = 0; b < nc && !implied; b++)
+      if (b != a &&
+          clock[(size_t)op[latest[cand[b]]].seq * (size_t)S + (size_t)su] >= op[u].pos)
+        implied = 1;
+    if (!implied)
+      buf[(*used)++] = u;
+  }
+}
+
 opsched_status opsched_streams_waits(const opsched_graph *g,
                                      opsched_schedule *s) {
   /* Clocks only for the streams in use (at most min(streams, n)): the
@@ -174,45 +204,52 @@ opsched_status opsched_streams_waits(const opsched_graph *g,
   s->wait_ids = NULL;
   s->num_waits = s->num_waits_unreduced = 0;
   s->wait_off = opsched_alloc_array((size_t)n + 1, sizeof *s->wait_off);
-  int64_t cross = 0;
+  /* The producers (dependencies and syncs): a bound on the waits kept. */
+  int64_t bound = s->sync_off ? s->sync_off[n] - s->sync_off[0] : 0;
   for (int32_t v = 0; v < n; v++) {
     int32_t np;
-    const int32_t *pred = opsched_graph_preds(g, v, &np);
-    for (int32_t k = 0; k < np; k++)
-      cross += s->stream[pred[k]] != s->stream[v];
+    (void)opsched_graph_preds(g, v, &np);
+    bound += np;
   }
-  s->num_waits_unreduced = cross;
-  if (s->sync_off)
-    for (int32_t v = 0; v < n; v++)
-      for (int64_t e = s->sync_off[v]; e < s->sync_off[v + 1]; e++)
-        cross += s->stream[s->sync_ids[e]] != s->stream[v];
   opsched_status st = OPSCHED_ERR_NOMEM;
-  /* clock[v*S + k]: how many ops of stream k are known complete when v
-   * completes (its vector clock); pos[v]: v's 1-based place on its stream. */
-  /* Not zero-filled: a clock row is its stream predecessor's copy or set
-   * to zero below, and pos, first, cnt and buf are written before read. */
+  /* clock + i*S: how many ops of each stream are known complete when the
+   * op at sequential position i completes (its vector clock), rows in
+   * launch order. Not zero-filled: a row is its stream predecessor's copy
+   * or set to zero below; op's pos and seq, first, cnt and buf are
+   * written before they are read. */
   int32_t *clock = opsched_alloc_array_raw((size_t)n * (size_t)S, sizeof *clock);
-  int32_t *pos = opsched_alloc_array_raw((size_t)n, sizeof *pos);
+  wait_op *op = opsched_alloc_array_raw((size_t)n, sizeof *op);
   int32_t *last_on = opsched_alloc_array((size_t)S, sizeof *last_on);
+  int32_t *placed = opsched_alloc_array((size_t)S, sizeof *placed);
   int32_t *latest = opsched_alloc_array((size_t)S, sizeof *latest);
   int32_t *cand = opsched_alloc_array((size_t)S, sizeof *cand);
-  int32_t *buf = opsched_alloc_array_raw((size_t)cross, sizeof *buf);
+  int32_t *buf = opsched_alloc_array_raw((size_t)bound, sizeof *buf);
   int64_t *first = opsched_alloc_array_raw((size_t)n, sizeof *first);
   int32_t *cnt = opsched_alloc_array_raw((size_t)n, sizeof *cnt);
-  if (!s->wait_off || !clock || !pos || !last_on || !latest || !cand ||
+  if (!s->wait_off || !clock || !op || !last_on || !placed || !latest || !cand ||
       !buf || !first || !cnt)
     goto done;
   for (int32_t k = 0; k < S; k++)
     last_on[k] = latest[k] = -1;
-  int64_t used = 0;
+  for (int32_t v = 0; v < n; v++)
+    op[v].stream = s->stream[v];
+  int64_t used = 0, cross = 0;
   for (int32_t i = 0; i < n; i++) {
-    int32_t v = s->order[i], k = s->stream[v], prev = last_on[k], np, nc = 0;
-    int32_t *row = clock + (size_t)v * (size_t)S;
+    if (i + WAIT_AHEAD < n) { /* the entries a later op reads: random */
+      int32_t w = s->order[i + WAIT_AHEAD], nw;
+      const int32_t *pw = opsched_graph_preds(g, w, &nw);
+      __builtin_prefetch(&op[w]);
+      for (int32_t e = 0; e < nw; e++)
+        __builtin_prefetch(&op[pw[e]]);
+    }
+    int32_t v = s->order[i], k = op[v].stream, prev = last_on[k], np, nc = 0;
+    int32_t *row = clock + (size_t)i * (size_t)S;
     if (prev >= 0)
       memcpy(row, clock + (size_t)prev * (size_t)S, sizeof *row * (size_t)S);
     else
       memset(row, 0, sizeof *row * (size_t)S);
-    pos[v] = prev >= 0 ? pos[prev] + 1 : 1;
+    op[v].pos = ++placed[k];
+    op[v].seq = i;
     /* Per other stream only the latest producer can matter: it completes
      * after every earlier op of its stream. */
     const int32_t *pred = opsched_graph_preds(g, v, &np);
@@ -220,40 +257,30 @@ opsched_status opsched_streams_waits(const opsched_graph *g,
     int64_t ns = s->sync_off ? s->sync_off[v + 1] - s->sync_off[v] : 0;
     for (int64_t e = 0; e < np + ns; e++) {
       int32_t u = e < np ? pred[e] : s->sync_ids[s->sync_off[v] + e - np];
-      int32_t su = s->stream[u];
+      int32_t su = op[u].stream;
       if (su == k)
         continue;
+      cross += e < np;
       if (latest[su] < 0)
         cand[nc++] = su;
-      if (latest[su] < 0 || pos[u] > pos[latest[su]])
+      if (latest[su] < 0 || op[u].pos > op[latest[su]].pos)
         latest[su] = u;
     }
-    /* Keep a candidate unless the stream predecessor or another candidate
-     * already completes after it; happens-before is a partial order, so
-     * the undominated candidates are the unique minimal wait set. */
+    /* The tests must see only the stream predecessor's clock. */
     first[v] = used;
-    for (int32_t a = 0; a < nc; a++) {
-      int32_t u = latest[cand[a]], su = cand[a];
-      int implied = row[su] >= pos[u];
-      for (int32_t b = 0; b < nc && !implied; b++)
-        if (b != a && clock[(size_t)latest[cand[b]] * (size_t)S + (size_t)su] >= pos[u])
-          implied = 1;
-      if (!implied)
-        buf[used++] = u;
-    }
+    keep_undominated(op, clock, S, row, cand, nc, latest, buf, &used);
     cnt[v] = (int32_t)(used - first[v]);
-    /* Merge the kept producers' clocks (after the dominance tests, which
-     * must see only the stream predecessor's clock). */
+    /* Merge the kept producers' clocks. */
     for (int64_t w = first[v]; w < used; w++) {
-      const int32_t *src = clock + (size_t)buf[w] * (size_t)S;
+      const int32_t *src = clock + (size_t)op[buf[w]].seq * (size_t)S;
       for (int32_t q = 0; q < S; q++)
         if (src[q] > row[q])
           row[q] = src[q];
     }
-    row[k] = pos[v];
+    row[k] = op[v].pos;
     for (int32_t a = 0; a < nc; a++)
       latest[cand[a]] = -1;
-    last_on[k] = v;
+    last_on[k] = i;
     /* Sort this op's waits by id (at most streams - 1 of them). */
     for (int64_t a = first[v] + 1; a < used; a++) {
       int32_t x = buf[a];
@@ -263,6 +290,7 @@ opsched_status opsched_streams_waits(const opsched_graph *g,
       buf[b] = x;
     }
   }
+  s->num_waits_unreduced = cross;
   s->wait_ids = opsched_alloc_array((size_t)used, sizeof *s->wait_ids);
   if (!s->wait_ids)
     goto done;
@@ -276,8 +304,9 @@ opsched_status opsched_streams_waits(const opsched_graph *g,
   st = OPSCHED_OK;
 done:
   opsched_free(clock);
-  opsched_free(pos);
+  opsched_free(op);
   opsched_free(last_on);
+  opsched_free(placed);
   opsched_free(latest);
   opsched_free(cand);
   opsched_free(buf);

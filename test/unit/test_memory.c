@@ -587,6 +587,45 @@ static int cmp_bytes_id(const void *pa, const void *pb) {
   return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
+/* The model's upward ranks and lists when the ids are a topological order
+ * (no Kahn pass) and when they are not (Kahn's order), and the cycle that
+ * only a buffer's owner -> user edge closes. */
+static void test_model_ranks(void) {
+  static const int64_t costs[4] = {1, 2, 3, 4};
+  static const int32_t fwd[4][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+  static const int32_t rev[4][2] = {{3, 2}, {3, 1}, {2, 0}, {1, 0}};
+  static const int64_t fwd_rank[4] = {8, 6, 7, 4}, rev_rank[4] = {1, 3, 4, 8};
+  for (int c = 0; c < 2; c++) {
+    block k = block_make(4, costs);
+    for (int e = 0; e < 4; e++)
+      opsched_graph_add_edge(k.g, c ? rev[e][0] : fwd[e][0], c ? rev[e][1] : fwd[e][1]);
+    /* Owner -> user edges: 0 -> 3 (implied) forward; 3 -> 0 reversed. */
+    buf(&k, 16, c ? 3 : 0, 0, c ? 0 : 3, c ? 0 : 3, -1);
+    buf(&k, 8, c ? 2 : 1, 0, c ? 0 : 3, -1);
+    CHECK(opsched_graph_finalize(k.g) == OPSCHED_OK);
+    mem_model m;
+    CHECK(mem_model_build(k.g, k.b, &m) == OPSCHED_OK);
+    for (int v = 0; v < 4; v++)
+      CHECK_EQ_I64(m.rank[v], c ? rev_rank[v] : fwd_rank[v]);
+    int32_t user = c ? 0 : 3;
+    CHECK_EQ_I64(m.user_off[1] - m.user_off[0], 1); /* the repeated use once */
+    CHECK_EQ_I64(m.user[0], user);
+    CHECK_EQ_I64(m.use_off[user + 1] - m.use_off[user], 2);
+    CHECK_EQ_I64(m.use_buf[m.use_off[user]], 0);
+    CHECK_EQ_I64(m.use_buf[m.use_off[user] + 1], 1);
+    CHECK_EQ_I64(m.succ_off[4], 5); /* 4 graph edges, 3 -> 0 added reversed */
+    mem_model_free(&m);
+    block_free(&k);
+  }
+  block k = block_make(2, NULL);
+  opsched_graph_add_edge(k.g, 0, 1);
+  buf(&k, 4, 1, 0, 0, -1);
+  CHECK(opsched_graph_finalize(k.g) == OPSCHED_OK);
+  mem_model m;
+  CHECK(mem_model_build(k.g, k.b, &m) == OPSCHED_ERR_CYCLE);
+  block_free(&k);
+}
+
 static void test_alloc_order(void) {
   block k = block_make(5, NULL);
   static const int64_t bytes[5] = {30, 10, 30, 0, 10};
@@ -860,6 +899,7 @@ int main(void) {
   test_bruteforce();
   test_radix_sort();
   test_alloc_order();
+  test_model_ranks();
   test_peak_in_time_ties();
   test_peak_in_time_reference();
   test_peak_in_time_spread();
