@@ -58,6 +58,8 @@ typedef struct builder {
   uint8_t *kind_of;            /* per op: op_kind | KIND_KNOWN, 0: not asked */
   uint8_t *empty_user;         /* per op: an operand is a result of an earlier
                                   tensor.empty of the block (add_empty_inputs) */
+  uint8_t *home_op;            /* per op: a result is in home_writer (most ops:
+                                  no lookup) */
   int32_t *seen, *stack;       /* per op: reachability search stamp, work list */
   int32_t stamp, budget;
   int32_t *next_writer;        /* per tensor.empty op: earliest home writer, -1 */
@@ -386,6 +388,7 @@ static void choose_home_writers(builder *b, int32_t n) {
         continue;
       b->next_writer[e] = i;
       b->next_init[e] = k;
+      b->home_op[i] = 1;
       if (opsched_ptrmap_put(&b->home_writer, v.ptr, i))
         b->failed = 1;
     }
@@ -551,7 +554,7 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
     return;
   }
   int64_t tied = tied_operand(b, i, r);
-  int home = opsched_ptrmap_get(&b->home_writer, v.ptr) >= 0;
+  int home = b->home_op[i] && opsched_ptrmap_get(&b->home_writer, v.ptr) >= 0;
   MlirValue init = {NULL};
   if (tied >= 0) {
     init = mlirOperationGetOperand(op, tied);
@@ -601,13 +604,14 @@ static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total
   b->ops = ops;
   b->kind_of = calloc((size_t)n + 1, 1);
   b->empty_user = calloc((size_t)n + 1, 1);
+  b->home_op = calloc((size_t)n + 1, 1);
   b->seen = calloc((size_t)n + 1, sizeof *b->seen);
   b->stack = malloc(sizeof *b->stack * ((size_t)n + 1));
   b->next_writer = malloc(sizeof *b->next_writer * ((size_t)n + 1));
   b->next_init = malloc(sizeof *b->next_init * ((size_t)n + 1));
   b->tied_first = malloc(sizeof *b->tied_first * ((size_t)n + 1));
   b->tied_count = malloc(sizeof *b->tied_count * ((size_t)n + 1));
-  if (!b->kind_of || !b->empty_user || !b->seen || !b->stack || !b->next_writer || !b->next_init || !b->tied_first ||
+  if (!b->kind_of || !b->empty_user || !b->home_op || !b->seen || !b->stack || !b->next_writer || !b->next_init || !b->tied_first ||
       !b->tied_count)
     return 1;
   for (int32_t i = 0; i < n; i++)
@@ -633,6 +637,7 @@ static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total
 static void builder_free(builder *b) {
   free(b->kind_of);
   free(b->empty_user);
+  free(b->home_op);
   opsched_ptrmap_free(&b->own_results);
   free(b->buffer_live);
   free((void *)b->buffer_head);
