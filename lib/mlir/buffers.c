@@ -357,7 +357,8 @@ static int32_t empty_index(builder *b, MlirValue v) {
  * order (so the decision holds for any order the scheduler picks). */
 /* Marks the later ops of the block that take a result of ops[i], when it
  * is a tensor.empty, as a direct operand: add_empty_inputs asks only those
- * (a tensor.empty has few users; every other operand would be a lookup). */
+ * (a tensor.empty has few users; every other operand would be a lookup).
+ * Called in the forward pass, which asks each op's kind anyway. */
 static void mark_empty_users(builder *b, int32_t i) {
   if (!(kind_at(b, i) & KIND_EMPTY))
     return;
@@ -374,7 +375,6 @@ static void mark_empty_users(builder *b, int32_t i) {
 static void choose_home_writers(builder *b, int32_t n) {
   for (int32_t i = n - 1; i >= 0; i--) {
     opsched_prefetch_op(b->ops, i - OPSCHED_PREFETCH_AHEAD, n);
-    mark_empty_users(b, i);
     MlirOperation op = b->ops[i];
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++) {
       int64_t k = tied_operand(b, i, r);
@@ -710,6 +710,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
     opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
     if (b.empty_user[i])
       add_empty_inputs(&b, ops, i);
+    mark_empty_users(&b, i); /* marks later ops only */
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(ops[i]); r < nr; r++)
       add_result(&b, ops, i, r);
   }
