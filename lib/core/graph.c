@@ -4,6 +4,7 @@
 #include "heap.h"
 #include "saturate.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct opsched_graph {
@@ -125,16 +126,74 @@ opsched_status opsched_graph_add_edge(opsched_graph *g, int32_t from, int32_t to
   return OPSCHED_OK;
 }
 
-/* Stable counting sort of edge indices by key[] in [0, n). */
-static void counting_sort(const int32_t *key, const int64_t *in, int64_t *out,
-                          int64_t m, int64_t *count, int32_t n) {
-  memset(count, 0, sizeof(int64_t) * ((size_t)n + 1));
+/* Sorts a[0, k) ascending (a node's raw predecessors: a handful, but a
+ * barrier may collect many). */
+static int cmp_i32(const void *x, const void *y) {
+  int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+  return (a > b) - (a < b);
+}
+
+static void sort_small(int32_t *a, int64_t k) {
+  if (k > 24) {
+    qsort(a, (size_t)k, sizeof *a, cmp_i32);
+    return;
+  }
+  for (int64_t i = 1; i < k; i++) {
+    int32_t x = a[i];
+    int64_t j = i;
+    for (; j > 0 && a[j - 1] > x; j--)
+      a[j] = a[j - 1];
+    a[j] = x;
+  }
+}
+
+/* The predecessor CSR from the raw edges: grouped by `to` in one counting
+ * pass that reads the edge arrays in order (no gather through an index
+ * array), each group sorted and deduplicated in place. pred_off (zeroed,
+ * n + 1 entries) gets the offsets; returns the list, `*unique` entries,
+ * or NULL when out of memory. */
+static int32_t *build_preds(opsched_graph *g, int64_t *cursor, int64_t *unique) {
+  int32_t n = g->num_nodes;
+  int64_t m = g->num_raw_edges;
+  int32_t *pred = opsched_alloc_array_raw((size_t)m, sizeof *pred);
+  if (!pred)
+    return NULL;
+  int64_t *off = g->pred_off;
   for (int64_t i = 0; i < m; i++)
-    count[key[in[i]] + 1]++;
-  for (int32_t k = 0; k < n; k++)
-    count[k + 1] += count[k];
+    off[g->edge_to[i] + 1]++;
+  for (int32_t v = 0; v < n; v++)
+    off[v + 1] += off[v];
+  memcpy(cursor, off, sizeof(int64_t) * ((size_t)n + 1));
   for (int64_t i = 0; i < m; i++)
-    out[count[key[in[i]]]++] = in[i];
+    pred[cursor[g->edge_to[i]]++] = g->edge_from[i];
+  /* Sort and deduplicate each group, compacting to the left. */
+  int64_t w = 0;
+  for (int32_t v = 0; v < n; v++) {
+    int64_t lo = off[v], hi = off[v + 1];
+    off[v] = w;
+    sort_small(pred + lo, hi - lo);
+    for (int64_t k = lo; k < hi; k++)
+      if (k == lo || pred[k] != pred[k - 1])
+        pred[w++] = pred[k];
+  }
+  off[n] = w;
+  *unique = w;
+  return pred;
+}
+
+/* The successor CSR from the predecessor one: visiting the targets in
+ * order lists each node's successors ascending. succ_off is zeroed. */
+static void build_succs(opsched_graph *g, int64_t *cursor) {
+  int32_t n = g->num_nodes;
+  int64_t *off = g->succ_off;
+  for (int64_t k = 0; k < g->num_edges; k++)
+    off[g->pred[k] + 1]++;
+  for (int32_t v = 0; v < n; v++)
+    off[v + 1] += off[v];
+  memcpy(cursor, off, sizeof(int64_t) * ((size_t)n + 1));
+  for (int32_t v = 0; v < n; v++)
+    for (int64_t k = g->pred_off[v]; k < g->pred_off[v + 1]; k++)
+      g->succ[cursor[g->pred[k]]++] = v;
 }
 
 /* Kahn's algorithm, smallest id first: the topological order and the
@@ -183,56 +242,26 @@ opsched_status opsched_graph_finalize(opsched_graph *g) {
   if (g->finalized)
     return OPSCHED_OK;
   int32_t n = g->num_nodes;
-  int64_t m = g->num_raw_edges;
   opsched_status st = OPSCHED_ERR_NOMEM;
   /* Scratch and arrays written in full before they are read: no zeroing. */
-  int64_t *idx = opsched_alloc_array_raw((size_t)m, sizeof *idx);
-  int64_t *tmp = opsched_alloc_array_raw((size_t)m, sizeof *tmp);
-  int64_t *count = opsched_alloc_array_raw((size_t)n + 1, sizeof *count);
+  int64_t *cursor = opsched_alloc_array_raw((size_t)n + 1, sizeof *cursor);
   g->succ_off = opsched_alloc_array((size_t)n + 1, sizeof *g->succ_off);
   g->pred_off = opsched_alloc_array((size_t)n + 1, sizeof *g->pred_off);
   g->topo = opsched_alloc_array_raw((size_t)n, sizeof *g->topo);
-  if (!idx || !tmp || !count || !g->succ_off || !g->pred_off || !g->topo)
+  if (!cursor || !g->succ_off || !g->pred_off || !g->topo)
     goto done;
 
-  /* Radix sort by (from, to): by `to` first, then stably by `from`. */
-  for (int64_t i = 0; i < m; i++)
-    tmp[i] = i;
-  counting_sort(g->edge_to, tmp, idx, m, count, n);
-  counting_sort(g->edge_from, idx, tmp, m, count, n);
-
-  /* Dedup into the successor CSR. */
+  /* Deduplicated edges: each pred list and each succ list ascending (the
+   * (from, to) order). */
   int64_t unique = 0;
-  for (int64_t i = 0; i < m; i++) {
-    int64_t e = tmp[i];
-    if (unique > 0) {
-      int64_t p = idx[unique - 1];
-      if (g->edge_from[p] == g->edge_from[e] && g->edge_to[p] == g->edge_to[e])
-        continue;
-    }
-    idx[unique++] = e;
-  }
+  g->pred = build_preds(g, cursor, &unique);
+  if (!g->pred)
+    goto done;
   g->num_edges = unique;
   g->succ = opsched_alloc_array_raw((size_t)unique, sizeof *g->succ);
-  g->pred = opsched_alloc_array_raw((size_t)unique, sizeof *g->pred);
-  if (!g->succ || !g->pred)
+  if (!g->succ)
     goto done;
-  for (int64_t i = 0; i < unique; i++) {
-    int64_t e = idx[i];
-    g->succ_off[g->edge_from[e] + 1]++;
-    g->pred_off[g->edge_to[e] + 1]++;
-    g->succ[i] = g->edge_to[e];
-  }
-  for (int32_t v = 0; v < n; v++) {
-    g->succ_off[v + 1] += g->succ_off[v];
-    g->pred_off[v + 1] += g->pred_off[v];
-  }
-  /* Edges are in `from` order, so each pred list comes out sorted. */
-  memcpy(count, g->pred_off, sizeof(int64_t) * ((size_t)n + 1));
-  for (int64_t i = 0; i < unique; i++) {
-    int64_t e = idx[i];
-    g->pred[count[g->edge_to[e]]++] = g->edge_from[e];
-  }
+  build_succs(g, cursor);
 
   int32_t emitted = topo_sort(g);
   if (emitted < 0)
@@ -251,9 +280,7 @@ opsched_status opsched_graph_finalize(opsched_graph *g) {
 done:
   if (st != OPSCHED_OK)
     free_adjacency(g);
-  opsched_free(idx);
-  opsched_free(tmp);
-  opsched_free(count);
+  opsched_free(cursor);
   return st;
 }
 

@@ -361,20 +361,25 @@ static int demand_too_large(MlirOperation op, int64_t demand, const opsched_opti
 /* One node per op (cost, demand), then the buffer model. Non-zero on a
  * diagnosed failure. */
 static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_options *o,
-                     opsched_op_facts *facts, const opsched_ptrmap *index) {
-  int failed = 0;
+                     opsched_op_facts *facts, const opsched_ptrmap *index,
+                     opsched_ptrmap *result_index) {
+  int failed = 0, oom = 0;
   opsched_work_memo *memo = opsched_op_facts_work_memo(facts);
   const MlirStringRef cost_name = {OPSCHED_ATTR_COST, sizeof OPSCHED_ATTR_COST - 1};
   const MlirStringRef demand_name = {OPSCHED_ATTR_RESOURCES, sizeof OPSCHED_ATTR_RESOURCES - 1};
   uint8_t *cost_dynamic = calloc((size_t)p->n, 1);
-  if (!cost_dynamic) {
+  int32_t *counts = malloc(sizeof *counts * (size_t)p->n); /* results per op */
+  if (!cost_dynamic || !counts) {
+    free(cost_dynamic);
+    free(counts);
     emit_oom(block);
     return 1;
   }
   int64_t results = 0, operands = 0; /* for the buffer model */
   for (int32_t i = 0; i < p->n; i++) {
     opsched_prefetch_op(p->ops, i + OPSCHED_PREFETCH_AHEAD, p->n);
-    results += mlirOperationGetNumResults(p->ops[i]);
+    counts[i] = (int32_t)mlirOperationGetNumResults(p->ops[i]);
+    results += counts[i];
     operands += mlirOperationGetNumOperands(p->ops[i]);
     int dynamic = 0;
     MlirAttribute cost_attr, demand_attr; /* one call finds both */
@@ -388,14 +393,22 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
     failed |= demand_too_large(p->ops[i], demand, o);
     if (opsched_graph_add_node(p->graph, cost < 0 ? 0 : cost,
                                demand < 1 ? 1 : (int32_t)demand) < 0) {
-      free(cost_dynamic);
-      emit_oom(block);
-      return 1;
+      oom = 1;
+      break;
     }
   }
+  /* The results' map (the ops' address range) without another pass over
+   * the ops: their result counts are known. */
+  if (oom || (!failed && opsched_block_results_init(result_index, p->ops, p->n, counts, index))) {
+    free(cost_dynamic);
+    free(counts);
+    emit_oom(block);
+    return 1;
+  }
+  free(counts);
   if (failed || opsched_block_buffers_build(&p->bufs, block, p->ops, p->n, p->terminator,
-                                           o->inplace_program_order, facts, index, results,
-                                           operands)) {
+                                           o->inplace_program_order, facts, index,
+                                           result_index, results, operands)) {
     free(cost_dynamic);
     return 1;
   }
@@ -407,8 +420,10 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
 /* The dependency edges and the finished graph: OK, UNTOUCHED (a cycle: the
  * block keeps its order) or FAILED. */
 static opsched_plan_result finish_graph(opsched_block_plan *p, MlirBlock block,
-                                        const opsched_ptrmap *index, opsched_op_facts *facts) {
-  int err = opsched_deps_add_edges(p->graph, p->ops, p->n, index, facts);
+                                        const opsched_ptrmap *index,
+                                        const opsched_ptrmap *result_index,
+                                        opsched_op_facts *facts) {
+  int err = opsched_deps_add_edges(p->graph, p->ops, p->n, index, result_index, facts);
   /* The order the buffer model's in-place writes rely on (forward in the
    * block like every other edge, so no cycle can come from them). */
   for (int32_t k = 0; !err && k < p->bufs.num_order_edges; k++)
@@ -588,7 +603,7 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
     lo = i == 0 || a < lo ? a : lo;
     hi = a > hi ? a : hi;
   }
-  opsched_ptrmap index;
+  opsched_ptrmap index, result_index = {0}; /* result_index: made by add_nodes */
   if (opsched_ptrmap_init_near(&index, (size_t)p->n, (const void *)lo, (const void *)hi)) {
     emit_oom(block);
     return OPSCHED_PLAN_FAILED;
@@ -613,9 +628,9 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
     emit_oom(block);
     goto done;
   }
-  if (add_nodes(p, block, o, facts, &index))
+  if (add_nodes(p, block, o, facts, &index, &result_index))
     goto done;
-  result = finish_graph(p, block, &index, facts);
+  result = finish_graph(p, block, &index, &result_index, facts);
   if (result != OPSCHED_PLAN_OK)
     goto done;
   if (costs_nothing(p, source)) {
@@ -640,6 +655,7 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   result = OPSCHED_PLAN_OK;
 done:
   plan_phase(hooks, &phase, -1);
+  opsched_ptrmap_free(&result_index);
   opsched_ptrmap_free(&index);
   return result;
 }

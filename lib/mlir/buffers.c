@@ -1,6 +1,8 @@
 #include "buffers.h"
 #include "op_name.h"
 
+#include "deps.h"
+
 #include "op_work.h"
 #include "prefetch.h"
 #include "ptrmap.h"
@@ -51,6 +53,13 @@ typedef struct builder {
   MlirOperation *ops;          /* the block's ops, in order */
   const opsched_ptrmap *op_index; /* op ptr -> index in ops */
   opsched_ptrmap own_index;    /* op_index when the caller has none */
+  const opsched_ptrmap *results; /* result ptr -> index of its op in ops */
+  opsched_ptrmap own_results;  /* results when the caller has none */
+  uint8_t *kind_of;            /* per op: op_kind | KIND_KNOWN, 0: not asked */
+  uint8_t *empty_user;         /* per op: an operand is a result of an earlier
+                                  tensor.empty of the block (add_empty_inputs) */
+  uint8_t *home_op;            /* per op: a result is in home_writer (most ops:
+                                  no lookup) */
   int32_t *seen, *stack;       /* per op: reachability search stamp, work list */
   int32_t stamp, budget;
   int32_t *next_writer;        /* per tensor.empty op: earliest home writer, -1 */
@@ -92,7 +101,7 @@ static int64_t type_storage_bytes(builder *b, MlirType t, int *dynamic) {
 /* What an op's name says here, memoized per name (an op name is one
  * identifier: one pointer per name; a block has few names), instead of
  * comparing it with the lists above at every question. */
-enum { KIND_VIEW = 1, KIND_EMPTY = 2, KIND_CONSTANT = 4 };
+enum { KIND_VIEW = 1, KIND_EMPTY = 2, KIND_CONSTANT = 4, KIND_KNOWN = 8 };
 
 static int op_kind(builder *b, MlirOperation op) {
   MlirIdentifier id = mlirOperationGetName(op);
@@ -105,6 +114,14 @@ static int op_kind(builder *b, MlirOperation op) {
     b->kinds[slot].name = id.ptr;
   }
   return b->kinds[slot].kind;
+}
+
+/* op_kind of ops[i], remembered per op: asked of an operand's producer,
+ * it reads the producer only once (on a large block a cache miss). */
+static int kind_at(builder *b, int32_t i) {
+  if (!b->kind_of[i])
+    b->kind_of[i] = (uint8_t)(op_kind(b, b->ops[i]) | KIND_KNOWN);
+  return b->kind_of[i] & ~KIND_KNOWN;
 }
 
 enum { TIED_UNASKED = -1 };
@@ -246,7 +263,7 @@ static int readers_precede(builder *b, MlirValue v, int32_t w, int64_t self, int
     }
     if (t < 0)
       return 0; /* read by the terminator or outside the block */
-    if (mlirOperationEqual(owner, b->ops[t]) && (op_kind(b, owner) & KIND_VIEW) &&
+    if (mlirOperationEqual(owner, b->ops[t]) && (kind_at(b, t) & KIND_VIEW) &&
         mlirOpOperandGetOperandNumber(u) == 0) {
       for (intptr_t r = 0, nr = mlirOperationGetNumResults(owner); r < nr; r++)
         if (!readers_precede(b, mlirOperationGetResult(owner, r), w, self, depth + 1))
@@ -328,10 +345,8 @@ static int chain_precedes(builder *b, MlirValue v, int32_t n, int64_t n_init) {
 
 /* Index of the tensor.empty of this block that `v` is, or -1. */
 static int32_t empty_index(builder *b, MlirValue v) {
-  if (!mlirValueIsAOpResult(v))
-    return -1;
-  int32_t e = opsched_ptrmap_get(b->op_index, mlirOpResultGetOwner(v).ptr);
-  return e >= 0 && (op_kind(b, b->ops[e]) & KIND_EMPTY) ? e : -1;
+  int32_t e = opsched_ptrmap_get(b->results, v.ptr);
+  return e >= 0 && (kind_at(b, e) & KIND_EMPTY) ? e : -1;
 }
 
 /* One-shot bufferization gives each tensor.empty one buffer and decides
@@ -340,6 +355,23 @@ static int32_t empty_index(builder *b, MlirValue v) {
  * result whose init is a tensor.empty takes the empty's home buffer when
  * everything it starts there is done before the next home writer in every
  * order (so the decision holds for any order the scheduler picks). */
+/* Marks the later ops of the block that take a result of ops[i], when it
+ * is a tensor.empty, as a direct operand: add_empty_inputs asks only those
+ * (a tensor.empty has few users; every other operand would be a lookup).
+ * Called in the forward pass, which asks each op's kind anyway. */
+static void mark_empty_users(builder *b, int32_t i) {
+  if (!(kind_at(b, i) & KIND_EMPTY))
+    return;
+  MlirOperation op = b->ops[i];
+  for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++)
+    for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
+         !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+      int32_t t = opsched_ptrmap_get(b->op_index, mlirOpOperandGetOwner(u).ptr);
+      if (t > i)
+        b->empty_user[t] = 1;
+    }
+}
+
 static void choose_home_writers(builder *b, int32_t n) {
   for (int32_t i = n - 1; i >= 0; i--) {
     opsched_prefetch_op(b->ops, i - OPSCHED_PREFETCH_AHEAD, n);
@@ -356,6 +388,7 @@ static void choose_home_writers(builder *b, int32_t n) {
         continue;
       b->next_writer[e] = i;
       b->next_init[e] = k;
+      b->home_op[i] = 1;
       if (opsched_ptrmap_put(&b->home_writer, v.ptr, i))
         b->failed = 1;
     }
@@ -459,14 +492,12 @@ static void add_empty_inputs(builder *b, MlirOperation *ops, int32_t i) {
   MlirOperation op = ops[i];
   for (intptr_t k = 0, nk = mlirOperationGetNumOperands(op); k < nk; k++) {
     MlirValue in = mlirOperationGetOperand(op, k);
-    if (!mlirValueIsAOpResult(in) || !(op_kind(b, mlirOpResultGetOwner(in)) & KIND_EMPTY) ||
+    /* Only an op before this one: one defined outside this block (or a
+     * block argument) is not this block's buffer. */
+    int32_t owner = opsched_ptrmap_get(b->results, in.ptr);
+    if (owner < 0 || owner >= i || !(kind_at(b, owner) & KIND_EMPTY) ||
         opsched_ptrmap_get(&b->empty_buffer, in.ptr) >= 0 || is_tied_init(b, i, k))
       continue;
-    int32_t owner = i - 1;
-    while (owner >= 0 && !mlirOperationEqual(ops[owner], mlirOpResultGetOwner(in)))
-      owner--;
-    if (owner < 0)
-      continue; /* defined outside this block: not this block's buffer */
     /* Allocated where the tensor.empty stands, like the memref.alloc that
      * replaces it; the empty's result owns it. */
     int dynamic = 0;
@@ -505,7 +536,7 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
   if (bytes == INT64_MAX)
     bb->op_overflow[i] = 1;
 
-  int kind = op_kind(b, op);
+  int kind = kind_at(b, i);
   if (kind & KIND_VIEW) {
     int32_t src = mlirOperationGetNumOperands(op) > 0
                       ? buffer_of(b, mlirOperationGetOperand(op, 0))
@@ -523,7 +554,7 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
     return;
   }
   int64_t tied = tied_operand(b, i, r);
-  int home = opsched_ptrmap_get(&b->home_writer, v.ptr) >= 0;
+  int home = b->home_op[i] && opsched_ptrmap_get(&b->home_writer, v.ptr) >= 0;
   MlirValue init = {NULL};
   if (tied >= 0) {
     init = mlirOperationGetOperand(op, tied);
@@ -569,15 +600,18 @@ static void add_result(builder *b, MlirOperation *ops, int32_t i, intptr_t r) {
 /* The builder's maps and work arrays; non-zero when out of memory (then
  * builder_free releases what was made: a failed ptrmap is left empty). */
 static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total_results,
-                        const opsched_ptrmap *index) {
+                        const opsched_ptrmap *index, const opsched_ptrmap *results) {
   b->ops = ops;
+  b->kind_of = calloc((size_t)n + 1, 1);
+  b->empty_user = calloc((size_t)n + 1, 1);
+  b->home_op = calloc((size_t)n + 1, 1);
   b->seen = calloc((size_t)n + 1, sizeof *b->seen);
   b->stack = malloc(sizeof *b->stack * ((size_t)n + 1));
   b->next_writer = malloc(sizeof *b->next_writer * ((size_t)n + 1));
   b->next_init = malloc(sizeof *b->next_init * ((size_t)n + 1));
   b->tied_first = malloc(sizeof *b->tied_first * ((size_t)n + 1));
   b->tied_count = malloc(sizeof *b->tied_count * ((size_t)n + 1));
-  if (!b->seen || !b->stack || !b->next_writer || !b->next_init || !b->tied_first ||
+  if (!b->kind_of || !b->empty_user || !b->home_op || !b->seen || !b->stack || !b->next_writer || !b->next_init || !b->tied_first ||
       !b->tied_count)
     return 1;
   for (int32_t i = 0; i < n; i++)
@@ -593,11 +627,18 @@ static int builder_init(builder *b, MlirOperation *ops, int32_t n, int32_t total
     for (int32_t i = 0; i < n; i++)
       opsched_ptrmap_put(&b->own_index, ops[i].ptr, i);
   b->op_index = index ? index : &b->own_index;
+  if (!results && opsched_block_results_init(&b->own_results, ops, n, NULL, b->op_index))
+    return 1;
+  b->results = results ? results : &b->own_results;
   choose_home_writers(b, n);
   return 0;
 }
 
 static void builder_free(builder *b) {
+  free(b->kind_of);
+  free(b->empty_user);
+  free(b->home_op);
+  opsched_ptrmap_free(&b->own_results);
   free(b->buffer_live);
   free((void *)b->buffer_head);
   free(b->seen);
@@ -617,7 +658,8 @@ static void builder_free(builder *b) {
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
                                 MlirOperation *ops, int32_t n, MlirOperation terminator,
                                 int program_order, opsched_op_facts *facts,
-                                const opsched_ptrmap *index, int64_t results,
+                                const opsched_ptrmap *index,
+                                const opsched_ptrmap *result_index, int64_t results,
                                 int64_t operands) {
   memset(bb, 0, sizeof *bb);
   builder b = {.bb = bb, .program_order = program_order, .facts = facts};
@@ -646,7 +688,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   /* Every buffer is owned by one block argument or op result: sized once
    * (growing by realloc on a heap MLIR has fragmented costs more than the
    * copies at a million ops). */
-  if (builder_init(&b, ops, n, total_results, index) || !reserve_buffers(&b, total_results + 1)) {
+  if (builder_init(&b, ops, n, total_results, index, result_index) || !reserve_buffers(&b, total_results + 1)) {
     builder_free(&b);
     opsched_block_buffers_release(bb);
     return 1;
@@ -666,7 +708,9 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   }
   for (int32_t i = 0; i < n && !b.failed; i++) {
     opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
-    add_empty_inputs(&b, ops, i);
+    if (b.empty_user[i])
+      add_empty_inputs(&b, ops, i);
+    mark_empty_users(&b, i); /* marks later ops only */
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(ops[i]); r < nr; r++)
       add_result(&b, ops, i, r);
   }

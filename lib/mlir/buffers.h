@@ -58,14 +58,17 @@ typedef struct opsched_block_buffers {
  * forces it in every order. Returns non-zero when out of memory. Never
  * emits diagnostics: the caller reports op_dynamic and op_overflow.
  * `facts` (nullable) has the values region ops capture (op_facts.h).
- * `index` (nullable: built here) maps each of `ops` to its position.
+ * `index` (nullable: built here) maps each of `ops` to its position,
+ * `result_index` (nullable: built here) each of their results to its op's
+ * (opsched_block_results_init).
  * `results` and `operands`: the totals of the `n` ops' result and operand
  * counts, when the caller has them (one pass less over a large block);
  * negative: counted here. */
 int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
                                 MlirOperation *ops, int32_t n, MlirOperation terminator,
                                 int program_order, opsched_op_facts *facts,
-                                const opsched_ptrmap *index, int64_t results,
+                                const opsched_ptrmap *index,
+                                const opsched_ptrmap *result_index, int64_t results,
                                 int64_t operands);
 
 void opsched_block_buffers_release(opsched_block_buffers *bb);

@@ -142,8 +142,31 @@ int opsched_deps_may_trap(MlirOperation op) {
 
 /* ---- SSA edges ----------------------------------------------------------- */
 
+/* How far below an op its inline results lie (out-of-line ones, past the
+ * sixth, further: the map hashes those). */
+enum { RESULTS_BEFORE = 1024 };
+
+int opsched_block_results_init(opsched_ptrmap *results, const MlirOperation *ops, int32_t n,
+                               const int32_t *counts, const opsched_ptrmap *index) {
+  int64_t total = 0;
+  for (int32_t i = 0; i < n; i++)
+    total += counts ? counts[i] : mlirOperationGetNumResults(ops[i]);
+  if (opsched_ptrmap_init_around(results, (size_t)total + 1, index, RESULTS_BEFORE))
+    return 1;
+  int lost = 0;
+  for (int32_t i = 0; i < n && !lost; i++) {
+    /* mlirOperationGetResult is pointer arithmetic on the op. */
+    intptr_t nr = counts ? counts[i] : mlirOperationGetNumResults(ops[i]);
+    for (intptr_t r = 0; r < nr; r++)
+      lost |= opsched_ptrmap_put(results, mlirOperationGetResult(ops[i], r).ptr, i);
+  }
+  if (lost)
+    opsched_ptrmap_free(results);
+  return lost;
+}
+
 typedef struct ssa_ctx {
-  const opsched_ptrmap *index;
+  const opsched_ptrmap *results;
   opsched_graph *graph;
   int32_t user;
   int failed;
@@ -153,31 +176,19 @@ typedef struct ssa_ctx {
 } ssa_ctx;
 
 /* A tensor from outside the block: an argument of the block or a value of
- * an enclosing block (neither an op of the block nor nested in `top`), for
- * `v` an operand of `top` or a value captured by it
- * (opsched_op_facts_captured): defined outside `top` unless `top` defines it
- * (only a graph region lets an op use its own result). */
-static int used_outside_tensor(const opsched_ptrmap *index, MlirOperation top, MlirValue v) {
-  if (!mlirTypeIsATensor(mlirValueGetType(v)))
-    return 0;
-  if (!mlirValueIsAOpResult(v))
-    return 1;
-  MlirOperation def = mlirOpResultGetOwner(v);
-  return !mlirOperationEqual(def, top) && opsched_ptrmap_get(index, def.ptr) < 0;
+ * an enclosing block (no result of an op of the block), for `v` an operand
+ * of an op of the block or a value captured by it (opsched_op_facts_captured,
+ * so never a result of an op nested in it). */
+static int used_outside_tensor(const opsched_ptrmap *results, MlirValue v) {
+  return mlirTypeIsATensor(mlirValueGetType(v)) && opsched_ptrmap_get(results, v.ptr) < 0;
 }
 
-/* As used_outside_tensor with one lookup of the defining op, which an op
- * of the block (the common case) answers without asking for the type. */
+/* As used_outside_tensor with one lookup of the value, which a result of
+ * the block (the common case) answers without asking for the type. */
 static void add_operand_edge(ssa_ctx *c, MlirValue v) {
-  if (!mlirValueIsAOpResult(v)) {
-    c->outside_tensor |= mlirTypeIsATensor(mlirValueGetType(v));
-    return;
-  }
-  MlirOperation owner = mlirOpResultGetOwner(v);
-  int32_t def = opsched_ptrmap_get(c->index, owner.ptr);
+  int32_t def = opsched_ptrmap_get(c->results, v.ptr);
   if (def < 0) {
-    if (!mlirOperationEqual(owner, c->top))
-      c->outside_tensor |= mlirTypeIsATensor(mlirValueGetType(v));
+    c->outside_tensor |= mlirTypeIsATensor(mlirValueGetType(v));
     return;
   }
   if (def != c->user && opsched_graph_add_edge(c->graph, def, c->user) != OPSCHED_OK)
@@ -298,11 +309,11 @@ static void mark_backed(alias_sets *s, MlirValue v) {
 }
 
 /* Marks the tensors from outside the block that op uses, at any depth. */
-static void seed_outside(alias_sets *s, const opsched_ptrmap *index, MlirOperation top,
+static void seed_outside(alias_sets *s, const opsched_ptrmap *results, MlirOperation top,
                          opsched_op_facts *facts) {
   for (intptr_t i = 0, n = mlirOperationGetNumOperands(top); i < n; i++) {
     MlirValue v = mlirOperationGetOperand(top, i);
-    if (used_outside_tensor(index, top, v))
+    if (used_outside_tensor(results, v))
       mark_backed(s, v);
   }
   int64_t count;
@@ -310,7 +321,7 @@ static void seed_outside(alias_sets *s, const opsched_ptrmap *index, MlirOperati
   const MlirValue *captured = opsched_op_facts_captured(facts, top, &count, &bufferization);
   s->failed |= count < 0;
   for (int64_t i = 0; i < count; i++)
-    if (used_outside_tensor(index, top, captured[i]))
+    if (used_outside_tensor(results, captured[i]))
       mark_backed(s, captured[i]);
 }
 
@@ -362,7 +373,8 @@ static int writes_in_place(alias_sets *s, MlirOperation op) {
 /* Per op: 0 untouched, 1 reads, 2 writes memory-backed tensors. Returns
  * non-zero when out of memory. */
 static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
-                        const opsched_ptrmap *index, int outside, uint8_t *access,
+                        const opsched_ptrmap *index, const opsched_ptrmap *results,
+                        int outside, uint8_t *access,
                         opsched_op_facts *facts) {
   alias_sets s = {0};
   intptr_t cap = 0;
@@ -382,7 +394,7 @@ static int alias_access(MlirOperation *ops, int32_t n, const uint8_t *nested,
   for (int32_t i = 0; i < n; i++) {
     alias_seed(&s, ops[i], nested[i], facts);
     if (outside)
-      seed_outside(&s, index, ops[i], facts);
+      seed_outside(&s, results, ops[i], facts);
   }
   for (int32_t i = 0; i < n; i++) {
     access[i] = (uint8_t)alias_op(&s, ops[i], 1, facts);
@@ -684,13 +696,13 @@ static int add_order_edges(opsched_graph *g, int32_t n, const uint8_t *alias,
 
 /* One pass over the block's ops (on a large block each pass misses the
  * cache on every op): SSA edges, effects and speculation flags. */
-static int scan_ops(opsched_graph *g, MlirOperation *ops, int32_t n, const opsched_ptrmap *index,
+static int scan_ops(opsched_graph *g, MlirOperation *ops, int32_t n, const opsched_ptrmap *results,
                     opsched_op_facts *facts, op_effects *oe, uint8_t *nested, uint8_t *spec_flags,
                     int *any_bufferization, int *any_outside) {
   int err = op_effects_init(oe, n);
   for (int32_t i = 0; i < n && !err; i++) {
     opsched_prefetch_op(ops, i + OPSCHED_PREFETCH_AHEAD, n);
-    ssa_ctx c = {index, g, i, 0, 0, 0, ops[i]};
+    ssa_ctx c = {results, g, i, 0, 0, 0, ops[i]};
     add_operand_edges(&c, facts);
     err |= c.failed;
     nested[i] = (uint8_t)c.bufferization;
@@ -703,7 +715,8 @@ static int scan_ops(opsched_graph *g, MlirOperation *ops, int32_t n, const opsch
 }
 
 static int add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
-                     const opsched_ptrmap *index, opsched_op_facts *facts) {
+                     const opsched_ptrmap *index, const opsched_ptrmap *results,
+                     opsched_op_facts *facts) {
   enum { EFFECT_CAP = 16 };
   uint8_t *nested = calloc((size_t)n, 1), *alias = calloc((size_t)n, 1);
   uint8_t *spec_flags = malloc((size_t)n);
@@ -711,14 +724,14 @@ static int add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
   memset(&oe, 0, sizeof oe);
   int any_bufferization = 0, any_outside = 0;
   int err = !nested || !alias || !spec_flags ||
-            scan_ops(g, ops, n, index, facts, &oe, nested, spec_flags, &any_bufferization,
+            scan_ops(g, ops, n, results, facts, &oe, nested, spec_flags, &any_bufferization,
                      &any_outside);
   /* Cheapest test first: most blocks read no outside tensor or touch no
    * memory, and the function walk is the costly one. */
   int outside = !err && any_outside && block_touches_memory(&oe, n, EFFECT_CAP) &&
                 outside_may_alias(mlirOperationGetBlock(ops[0]), facts);
   if (!err && (any_bufferization || outside))
-    err = alias_access(ops, n, nested, index, outside, alias, facts);
+    err = alias_access(ops, n, nested, index, results, outside, alias, facts);
   if (!err)
     err = add_order_edges(g, n, alias, &oe, spec_flags);
   op_effects_free(&oe);
@@ -729,11 +742,18 @@ static int add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
 }
 
 int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
-                           const opsched_ptrmap *index, opsched_op_facts *facts) {
-  if (facts)
-    return add_edges(g, ops, n, index, facts);
-  opsched_op_facts *own = opsched_op_facts_new();
-  int err = !own || add_edges(g, ops, n, index, own);
+                           const opsched_ptrmap *index, const opsched_ptrmap *results,
+                           opsched_op_facts *facts) {
+  opsched_ptrmap own_results;
+  if (!results) {
+    if (opsched_block_results_init(&own_results, ops, n, NULL, index))
+      return 1;
+    results = &own_results;
+  }
+  opsched_op_facts *own = facts ? NULL : opsched_op_facts_new();
+  int err = (!facts && !own) || add_edges(g, ops, n, index, results, facts ? facts : own);
   opsched_op_facts_free(own);
+  if (results == &own_results)
+    opsched_ptrmap_free(&own_results);
   return err;
 }

@@ -27,11 +27,24 @@
 #include <stdint.h>
 
 /* Adds every edge among the `n` ops of a block (`ops` in program order,
- * `index` maps each op to its position). `facts` (nullable: then made for
- * this call) holds the summaries of the function's region ops. Returns
- * non-zero when out of memory. */
+ * `index` maps each op to its position, `results` (nullable: built here)
+ * each result of those ops to its op's position, opsched_block_results).
+ * `facts` (nullable: then made for this call) holds the summaries of the
+ * function's region ops. Returns non-zero when out of memory. */
+/* Maps each result of the `n` ops (`ops` in program order) to its op's
+ * position: an operand's producer in the block found from the operand
+ * alone, without touching the producer (on a large block a cache miss per
+ * operand); a value not in the map is a block argument or defined outside
+ * the ops. `counts` (nullable: asked here) holds each op's result count;
+ * `index` (nullable), the ops' map, gives the address range (results lie
+ * just before their op). Non-zero when out of memory (`results` is then
+ * released). */
+int opsched_block_results_init(opsched_ptrmap *results, const MlirOperation *ops, int32_t n,
+                               const int32_t *counts, const opsched_ptrmap *index);
+
 int opsched_deps_add_edges(opsched_graph *g, MlirOperation *ops, int32_t n,
-                           const opsched_ptrmap *index, opsched_op_facts *facts);
+                           const opsched_ptrmap *index, const opsched_ptrmap *results,
+                           opsched_op_facts *facts);
 
 /* 1 when `op` (or an op nested in it) may trap if run earlier: MLIR's
  * speculatability, plus integer division or remainder by a divisor that is
