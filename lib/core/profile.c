@@ -578,37 +578,11 @@ static int group_cross(opsched_prof *p, int32_t ci, int64_t cost, run_query *r,
  * nowhere) is crossed by its summary (the run entering it ends at its
  * first full step, the run leaving it starts after its last). The last
  * step is empty, never full. */
-static int64_t earliest_runs(opsched_prof *p, int64_t t0, int64_t cost) {
-  run_query r = {t0, cost, 0, 0};
-  opsched_prof_pos q = locate(p, cost > 0 ? 2 * t0 + 1 : 2 * t0);
-  run_from(&r, 0); /* t0 itself: its span starts in q's step */
-  for (int32_t ci = q.c, k = q.k;; ci++, k = 0) {
-    opsched_prof_chunk *c = chunk(p, ci);
-    if (c->t[k] >= r.hi)
-      return r.t;
-    if (k == 0 && c->stale)
-      runs_refresh(p, c);
-    if (k > 0 || (c->full_first >= 0 && c->fit_max >= cost)) {
-      int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
-      for (; k < c->len; k++) {
-        if (c->t[k] >= r.hi)
-          return r.t;
-        if (c->cnt[k] > free_max)
-          run_from(&r, after_step(p, ci, k));
-      }
-    } else if (c->full_first >= 0) {
-      if (c->t[c->full_first] >= r.hi)
-        return r.t;
-      run_from(&r, after_step(p, ci, c->full_last));
-    }
-    if (ci + 1 == p->nch)
-      return r.t;
-  }
-}
-
-/* earliest_runs crossing groups by their summaries (group_cross): on
- * grouped profiles, for an op of cost > 0. */
-static int64_t earliest_runs_grouped(opsched_prof *p, int64_t t0, int64_t cost) {
+/* `grouped` (a constant in each caller: the ungrouped walk pays no test
+ * for it) crosses groups by their summaries (group_cross), on grouped
+ * profiles for an op of cost > 0. */
+static inline __attribute__((always_inline)) int64_t
+earliest_runs_walk(opsched_prof *p, int64_t t0, int64_t cost, int grouped) {
   run_query r = {t0, cost, 0, 0};
   opsched_prof_pos q = locate(p, cost > 0 ? 2 * t0 + 1 : 2 * t0);
   run_from(&r, 0); /* t0 itself: its span starts in q's step */
@@ -617,7 +591,7 @@ static int64_t earliest_runs_grouped(opsched_prof *p, int64_t t0, int64_t cost) 
     if (c->t[k] >= r.hi)
       return r.t;
     int done = 0;
-    if (k == 0 && group_cross(p, ci, cost, &r, &done)) {
+    if (grouped && k == 0 && group_cross(p, ci, cost, &r, &done)) {
       if (done)
         return r.t;
       ci += GROUP - 1; /* the loop's ci++: the next group's first chunk */
@@ -641,6 +615,14 @@ static int64_t earliest_runs_grouped(opsched_prof *p, int64_t t0, int64_t cost) 
     if (ci + 1 == p->nch)
       return r.t;
   }
+}
+
+static int64_t earliest_runs(opsched_prof *p, int64_t t0, int64_t cost) {
+  return earliest_runs_walk(p, t0, cost, 0);
+}
+
+static int64_t earliest_runs_grouped(opsched_prof *p, int64_t t0, int64_t cost) {
+  return earliest_runs_walk(p, t0, cost, 1);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -315,16 +315,19 @@ static int alloc_less(const void *ctx, int32_t a, int32_t b) {
   return a < b;
 }
 
-/* Sorts ids[0, n) by alloc_less (a bottom-up merge sort, tmp n ids of
- * scratch). */
-static void sort_by_alloc(int32_t *ids, int32_t *tmp, int32_t n, const alloc_order *o) {
+/* Sorts ids[0, n) by `less` (a strict total order on ids; a bottom-up
+ * merge sort, tmp n ids of scratch). Always inlined, so that each caller's
+ * comparison is inlined into its loop. */
+static inline __attribute__((always_inline)) void
+merge_sort_ids(int32_t *ids, int32_t *tmp, int32_t n,
+               int (*less)(const void *, int32_t, int32_t), const void *ctx) {
   int32_t *src = ids, *dst = tmp;
   for (int32_t w = 1; w < n; w *= 2) {
     for (int32_t lo = 0; lo < n; lo += 2 * w) {
       int32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
       int32_t a = lo, b = mid, k = lo;
       while (a < mid && b < hi)
-        dst[k++] = alloc_less(o, src[b], src[a]) ? src[b++] : src[a++];
+        dst[k++] = less(ctx, src[b], src[a]) ? src[b++] : src[a++];
       while (a < mid)
         dst[k++] = src[a++];
       while (b < hi)
@@ -336,6 +339,17 @@ static void sort_by_alloc(int32_t *ids, int32_t *tmp, int32_t n, const alloc_ord
   }
   if (src != ids)
     memcpy(ids, src, sizeof *ids * (size_t)n);
+}
+
+/* Sorts ids[0, n) by alloc_less (tmp n ids of scratch). */
+static void sort_by_alloc(int32_t *ids, int32_t *tmp, int32_t n, const alloc_order *o) {
+  merge_sort_ids(ids, tmp, n, alloc_less, o);
+}
+
+/* (prio, id) order; ctx is prio. */
+static int prio_less(const void *ctx, int32_t a, int32_t b) {
+  const int64_t *prio = ctx;
+  return prio[a] < prio[b] || (prio[a] == prio[b] && a < b);
 }
 
 /* The bytes each op of m allocates (alloc_of): the memo's when it holds
@@ -358,6 +372,19 @@ static const acc128 *op_allocs(const mem_model *m, opsched_schedule_memo *memo,
   else
     *local = a;
   return a;
+}
+
+/* Files `copy` (the priority, `bytes` of it copied from prio) in the oldest
+ * slot of a memo ring of OPSCHED_AKEY_MEMO_MAX (prio_at, *next); returns
+ * the slot, whose old value the caller frees and replaces. */
+static int32_t memo_ring_slot(int64_t **prio_at, int32_t *next, int64_t *copy,
+                              const int64_t *prio, size_t bytes) {
+  memcpy(copy, prio, bytes);
+  int32_t i = *next; /* the oldest */
+  opsched_free(prio_at[i]);
+  prio_at[i] = copy;
+  *next = (i + 1) % OPSCHED_AKEY_MEMO_MAX;
+  return i;
 }
 
 /* The positions of the ops in alloc_less's order (allocation, priority,
@@ -395,13 +422,9 @@ static const int64_t *alloc_keys(const mem_model *m, const acc128 *allocs,
     *local = key;
     return key;
   }
-  memcpy(copy, prio, bytes);
-  int32_t i = memo->akey_next; /* the oldest */
-  opsched_free(memo->akey_prio[i]);
+  int32_t i = memo_ring_slot(memo->akey_prio, &memo->akey_next, copy, prio, bytes);
   opsched_free(memo->akey[i]);
-  memo->akey_prio[i] = copy;
   memo->akey[i] = key;
-  memo->akey_next = (i + 1) % OPSCHED_AKEY_MEMO_MAX;
   return key;
 }
 
@@ -426,42 +449,18 @@ static const int32_t *prio_places(const mem_model *m, const int64_t *prio,
     opsched_free(copy);
     return NULL;
   }
-  int32_t *src = place + n, *dst = place + 2 * n;
   for (int32_t v = 0; v < n; v++)
-    src[v] = v;
-  for (int32_t w = 1; w < n; w *= 2) {
-    for (int32_t lo = 0; lo < n; lo += 2 * w) {
-      int32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-      int32_t a = lo, b = mid, k = lo;
-      while (a < mid && b < hi)
-        dst[k++] = prio[src[b]] < prio[src[a]] ||
-                           (prio[src[b]] == prio[src[a]] && src[b] < src[a])
-                       ? src[b++]
-                       : src[a++];
-      while (a < mid)
-        dst[k++] = src[a++];
-      while (b < hi)
-        dst[k++] = src[b++];
-    }
-    int32_t *t = src;
-    src = dst;
-    dst = t;
-  }
-  if (src != place + n)
-    memcpy(place + n, src, sizeof *place * (size_t)n);
+    place[n + v] = v;
+  merge_sort_ids(place + n, place + 2 * n, n, prio_less, prio);
   for (int32_t k = 0; k < n; k++)
     place[place[n + k]] = k;
   if (!mine) {
     *local = place;
     return place;
   }
-  memcpy(copy, prio, bytes);
-  int32_t i = memo->place_next; /* the oldest */
-  opsched_free(memo->place_prio[i]);
+  int32_t i = memo_ring_slot(memo->place_prio, &memo->place_next, copy, prio, bytes);
   opsched_free(memo->place[i]);
-  memo->place_prio[i] = copy;
   memo->place[i] = place;
-  memo->place_next = (i + 1) % OPSCHED_AKEY_MEMO_MAX;
   return place;
 }
 
