@@ -63,11 +63,15 @@
  *
  * Cost: O((V + E + uses) * streams * log V) for happens-before, then
  * O(B log B + C log C) per packer where C is the number of conflicting
- * pairs. When C would exceed max(2^23, 32 B) pairs the packers do not run;
- * instead "sweep-best-fit" simulates an allocator in allocation order (best
- * fit, coalescing free list) where a buffer is released after the last op
- * that does not happen after all its events: conservative, still race-free,
- * O(B log B + B * free blocks), no conflict lists.
+ * pairs. When C would exceed 32 B pairs on one stream, or max(2^23, 32 B)
+ * on several, the packers do not run; instead "sweep-best-fit" simulates an
+ * allocator in allocation order (best fit, coalescing free list) where a
+ * buffer is released after the last op that does not happen after all its
+ * events: conservative (exact on one stream), still race-free,
+ * O(B log B + B * free blocks), no conflict lists. The first list packer
+ * always runs; the other packers and the compaction passes only while
+ * their passes over the lists total at most 256 (V + B) entries (unless
+ * OPSCHED_ARENA_EVERY_PACKER asks for every packer).
  *
  * Ownership: opsched_arena_assign() hands the caller an arena it frees with
  * opsched_arena_destroy(). Array accessors borrow from it. No global state.

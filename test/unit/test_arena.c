@@ -681,6 +681,85 @@ static void test_many_streams(void) {
 }
 
 
+/* Nested lifetimes on one stream: a chain 0 -> ... -> N-1 where buffer i
+ * (written by op i) is read by ops i + 1 and N - 1 - i, so the first half's
+ * buffers all live across the middle: about (N/2)^2 / 2 conflict pairs,
+ * over 32 per buffer. One stream caps the lists there: the sweep packer
+ * alone lays the block out, and meets the aligned bound (the nested
+ * intervals need exactly the middle's live bytes). With every packer
+ * asked the lists are still capped. Two streams (odd ops on the second,
+ * same times) keep the lists: the list packers run. */
+static void test_dense_one_stream(void) {
+  enum { N = 600 };
+  opsched_graph *g = opsched_graph_create(N);
+  for (int v = 0; v < N; v++)
+    opsched_graph_add_node(g, 1, 1);
+  for (int v = 0; v + 1 < N; v++)
+    opsched_graph_add_edge(g, v, v + 1);
+  CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
+  opsched_buffers *b = opsched_buffers_create(N);
+  for (int v = 0; v + 1 < N; v++) {
+    int32_t x = opsched_buffers_add(b, 64, v, 0);
+    opsched_buffers_add_use(b, x, v + 1);
+    if (N - 1 - v > v + 1)
+      opsched_buffers_add_use(b, x, N - 1 - v);
+  }
+  opsched_schedule *s = run(g, b, 1);
+  CHECK(s != NULL);
+  opsched_arena *a = NULL;
+  CHECK(s && opsched_arena_assign(g, s, b, 64, &a) == OPSCHED_OK);
+  if (!s || !a)
+    return;
+  CHECK(!strcmp(opsched_arena_winner(a), "sweep-best-fit"));
+  CHECK_EQ_I64(opsched_arena_packer_size(a, OPSCHED_ARENA_GREEDY_SIZE), -1);
+  CHECK_EQ_I64(opsched_arena_size(a), opsched_arena_aligned_lower_bound(a));
+  /* Op N/2 writes buffer N/2 while buffers 0 .. N/2 - 1 live: N/2 + 1
+   * buffers of 64 bytes at once. */
+  CHECK_EQ_I64(opsched_arena_size(a), 64 * (N / 2 + 1));
+  int32_t nb = opsched_buffers_count(b);
+  int64_t overlaps = 0, errors = 0;
+  for (int32_t x = 0; x < nb; x++)
+    for (int32_t y = x + 1; y < nb; y++) {
+      int64_t ox = opsched_arena_offset(a, x), oy = opsched_arena_offset(a, y);
+      if (ox < oy + 64 && oy < ox + 64) {
+        overlaps++;
+        errors += !opsched_arena_may_share(a, x, y);
+      }
+    }
+  CHECK_EQ_I64(errors, 0);
+  CHECK(overlaps > 0);
+  opsched_arena_destroy(a);
+  CHECK(opsched_arena_assign_with(g, s, b, 64,
+                                  OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_EVERY_PACKER,
+                                  &a) == OPSCHED_OK);
+  CHECK_EQ_I64(opsched_arena_packer_size(a, OPSCHED_ARENA_GREEDY_SIZE), -1);
+  CHECK_EQ_I64(opsched_arena_size(a), 64 * (N / 2 + 1));
+  opsched_arena_destroy(a);
+  /* The same block placed on two streams (op v on stream v % 2 at its own
+   * time; the chain orders everything): the lists are built. */
+  static int64_t st[N], en[N];
+  static int32_t on[N];
+  for (int v = 0; v < N; v++) {
+    st[v] = v;
+    en[v] = v + 1;
+    on[v] = v % 2;
+  }
+  opsched_schedule *two = NULL;
+  CHECK(opsched_schedule_from_placement(g, b, st, en, on, 2, &two) == OPSCHED_OK);
+  CHECK(two && opsched_arena_assign_with(g, two, b, 64,
+                                         OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_EVERY_PACKER,
+                                         &a) == OPSCHED_OK);
+  if (two && a) {
+    for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++)
+      CHECK(opsched_arena_packer_size(a, (opsched_arena_packer)p) >= 64 * (N / 2 + 1));
+    opsched_arena_destroy(a);
+  }
+  opsched_schedule_destroy(two);
+  opsched_schedule_destroy(s);
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
 /* The improvement rounds' bound (lib/core/arena_bound.h): the largest set
  * of pairwise conflicting buffers, their aligned sizes less the largest
  * padding among them (only the top one may end unaligned). */
@@ -1041,6 +1120,7 @@ int main(void) {
   test_property(3000, 0);
   test_property(3000, 1);
   test_many_streams();
+  test_dense_one_stream();
   test_antichain_bound();
   test_antichain_cover();
   test_antichain_budget();
