@@ -1502,7 +1502,7 @@ static int forever_slots(arena_work *W, int64_t a, int32_t slots) {
   int64_t nf = 0;
   for (int32_t x = 0; x < m; x++)
     nf += W->fev[x];
-  if (nf * (int64_t)m > round_budget(W, (int64_t)1 << 20, 64))
+  if (nf * (int64_t)m > round_budget(W, (int64_t)1 << 20, 512))
     return -1;
   for (int32_t x = 0; x < m; x++)
     slot[x] = W->fev[x] ? -1 : W->chain[x];
@@ -1701,12 +1701,12 @@ static int64_t round_budget(const arena_work *W, int64_t cap, int64_t per_item) 
 /* Iterated greedy: the buffers that reach the top of the best layout so
  * far go first in the next best-fit pass (then by size), cumulatively, for
  * up to 12 rounds; a round is kept only when the arena shrinks. All rounds
- * together visit at most min(2^23, 2048 (ops + buffers)) conflict entries
+ * together visit at most min(2^23, 256 (ops + buffers)) conflict entries
  * (times the compaction passes), at least one round when the packers'
  * budget (phase_packers) has room for one with its compaction. */
 static void iterated_rounds(arena_work *W, const pk *P, uint8_t *promoted, int64_t bound) {
   int64_t work = W->adj_off[W->m] + W->m;
-  int64_t rounds = round_budget(W, (int64_t)1 << 23, 2048) / (work > 0 ? work : 1);
+  int64_t rounds = round_budget(W, (int64_t)1 << 23, 256) / (work > 0 ? work : 1);
   if (rounds > 12)
     rounds = 12;
   if (rounds < 1) /* one round when the packers' budget has room for it */
