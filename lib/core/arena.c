@@ -1502,7 +1502,7 @@ static int forever_slots(arena_work *W, int64_t a, int32_t slots) {
   int64_t nf = 0;
   for (int32_t x = 0; x < m; x++)
     nf += W->fev[x];
-  if (nf * (int64_t)m > round_budget(W, (int64_t)1 << 20, 512))
+  if (nf * (int64_t)m > round_budget(W, (int64_t)1 << 20, 64))
     return -1;
   for (int32_t x = 0; x < m; x++)
     slot[x] = W->fev[x] ? -1 : W->chain[x];
