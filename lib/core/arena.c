@@ -21,12 +21,14 @@
  *    they are kept out of the sets and handled by stacking them first, in
  *    allocation order, at the bottom.
  * 4. Packers over the conflict lists; the smallest arena wins; compaction.
+ *    Over the cap, the sweep packer alone (arena_sweep.h): no lists.
  */
 #include "opsched/arena.h"
 
 #include "alloc.h"
 #include "arena_bound.h"
 #include "arena_clock.h"
+#include "arena_sweep.h"
 #include "buffers_internal.h"
 #include "free_tree.h"
 #include "heap.h"
@@ -524,91 +526,6 @@ static int best_fit_in_key_order(const pk *P, sort_key *keys, int32_t *perm,
   *best = top;
   memcpy(best_off, P->off, sizeof *P->off * (size_t)P->m);
   return 1;
-}
-
-/* Fallback when the conflict lists would be too large: an allocator
- * simulation in allocation order with best fit over a coalescing free list.
- * Buffer x is freed after sequential position rel[x] (conservative: every
- * op after it happens after all its events), so no conflict list is
- * needed. O((B + n) log B) with the free list (free_tree.h: a treap by
- * (size, offset) for best fit, tables by start and end offset for the
- * coalescing; a block that shrinks or grows keeps its node). Returns the
- * arena or -1 (OOM). */
-static int64_t sweep_best_fit(int32_t m, int32_t n, const int64_t *asz,
-                              const int32_t *alloc_off, const int32_t *rel,
-                              int64_t *off) {
-  int64_t *rel_off = opsched_alloc_array((size_t)n + 2, sizeof *rel_off);
-  int32_t *rel_ids = opsched_alloc_array_raw((size_t)m, sizeof *rel_ids);
-  free_tree F = {0};
-  int64_t top = -1;
-  if (opsched_ft_init(&F, m + 1) != 0 || !rel_off || !rel_ids)
-    goto done;
-  for (int32_t x = 0; x < m; x++)
-    if (rel[x] < n)
-      rel_off[rel[x] + 2]++;
-  for (int32_t p = 0; p <= n; p++)
-    rel_off[p + 1] += rel_off[p];
-  for (int32_t x = 0; x < m; x++)
-    if (rel[x] < n)
-      rel_ids[rel_off[rel[x] + 1]++] = x;
-  top = 0;
-  for (int32_t p = 0; p < n; p++) {
-    if (p > 0)
-      for (int64_t e = rel_off[p - 1]; e < rel_off[p]; e++) {
-        int32_t x = rel_ids[e];
-        if (e + PF_AHEAD < rel_off[p]) {
-          __builtin_prefetch(&off[rel_ids[e + PF_AHEAD]]);
-          __builtin_prefetch(&asz[rel_ids[e + PF_AHEAD]]);
-        }
-        /* Coalesce with the free blocks that end and start at x. */
-        int64_t o = off[x], size = asz[x];
-        int32_t prev = opsched_ft_at(&F, o, 1), next = opsched_ft_at(&F, o + size, 0);
-        int st;
-        if (next >= 0) {
-          size += F.node[next].fs;
-          if (prev >= 0)
-            opsched_ft_remove(&F, next);
-        }
-        if (prev >= 0)
-          st = opsched_ft_resize(&F, prev, F.node[prev].fo, F.node[prev].fs + size);
-        else if (next >= 0)
-          st = opsched_ft_resize(&F, next, o, size);
-        else
-          st = opsched_ft_new(&F, o, size) < 0 ? -1 : 0;
-        if (st != 0) {
-          top = -1;
-          goto done;
-        }
-      }
-    for (int32_t x = alloc_off[p]; x < alloc_off[p + 1]; x++) {
-      int32_t best = opsched_ft_best_fit(&F, asz[x]);
-      if (best < 0) {
-        int32_t last = opsched_ft_at(&F, top, 1);
-        if (last >= 0) {
-          off[x] = F.node[last].fo; /* grow the last free block at the top */
-          top = F.node[last].fo + asz[x];
-          opsched_ft_remove(&F, last);
-        } else {
-          off[x] = top;
-          top += asz[x];
-        }
-        continue;
-      }
-      off[x] = F.node[best].fo;
-      int64_t rest_off = F.node[best].fo + asz[x], rest = F.node[best].fs - asz[x];
-      if (rest == 0)
-        opsched_ft_remove(&F, best);
-      else if (opsched_ft_resize(&F, best, rest_off, rest) != 0) {
-        top = -1;
-        goto done;
-      }
-    }
-  }
-done:
-  opsched_free(rel_off);
-  opsched_free(rel_ids);
-  opsched_ft_free(&F);
-  return top;
 }
 
 opsched_status opsched_arena_assign(const opsched_graph *g,
@@ -1260,11 +1177,17 @@ static opsched_status phase_conflict_sweep(arena_work *W) {
    * 1000-6000 ops) in O(m log m), while the lists of a dense block hold up
    * to m^2/2 pairs that every list pass visits (random 6000 ops: 6.5M
    * pairs, 0.59 s). So one stream caps the pairs in proportion to the
-   * buffers. On several streams the sweep's release rule is conservative
-   * (2-3x the peak on dense blocks): the lists are kept up to 2^23 pairs. */
-  int64_t cap = (int64_t)m * 32;
-  if (W->S > 1 && cap < ((int64_t)1 << 23))
-    cap = (int64_t)1 << 23;
+   * buffers. On several streams the sweep reuses per stream through its
+   * pools (arena_sweep.h): within 1-7% of the lists on blocks of over 1000
+   * pairs per buffer, but 15-90% above them at 70-360, where online best
+   * fit loses to the offline packers. So the lists are kept up to 512
+   * pairs per buffer (and at most 2^23, or 32 per buffer if more); past 64
+   * streams, without pools, up to 2^23. */
+  int64_t cap = (int64_t)m * 32, several = (int64_t)m * 512;
+  if (several > ((int64_t)1 << 23) || W->S > OPSCHED_SWEEP_POOL_STREAMS)
+    several = (int64_t)1 << 23;
+  if (W->S > 1 && cap < several)
+    cap = several;
   for (int32_t x = 0; x < m && !W->capped; x++) {
     if (W->pairs + ss.cnt[x] > cap)
       W->capped = 1; /* over the cap: the count stops here */
@@ -1328,9 +1251,45 @@ static opsched_status phase_floors(arena_work *W) {
   return OPSCHED_OK;
 }
 
+/* The sweep packer over release positions rel (arena_sweep.h), with the
+ * per-stream pools on several streams: each stream's release buckets are
+ * the thresholds' (retirement_buckets over every stream at once). Returns
+ * the top, -1 when out of memory. */
+static int64_t sweep_pack(arena_work *W, const int32_t *rel) {
+  sweep_plan P = {.m = W->m, .n = W->n, .asz = W->asz, .alloc_off = W->alloc_off,
+                  .rel = rel, .S = 1};
+  if (W->S == 1 || W->S > OPSCHED_SWEEP_POOL_STREAMS)
+    return opsched_sweep_pack(&P, W->sw_off);
+  int32_t n = W->n, *op_stream = opsched_alloc_array_raw((size_t)n + 1, sizeof *op_stream);
+  int32_t *op_place = opsched_alloc_array_raw((size_t)n + 1, sizeof *op_place), *ids = NULL;
+  int64_t *pool_off = opsched_alloc_array_raw((size_t)n + 1, sizeof *pool_off);
+  int64_t *fill = opsched_alloc_array_raw((size_t)n + 1, sizeof *fill), top = -1;
+  if (op_stream && op_place && pool_off && fill) {
+    for (int32_t v = 0; v < n; v++) {
+      op_stream[W->h.seq[v]] = W->A->stream[v];
+      op_place[W->h.seq[v]] = W->A->spos[v];
+    }
+    retirement_buckets(W, 0, W->S, pool_off, NULL, fill);
+    ids = opsched_alloc_array_raw((size_t)pool_off[W->h.so_off[W->S]] + 1, sizeof *ids);
+  }
+  if (ids) {
+    retirement_buckets(W, 0, W->S, pool_off, ids, fill);
+    P.S = W->S, P.op_stream = op_stream, P.op_place = op_place;
+    P.so_off = W->h.so_off, P.pool_off = pool_off, P.pool_ids = ids;
+    top = opsched_sweep_pack(&P, W->sw_off);
+  }
+  opsched_free(op_stream);
+  opsched_free(op_place);
+  opsched_free(pool_off);
+  opsched_free(fill);
+  opsched_free(ids);
+  return top;
+}
+
 /* The sweep packer's layout (W->sw_off, W->sweep_top). Release points:
  * the last sequential position of an op that does not happen after all of
- * the buffer's events. */
+ * the buffer's events; on several streams also the thresholds, through
+ * the pools (sweep_pack). */
 static opsched_status sweep_layout(arena_work *W) {
   const opsched_arena *A = W->A;
   const hb_ctx *h = &W->h;
@@ -1367,7 +1326,7 @@ static opsched_status sweep_layout(arena_work *W) {
     rel[x] = r;
   }
   opsched_free(seq_at);
-  W->sweep_top = sweep_best_fit(m, W->n, W->asz, W->alloc_off, rel, W->sw_off);
+  W->sweep_top = sweep_pack(W, rel);
   opsched_free(rel);
   if (W->sweep_top == -1)
     return OPSCHED_ERR_NOMEM;

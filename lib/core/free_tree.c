@@ -86,13 +86,20 @@ static void table_del(ft_table *T, int64_t key) {
 int opsched_ft_init(free_tree *F, int32_t blocks) {
   F->cap = blocks < 64 ? 64 : blocks;
   F->count = 0;
-  F->spare = F->root = -1;
+  F->spare = F->root = F->oroot = -1;
   F->oom = 0;
+  F->ordered = 0;
   F->node = opsched_alloc_array_raw((size_t)F->cap, sizeof *F->node);
   int ok = F->node != NULL;
   ok &= table_init(&F->start, 6) == 0;
   ok &= table_init(&F->end, 6) == 0;
   return ok ? 0 : -1;
+}
+
+int opsched_ft_init_ordered(free_tree *F, int32_t blocks) {
+  int rc = opsched_ft_init(F, blocks);
+  F->ordered = 1;
+  return rc;
 }
 
 void opsched_ft_free(free_tree *F) {
@@ -158,6 +165,64 @@ static void treap_remove(free_tree *F, int32_t x) {
   *link = a >= 0 ? a : b;
 }
 
+/* The offset treap: the same priorities; a block's offset may change
+ * (resize) without moving it, the blocks being disjoint. */
+static void otreap_insert(free_tree *F, int32_t x) {
+  ft_node *N = F->node;
+  uint32_t px = node_priority(x);
+  int32_t *link = &F->oroot;
+  while (*link >= 0 && node_priority(*link) > px)
+    link = &N[*link].och[N[x].fo >= N[*link].fo];
+  int32_t t = *link, *l = &N[x].och[0], *r = &N[x].och[1];
+  while (t >= 0) {
+    if (N[t].fo < N[x].fo) {
+      *l = t;
+      l = &N[t].och[1];
+      t = *l;
+    } else {
+      *r = t;
+      r = &N[t].och[0];
+      t = *r;
+    }
+  }
+  *l = *r = -1;
+  *link = x;
+}
+
+static void otreap_remove(free_tree *F, int32_t x) {
+  ft_node *N = F->node;
+  int32_t *link = &F->oroot;
+  while (*link != x)
+    link = &N[*link].och[N[x].fo >= N[*link].fo];
+  int32_t a = N[x].och[0], b = N[x].och[1];
+  while (a >= 0 && b >= 0) {
+    if (node_priority(a) > node_priority(b)) {
+      *link = a;
+      link = &N[a].och[1];
+      a = *link;
+    } else {
+      *link = b;
+      link = &N[b].och[0];
+      b = *link;
+    }
+  }
+  *link = a >= 0 ? a : b;
+}
+
+int32_t opsched_ft_floor(const free_tree *F, int64_t off) {
+  const ft_node *N = F->node;
+  int32_t x = F->oroot, found = -1;
+  while (x >= 0) {
+    if (N[x].fo <= off) {
+      found = x;
+      x = N[x].och[1];
+    } else {
+      x = N[x].och[0];
+    }
+  }
+  return found;
+}
+
 int32_t opsched_ft_new(free_tree *F, int64_t off, int64_t size) {
   int32_t x = F->spare;
   if (x >= 0) {
@@ -183,11 +248,15 @@ int32_t opsched_ft_new(free_tree *F, int64_t off, int64_t size) {
     return -1;
   }
   treap_insert(F, x);
+  if (F->ordered)
+    otreap_insert(F, x);
   return x;
 }
 
 void opsched_ft_remove(free_tree *F, int32_t x) {
   treap_remove(F, x);
+  if (F->ordered)
+    otreap_remove(F, x);
   table_del(&F->start, F->node[x].fo);
   table_del(&F->end, F->node[x].fo + F->node[x].fs);
   F->node[x].ch[0] = F->spare;

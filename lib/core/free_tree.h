@@ -18,6 +18,8 @@
 typedef struct ft_node {
   int64_t fo, fs; /* offset, size */
   int32_t ch[2];  /* treap children by (size, offset); the pool's free list in ch[0] */
+  int32_t tag;    /* the caller's, e.g. the buffer a block belongs to */
+  int32_t och[2]; /* by offset (an ordered list only) */
 } ft_node;
 
 /* One slot: offset -> node, val -1 empty (key and value together: one
@@ -39,6 +41,8 @@ typedef struct free_tree {
   int32_t cap, count; /* pool: allocated, ever handed out */
   int32_t spare;      /* free list of returned nodes, -1 none */
   int32_t root;       /* treap by (size, offset) */
+  int32_t oroot;      /* treap by offset (ordered lists), else -1 */
+  int ordered;
   int oom;            /* a pool or table could not grow */
   ft_table start, end;
 } free_tree;
@@ -46,6 +50,8 @@ typedef struct free_tree {
 /* An empty list; `blocks` is a hint for the pool's first size. 0, or -1
  * when out of memory (opsched_ft_free still required). */
 int opsched_ft_init(free_tree *F, int32_t blocks);
+/* As opsched_ft_init, also ordered by offset for opsched_ft_floor. */
+int opsched_ft_init_ordered(free_tree *F, int32_t blocks);
 void opsched_ft_free(free_tree *F);
 /* A new block [off, off + size), size > 0, disjoint from the others;
  * returns its node, -1 when out of memory (F->oom set). */
@@ -61,5 +67,7 @@ int32_t opsched_ft_at(const free_tree *F, int64_t off, int end);
 /* The smallest block of at least `size` bytes, lowest offset among equal
  * sizes; -1 when none. */
 int32_t opsched_ft_best_fit(const free_tree *F, int64_t size);
+/* An ordered list's block with the largest offset <= off; -1 when none. */
+int32_t opsched_ft_floor(const free_tree *F, int64_t off);
 
 #endif
