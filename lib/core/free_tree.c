@@ -165,8 +165,7 @@ static void treap_remove(free_tree *F, int32_t x) {
   *link = a >= 0 ? a : b;
 }
 
-/* The offset treap: the same priorities; a block's offset may change
- * (resize) without moving it, the blocks being disjoint. */
+/* The offset treap: the same priorities, keyed by the block's offset. */
 static void otreap_insert(free_tree *F, int32_t x) {
   ft_node *N = F->node;
   uint32_t px = node_priority(x);
@@ -266,6 +265,9 @@ void opsched_ft_remove(free_tree *F, int32_t x) {
 int opsched_ft_resize(free_tree *F, int32_t x, int64_t off, int64_t size) {
   ft_node *n = &F->node[x];
   treap_remove(F, x);
+  int reorder = F->ordered && off != n->fo;
+  if (reorder)
+    otreap_remove(F, x);
   if (off != n->fo) {
     table_del(&F->start, n->fo);
     if (table_put(&F->start, off, x) != 0)
@@ -279,6 +281,8 @@ int opsched_ft_resize(free_tree *F, int32_t x, int64_t off, int64_t size) {
   n->fo = off;
   n->fs = size;
   treap_insert(F, x);
+  if (reorder)
+    otreap_insert(F, x);
   return F->oom ? -1 : 0;
 }
 

@@ -1112,14 +1112,15 @@ static void test_free_tree_exact(void) {
 }
 
 /* The free list against a plain array on random operations: new, remove
- * and resize of disjoint blocks, each followed by best fit and start / end
- * queries, all compared by value. */
-static void test_free_tree_reference(uint32_t seed) {
+ * and resize of disjoint blocks (anywhere: a resize may pass other
+ * blocks), each followed by best fit and start / end queries (and, on an
+ * ordered list, floor), all compared by value. */
+static void test_free_tree_reference(uint32_t seed, int ordered) {
   enum { SPAN = 4096, SLOTS = 512 };
   int64_t ro[SLOTS], rs[SLOTS]; /* per node: offset, size; rs 0 = none */
   memset(rs, 0, sizeof rs);
   free_tree F = {0};
-  CHECK_EQ_I64(opsched_ft_init(&F, 1), 0);
+  CHECK_EQ_I64(ordered ? opsched_ft_init_ordered(&F, 1) : opsched_ft_init(&F, 1), 0);
   uint64_t rng = seed;
   int64_t wrong = 0, live = 0, ops = 0;
   for (int step = 0; step < 40000; step++) {
@@ -1160,9 +1161,17 @@ static void test_free_tree_reference(uint32_t seed) {
     }
     wrong += opsched_ft_at(&F, q, 0) != st;
     wrong += opsched_ft_at(&F, q, 1) != en;
+    if (ordered) {
+      int32_t fl = -1;
+      for (int32_t i = 0; i < SLOTS; i++)
+        if (rs[i] > 0 && ro[i] <= q && (fl < 0 || ro[i] > ro[fl]))
+          fl = i;
+      wrong += opsched_ft_floor(&F, q) != fl;
+    }
   }
   CHECK_EQ_I64(wrong, 0);
-  printf("free list vs reference (seed %u): %" PRId64 " operations\n", seed, ops);
+  printf("free list vs reference (seed %u%s): %" PRId64 " operations\n", seed,
+         ordered ? ", ordered" : "", ops);
   CHECK(ops > 8000); /* the operations ran, not only the queries */
   opsched_ft_free(&F);
 }
@@ -1187,7 +1196,9 @@ int main(void) {
   test_antichain_budget();
   test_chain_cover_result();
   test_free_tree_exact();
-  test_free_tree_reference(1);
-  test_free_tree_reference(77);
+  test_free_tree_reference(1, 0);
+  test_free_tree_reference(77, 0);
+  test_free_tree_reference(5, 1);
+  test_free_tree_reference(99, 1);
   return check_report("test_arena");
 }
