@@ -86,7 +86,7 @@ static void table_del(ft_table *T, int64_t key) {
 int opsched_ft_init(free_tree *F, int32_t blocks) {
   F->cap = blocks < 64 ? 64 : blocks;
   F->count = 0;
-  F->spare = F->root = F->oroot = -1;
+  F->spare = F->root[FT_BY_SIZE] = F->root[FT_BY_OFFSET] = -1;
   F->oom = 0;
   F->ordered = 0;
   F->node = opsched_alloc_array_raw((size_t)F->cap, sizeof *F->node);
@@ -113,95 +113,52 @@ static uint32_t node_priority(int32_t x) {
   return h ^ (h >> 15);
 }
 
-/* Node a before node b by (size, offset). */
-static int ft_less(const ft_node *N, int32_t a, int32_t b) {
-  if (N[a].fs != N[b].fs)
-    return N[a].fs < N[b].fs;
-  return N[a].fo < N[b].fo;
+/* Node a before node b in treap t: by (size, offset) or by offset. */
+static int ft_before(const ft_node *N, int t, int32_t a, int32_t b) {
+  if (t == FT_BY_OFFSET || N[a].fs == N[b].fs)
+    return N[a].fo < N[b].fo;
+  return N[a].fs < N[b].fs;
 }
 
-/* Into the treap: down while the nodes outrank x, then the subtree there
+/* Into treap t: down while the nodes outrank x, then the subtree there
  * split around x's key into x's children. */
-static void treap_insert(free_tree *F, int32_t x) {
+static void treap_insert(free_tree *F, int t, int32_t x) {
   ft_node *N = F->node;
   uint32_t px = node_priority(x);
-  int32_t *link = &F->root;
+  int32_t *link = &F->root[t];
   while (*link >= 0 && node_priority(*link) > px)
-    link = &N[*link].ch[!ft_less(N, x, *link)];
-  int32_t t = *link, *l = &N[x].ch[0], *r = &N[x].ch[1];
-  while (t >= 0) {
-    if (ft_less(N, t, x)) {
-      *l = t;
-      l = &N[t].ch[1];
-      t = *l;
+    link = &N[*link].ch[t][!ft_before(N, t, x, *link)];
+  int32_t u = *link, *l = &N[x].ch[t][0], *r = &N[x].ch[t][1];
+  while (u >= 0) {
+    if (ft_before(N, t, u, x)) {
+      *l = u;
+      l = &N[u].ch[t][1];
+      u = *l;
     } else {
-      *r = t;
-      r = &N[t].ch[0];
-      t = *r;
+      *r = u;
+      r = &N[u].ch[t][0];
+      u = *r;
     }
   }
   *l = *r = -1;
   *link = x;
 }
 
-/* Out of the treap: x's link takes the merge of its children. */
-static void treap_remove(free_tree *F, int32_t x) {
+/* Out of treap t: x's link takes the merge of its children. */
+static void treap_remove(free_tree *F, int t, int32_t x) {
   ft_node *N = F->node;
-  int32_t *link = &F->root;
+  int32_t *link = &F->root[t];
   while (*link != x)
-    link = &N[*link].ch[!ft_less(N, x, *link)];
-  int32_t a = N[x].ch[0], b = N[x].ch[1];
+    link = &N[*link].ch[t][!ft_before(N, t, x, *link)];
+  int32_t a = N[x].ch[t][0], b = N[x].ch[t][1];
   while (a >= 0 && b >= 0) {
     if (node_priority(a) > node_priority(b)) {
       *link = a;
-      link = &N[a].ch[1];
+      link = &N[a].ch[t][1];
       a = *link;
     } else {
       *link = b;
-      link = &N[b].ch[0];
-      b = *link;
-    }
-  }
-  *link = a >= 0 ? a : b;
-}
-
-/* The offset treap: the same priorities, keyed by the block's offset. */
-static void otreap_insert(free_tree *F, int32_t x) {
-  ft_node *N = F->node;
-  uint32_t px = node_priority(x);
-  int32_t *link = &F->oroot;
-  while (*link >= 0 && node_priority(*link) > px)
-    link = &N[*link].och[N[x].fo >= N[*link].fo];
-  int32_t t = *link, *l = &N[x].och[0], *r = &N[x].och[1];
-  while (t >= 0) {
-    if (N[t].fo < N[x].fo) {
-      *l = t;
-      l = &N[t].och[1];
-      t = *l;
-    } else {
-      *r = t;
-      r = &N[t].och[0];
-      t = *r;
-    }
-  }
-  *l = *r = -1;
-  *link = x;
-}
-
-static void otreap_remove(free_tree *F, int32_t x) {
-  ft_node *N = F->node;
-  int32_t *link = &F->oroot;
-  while (*link != x)
-    link = &N[*link].och[N[x].fo >= N[*link].fo];
-  int32_t a = N[x].och[0], b = N[x].och[1];
-  while (a >= 0 && b >= 0) {
-    if (node_priority(a) > node_priority(b)) {
-      *link = a;
-      link = &N[a].och[1];
-      a = *link;
-    } else {
-      *link = b;
-      link = &N[b].och[0];
+      link = &N[b].ch[t][0];
       b = *link;
     }
   }
@@ -210,13 +167,13 @@ static void otreap_remove(free_tree *F, int32_t x) {
 
 int32_t opsched_ft_floor(const free_tree *F, int64_t off) {
   const ft_node *N = F->node;
-  int32_t x = F->oroot, found = -1;
+  int32_t x = F->root[FT_BY_OFFSET], found = -1;
   while (x >= 0) {
     if (N[x].fo <= off) {
       found = x;
-      x = N[x].och[1];
+      x = N[x].ch[FT_BY_OFFSET][1];
     } else {
-      x = N[x].och[0];
+      x = N[x].ch[FT_BY_OFFSET][0];
     }
   }
   return found;
@@ -225,7 +182,7 @@ int32_t opsched_ft_floor(const free_tree *F, int64_t off) {
 int32_t opsched_ft_new(free_tree *F, int64_t off, int64_t size) {
   int32_t x = F->spare;
   if (x >= 0) {
-    F->spare = F->node[x].ch[0];
+    F->spare = F->node[x].ch[FT_BY_SIZE][0];
   } else {
     if (F->count == F->cap) {
       ft_node *grown = F->cap > INT32_MAX / 2
@@ -246,28 +203,28 @@ int32_t opsched_ft_new(free_tree *F, int64_t off, int64_t size) {
     F->oom = 1;
     return -1;
   }
-  treap_insert(F, x);
+  treap_insert(F, FT_BY_SIZE, x);
   if (F->ordered)
-    otreap_insert(F, x);
+    treap_insert(F, FT_BY_OFFSET, x);
   return x;
 }
 
 void opsched_ft_remove(free_tree *F, int32_t x) {
-  treap_remove(F, x);
+  treap_remove(F, FT_BY_SIZE, x);
   if (F->ordered)
-    otreap_remove(F, x);
+    treap_remove(F, FT_BY_OFFSET, x);
   table_del(&F->start, F->node[x].fo);
   table_del(&F->end, F->node[x].fo + F->node[x].fs);
-  F->node[x].ch[0] = F->spare;
+  F->node[x].ch[FT_BY_SIZE][0] = F->spare;
   F->spare = x;
 }
 
 int opsched_ft_resize(free_tree *F, int32_t x, int64_t off, int64_t size) {
   ft_node *n = &F->node[x];
-  treap_remove(F, x);
+  treap_remove(F, FT_BY_SIZE, x);
   int reorder = F->ordered && off != n->fo;
   if (reorder)
-    otreap_remove(F, x);
+    treap_remove(F, FT_BY_OFFSET, x);
   if (off != n->fo) {
     table_del(&F->start, n->fo);
     if (table_put(&F->start, off, x) != 0)
@@ -280,9 +237,9 @@ int opsched_ft_resize(free_tree *F, int32_t x, int64_t off, int64_t size) {
   }
   n->fo = off;
   n->fs = size;
-  treap_insert(F, x);
+  treap_insert(F, FT_BY_SIZE, x);
   if (reorder)
-    otreap_insert(F, x);
+    treap_insert(F, FT_BY_OFFSET, x);
   return F->oom ? -1 : 0;
 }
 
@@ -293,13 +250,13 @@ int32_t opsched_ft_at(const free_tree *F, int64_t off, int end) {
 
 int32_t opsched_ft_best_fit(const free_tree *F, int64_t size) {
   const ft_node *N = F->node;
-  int32_t x = F->root, found = -1;
+  int32_t x = F->root[FT_BY_SIZE], found = -1;
   while (x >= 0) {
     if (N[x].fs >= size) {
       found = x;
-      x = N[x].ch[0];
+      x = N[x].ch[FT_BY_SIZE][0];
     } else {
-      x = N[x].ch[1];
+      x = N[x].ch[FT_BY_SIZE][1];
     }
   }
   return found;

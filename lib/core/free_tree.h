@@ -6,20 +6,25 @@
  * fits, the lowest offset among equal sizes) and two hash tables, block
  * start -> node and block end -> node (coalescing only ever asks for the
  * block that touches a given offset, and growth at the top for the block
- * that ends there). Nodes come from a pool that grows with the blocks free
- * at once; priorities are a fixed hash of the node index, so the shapes are
- * deterministic. Every operation is iterative: O(log blocks) expected for
- * the treap, O(1) expected for the tables. */
+ * that ends there). An ordered list (the sweep's per-stream pools) also
+ * keeps a treap by offset, for the block that holds a given offset. Nodes
+ * come from a pool that grows with the blocks free at once; priorities are
+ * a fixed hash of the node index, so the shapes are deterministic. Every
+ * operation is iterative: O(log blocks) expected for the treaps, O(1)
+ * expected for the tables. */
 #ifndef OPSCHED_CORE_FREE_TREE_H
 #define OPSCHED_CORE_FREE_TREE_H
 
 #include <stdint.h>
 
+/* The two treaps' indices in ch and root. */
+enum { FT_BY_SIZE = 0, FT_BY_OFFSET = 1 };
+
 typedef struct ft_node {
-  int64_t fo, fs; /* offset, size */
-  int32_t ch[2];  /* treap children by (size, offset); the pool's free list in ch[0] */
-  int32_t tag;    /* the caller's, e.g. the buffer a block belongs to */
-  int32_t och[2]; /* by offset (an ordered list only) */
+  int64_t fo, fs;    /* offset, size */
+  int32_t ch[2][2];  /* children in each treap; the pool's free list in
+                        ch[FT_BY_SIZE][0]; by offset: ordered lists only */
+  int32_t tag;       /* the caller's, e.g. the buffer a block belongs to */
 } ft_node;
 
 /* One slot: offset -> node, val -1 empty (key and value together: one
@@ -40,8 +45,7 @@ typedef struct free_tree {
   ft_node *node;
   int32_t cap, count; /* pool: allocated, ever handed out */
   int32_t spare;      /* free list of returned nodes, -1 none */
-  int32_t root;       /* treap by (size, offset) */
-  int32_t oroot;      /* treap by offset (ordered lists), else -1 */
+  int32_t root[2];    /* treaps by (size, offset), by offset (ordered lists) */
   int ordered;
   int oom;            /* a pool or table could not grow */
   ft_table start, end;

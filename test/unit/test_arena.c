@@ -681,6 +681,23 @@ static void test_many_streams(void) {
 }
 
 
+/* Pairs of buffers (all of 64 bytes) that overlap in a's layout; errors
+ * counts those that may not share, and with group > 0 those of different
+ * groups (buffer / group). */
+static int64_t overlaps_64(const opsched_arena *a, int32_t nb, int32_t group, int64_t *errors) {
+  int64_t overlaps = 0;
+  for (int32_t x = 0; x < nb; x++)
+    for (int32_t y = x + 1; y < nb; y++) {
+      int64_t ox = opsched_arena_offset(a, x), oy = opsched_arena_offset(a, y);
+      if (ox < oy + 64 && oy < ox + 64) {
+        overlaps++;
+        *errors += !opsched_arena_may_share(a, x, y);
+        *errors += group > 0 && x / group != y / group;
+      }
+    }
+  return overlaps;
+}
+
 /* Nested lifetimes on one stream: a chain 0 -> ... -> N-1 where buffer i
  * (written by op i) is read by ops i + 1 and N - 1 - i, so the first half's
  * buffers all live across the middle: about (N/2)^2 / 2 conflict pairs,
@@ -716,18 +733,9 @@ static void test_dense_one_stream(void) {
   /* Op N/2 writes buffer N/2 while buffers 0 .. N/2 - 1 live: N/2 + 1
    * buffers of 64 bytes at once. */
   CHECK_EQ_I64(opsched_arena_size(a), 64 * (N / 2 + 1));
-  int32_t nb = opsched_buffers_count(b);
-  int64_t overlaps = 0, errors = 0;
-  for (int32_t x = 0; x < nb; x++)
-    for (int32_t y = x + 1; y < nb; y++) {
-      int64_t ox = opsched_arena_offset(a, x), oy = opsched_arena_offset(a, y);
-      if (ox < oy + 64 && oy < ox + 64) {
-        overlaps++;
-        errors += !opsched_arena_may_share(a, x, y);
-      }
-    }
+  int64_t errors = 0;
+  CHECK(overlaps_64(a, opsched_buffers_count(b), 0, &errors) > 0);
   CHECK_EQ_I64(errors, 0);
-  CHECK(overlaps > 0);
   opsched_arena_destroy(a);
   CHECK(opsched_arena_assign_with(g, s, b, 64,
                                   OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_EVERY_PACKER,
@@ -801,18 +809,9 @@ static void test_sweep_pools(void) {
   CHECK_EQ_I64(opsched_arena_aligned_lower_bound(a), 4 * 64);
   CHECK_EQ_I64(opsched_arena_size(a), 4 * 64);
   CHECK_EQ_I64(opsched_arena_size(lists), 4 * 64);
-  int64_t overlaps = 0, errors = 0;
-  for (int32_t x = 0; x < N; x++)
-    for (int32_t y = x + 1; y < N; y++) {
-      int64_t ox = opsched_arena_offset(a, x), oy = opsched_arena_offset(a, y);
-      if (ox < oy + 64 && oy < ox + 64) {
-        overlaps++;
-        errors += !opsched_arena_may_share(a, x, y);
-        errors += x / K != y / K; /* never across the streams */
-      }
-    }
+  int64_t errors = 0; /* also: never across the streams */
+  CHECK(overlaps_64(a, N, K, &errors) > 0);
   CHECK_EQ_I64(errors, 0);
-  CHECK(overlaps > 0);
   opsched_arena_destroy(a);
   opsched_arena_destroy(lists);
   opsched_schedule_destroy(s);
