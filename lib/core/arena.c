@@ -30,7 +30,6 @@
 #include "arena_clock.h"
 #include "arena_sweep.h"
 #include "buffers_internal.h"
-#include "free_tree.h"
 #include "heap.h"
 #include "memory_model.h"
 #include "rng.h"

@@ -17,8 +17,7 @@ typedef struct sweep_state {
   int err;            /* out of memory */
   /* The pools (pool NULL: none). A buffer's unused part is
    * [off + used, off + asz); its node in each pool of `in` starts there. */
-  free_tree *pool;    /* S, each initialised on first use */
-  uint8_t *pool_init; /* S */
+  free_tree *pool;    /* S, each initialised on first use (node set) */
   uint64_t *in;       /* m: the streams whose pool holds the unused part */
   int64_t *used;      /* m: bytes at its start taken from the pools */
   uint8_t *gone;      /* m: released for all */
@@ -57,12 +56,9 @@ static int64_t carve(sweep_state *st, free_tree *F, int32_t b, int64_t size) {
 
 /* Stream k's pool, initialised on first use; NULL when out of memory. */
 static free_tree *pool_of(sweep_state *st, int32_t k) {
-  if (!st->pool_init[k]) {
-    st->pool_init[k] = 1;
-    if (opsched_ft_init_ordered(&st->pool[k], 0) != 0) {
-      st->err = 1;
-      return NULL;
-    }
+  if (!st->pool[k].node && opsched_ft_init_ordered(&st->pool[k], 0) != 0) {
+    st->err = 1;
+    return NULL;
   }
   return &st->pool[k];
 }
@@ -163,7 +159,7 @@ static void admit(sweep_state *st, int32_t k, int32_t t) {
  * and the pool, the smaller block first (then the lower offset); none: at
  * the top, growing the block that ends there. */
 static void place(sweep_state *st, int32_t y, int32_t k) {
-  free_tree *pool = k >= 0 && st->pool_init[k] ? &st->pool[k] : NULL;
+  free_tree *pool = k >= 0 && st->pool[k].node ? &st->pool[k] : NULL;
   int64_t size = st->P->asz[y];
   free_tree *F = &st->F;
   int32_t bf = opsched_ft_best_fit(F, size), bp = pool ? opsched_ft_best_fit(pool, size) : -1;
@@ -196,12 +192,11 @@ static int state_init(sweep_state *st, const sweep_plan *P, int64_t *off) {
   if (P->S <= 1 || P->S > OPSCHED_SWEEP_POOL_STREAMS || !P->pool_off)
     return 0;
   st->pool = opsched_alloc_array((size_t)P->S, sizeof *st->pool);
-  st->pool_init = opsched_alloc_array((size_t)P->S, sizeof *st->pool_init);
   st->next_key = opsched_alloc_array((size_t)P->S, sizeof *st->next_key);
   st->in = opsched_alloc_array((size_t)P->m + 1, sizeof *st->in);
   st->used = opsched_alloc_array((size_t)P->m + 1, sizeof *st->used);
   st->gone = opsched_alloc_array((size_t)P->m + 1, sizeof *st->gone);
-  if (!st->pool || !st->pool_init || !st->next_key || !st->in || !st->used || !st->gone ||
+  if (!st->pool || !st->next_key || !st->in || !st->used || !st->gone ||
       opsched_ft_init(&st->U, 0) != 0)
     return -1;
   for (int32_t k = 0; k < P->S; k++)
@@ -213,15 +208,12 @@ static int state_init(sweep_state *st, const sweep_plan *P, int64_t *off) {
 }
 
 static void state_free(sweep_state *st) {
+  /* Every list here is zero-filled or initialised (freeing either is safe). */
   opsched_ft_free(&st->F);
-  if (st->pool)
-    opsched_ft_free(&st->U);
-  if (st->pool && st->pool_init)
-    for (int32_t k = 0; k < st->P->S; k++)
-      if (st->pool_init[k])
-        opsched_ft_free(&st->pool[k]);
+  opsched_ft_free(&st->U);
+  for (int32_t k = 0; st->pool && k < st->P->S; k++)
+    opsched_ft_free(&st->pool[k]);
   opsched_free(st->pool);
-  opsched_free(st->pool_init);
   opsched_free(st->next_key);
   opsched_free(st->in);
   opsched_free(st->used);
