@@ -95,7 +95,7 @@ void opsched_arena_destroy(opsched_arena *a) {
   opsched_free(a->spos);
   opsched_free(a->ab);
   opsched_free(a->adj_off);
-  opsched_free(a->adj);
+  opsched_free_pages(a->adj);
   opsched_free(a->sync_from);
   opsched_free(a->sync_to);
   opsched_free(a);
@@ -642,7 +642,7 @@ static void work_free(arena_work *W) {
   opsched_free(W->sw_off);
   opsched_free(W->breadth);
   opsched_free(W->adj_off);
-  opsched_free(W->adj);
+  opsched_free_pages(W->adj);
   opsched_free(W->scratch);
   opsched_free(W->dirty);
   opsched_free(W->perm);
@@ -1124,7 +1124,7 @@ static opsched_status adjacency(arena_work *W, const sweep_state *ss) {
   for (int32_t x = 0; x < m; x++)
     adj_off[x + 1] += adj_off[x];
   /* Not zero-filled: the loop below writes every entry. */
-  W->adj = opsched_realloc_array(NULL, (size_t)adj_off[m], sizeof *W->adj);
+  W->adj = opsched_alloc_pages_raw((size_t)adj_off[m], sizeof *W->adj);
   if (!W->adj)
     return OPSCHED_ERR_NOMEM;
   for (int32_t y = 0; y < m; y++) {
@@ -1197,7 +1197,7 @@ static opsched_status phase_conflict_sweep(arena_work *W) {
   if (W->capped)
     goto done;
   /* Not zero-filled: pass 1 copies each buffer's cnt entries there. */
-  ss.E = opsched_realloc_array(NULL, (size_t)W->pairs + 1, sizeof *ss.E);
+  ss.E = opsched_alloc_pages_raw((size_t)W->pairs + 1, sizeof *ss.E);
   ss.bk = opsched_alloc_array_raw((size_t)m * (size_t)B + 1, sizeof *ss.bk);
   ss.set = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.set);
   ss.where = opsched_alloc_array_raw((size_t)m + 1, sizeof *ss.where);
@@ -1218,7 +1218,7 @@ done:
   opsched_free(ss.where);
   opsched_free(ss.cnt);
   opsched_free(ss.eoff);
-  opsched_free(ss.E);
+  opsched_free_pages(ss.E);
   opsched_free(ss.xa);
   opsched_free(ss.seq_at);
   return st;
@@ -1987,7 +1987,7 @@ opsched_status opsched_arena_assign_within(const opsched_graph *g,
   }
   opsched_free(A->ab);
   opsched_free(A->adj_off);
-  opsched_free(A->adj);
+  opsched_free_pages(A->adj);
   A->ab = NULL;
   A->adj_off = NULL;
   A->adj = NULL;

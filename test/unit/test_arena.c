@@ -5,6 +5,7 @@
 #include "check.h"
 #include "random_block.h"
 
+#include "../../lib/core/alloc.h"
 #include "../../lib/core/arena_bound.h"
 #include "../../lib/core/free_tree.h"
 #include "../../lib/core/rng.h"
@@ -698,29 +699,57 @@ static int64_t overlaps_64(const opsched_arena *a, int32_t nb, int32_t group, in
   return overlaps;
 }
 
-/* Nested lifetimes on one stream: a chain 0 -> ... -> N-1 where buffer i
- * (written by op i) is read by ops i + 1 and N - 1 - i, so the first half's
- * buffers all live across the middle: about (N/2)^2 / 2 conflict pairs,
- * over 32 per buffer. One stream caps the lists there: the sweep packer
+/* A chain 0 -> ... -> n-1 where buffer i (64 bytes, written by op i) is
+ * read by ops i + 1 and n - 1 - i: the first half's buffers all live
+ * across the middle. */
+static void nest_block(int n, opsched_graph **g, opsched_buffers **b) {
+  *g = opsched_graph_create(n);
+  for (int v = 0; v < n; v++)
+    opsched_graph_add_node(*g, 1, 1);
+  for (int v = 0; v + 1 < n; v++)
+    opsched_graph_add_edge(*g, v, v + 1);
+  CHECK(opsched_graph_finalize(*g) == OPSCHED_OK);
+  *b = opsched_buffers_create(n);
+  for (int v = 0; v + 1 < n; v++) {
+    int32_t x = opsched_buffers_add(*b, 64, v, 0);
+    opsched_buffers_add_use(*b, x, v + 1);
+    if (n - 1 - v > v + 1)
+      opsched_buffers_add_use(*b, x, n - 1 - v);
+  }
+}
+
+/* The nest placed on two streams: op v on stream v % 2 at time v (the
+ * chain orders everything). NULL on failure. */
+static opsched_schedule *nest_on_two_streams(const opsched_graph *g, const opsched_buffers *b,
+                                             int n) {
+  int64_t *st = malloc(sizeof *st * (size_t)n), *en = malloc(sizeof *en * (size_t)n);
+  int32_t *on = malloc(sizeof *on * (size_t)n);
+  opsched_schedule *s = NULL;
+  if (st && en && on) {
+    for (int v = 0; v < n; v++) {
+      st[v] = v;
+      en[v] = v + 1;
+      on[v] = v % 2;
+    }
+    CHECK(opsched_schedule_from_placement(g, b, st, en, on, 2, &s) == OPSCHED_OK);
+  }
+  free(st);
+  free(en);
+  free(on);
+  return s;
+}
+
+/* Nested lifetimes on one stream (nest_block): about (N/2)^2 / 2 conflict
+ * pairs, over 32 per buffer. One stream caps the lists there: the sweep packer
  * alone lays the block out, and meets the aligned bound (the nested
  * intervals need exactly the middle's live bytes). With every packer
  * asked the lists are still capped. Two streams (odd ops on the second,
  * same times) keep the lists: the list packers run. */
 static void test_dense_one_stream(void) {
   enum { N = 600 };
-  opsched_graph *g = opsched_graph_create(N);
-  for (int v = 0; v < N; v++)
-    opsched_graph_add_node(g, 1, 1);
-  for (int v = 0; v + 1 < N; v++)
-    opsched_graph_add_edge(g, v, v + 1);
-  CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
-  opsched_buffers *b = opsched_buffers_create(N);
-  for (int v = 0; v + 1 < N; v++) {
-    int32_t x = opsched_buffers_add(b, 64, v, 0);
-    opsched_buffers_add_use(b, x, v + 1);
-    if (N - 1 - v > v + 1)
-      opsched_buffers_add_use(b, x, N - 1 - v);
-  }
+  opsched_graph *g = NULL;
+  opsched_buffers *b = NULL;
+  nest_block(N, &g, &b);
   opsched_schedule *s = run(g, b, 1);
   CHECK(s != NULL);
   opsched_arena *a = NULL;
@@ -743,17 +772,8 @@ static void test_dense_one_stream(void) {
   CHECK_EQ_I64(opsched_arena_packer_size(a, OPSCHED_ARENA_GREEDY_SIZE), -1);
   CHECK_EQ_I64(opsched_arena_size(a), 64 * (N / 2 + 1));
   opsched_arena_destroy(a);
-  /* The same block placed on two streams (op v on stream v % 2 at its own
-   * time; the chain orders everything): the lists are built. */
-  static int64_t st[N], en[N];
-  static int32_t on[N];
-  for (int v = 0; v < N; v++) {
-    st[v] = v;
-    en[v] = v + 1;
-    on[v] = v % 2;
-  }
-  opsched_schedule *two = NULL;
-  CHECK(opsched_schedule_from_placement(g, b, st, en, on, 2, &two) == OPSCHED_OK);
+  /* The same block on two streams: the lists are built. */
+  opsched_schedule *two = nest_on_two_streams(g, b, N);
   CHECK(two && opsched_arena_assign_with(g, two, b, 64,
                                          OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_EVERY_PACKER,
                                          &a) == OPSCHED_OK);
@@ -763,6 +783,60 @@ static void test_dense_one_stream(void) {
     opsched_arena_destroy(a);
   }
   opsched_schedule_destroy(two);
+  opsched_schedule_destroy(s);
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
+/* The allocation path's pages blocks (lib/core/alloc.h), which hold the
+ * conflict lists: below and above the 2 MiB where they become mappings of
+ * their own, every entry written and read back, 64-byte aligned. */
+static void test_pages_blocks(void) {
+  const size_t counts[] = {0, 1, 1000, (2u << 20) / 4 - 16, (2u << 20) / 4 - 15,
+                           (5u << 20) / 4 + 3, (17u << 20) / 4};
+  for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+    size_t n = counts[k];
+    int32_t *p = opsched_alloc_pages_raw(n, sizeof *p);
+    CHECK(p != NULL);
+    if (!p)
+      continue;
+    CHECK_EQ_I64((int64_t)((uintptr_t)p % 64), 0);
+    for (size_t i = 0; i < n; i++)
+      p[i] = (int32_t)(i * 2654435761u);
+    int64_t wrong = 0;
+    for (size_t i = 0; i < n; i++)
+      wrong += p[i] != (int32_t)(i * 2654435761u);
+    CHECK_EQ_I64(wrong, 0);
+    opsched_free_pages(p);
+  }
+  CHECK(opsched_alloc_pages_raw(SIZE_MAX / 2, 4) == NULL); /* overflow */
+  opsched_free_pages(NULL);
+}
+
+/* test_dense_one_stream's nest on two streams, large enough that both
+ * conflict lists are pages blocks mapped on their own (strace: 4 and
+ * 8 MiB mappings, the earlier lists and the symmetric ones): a list packer
+ * runs, the layout is race-free and needs exactly the middle's live
+ * buffers, as on one stream. */
+static void test_dense_two_streams(void) {
+  enum { N = 1800 };
+  opsched_graph *g = NULL;
+  opsched_buffers *b = NULL;
+  nest_block(N, &g, &b);
+  opsched_schedule *s = nest_on_two_streams(g, b, N);
+  opsched_arena *a = NULL;
+  CHECK(s && opsched_arena_assign_with(g, s, b, 64,
+                                       OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_EVERY_PACKER,
+                                       &a) == OPSCHED_OK);
+  if (s && a) {
+    /* A list packer ran: the lists were built. */
+    CHECK_EQ_I64(opsched_arena_packer_size(a, OPSCHED_ARENA_GREEDY_SIZE), 64 * (N / 2 + 1));
+    CHECK_EQ_I64(opsched_arena_size(a), 64 * (N / 2 + 1));
+    int64_t errors = 0;
+    CHECK(overlaps_64(a, opsched_buffers_count(b), 0, &errors) > 0);
+    CHECK_EQ_I64(errors, 0);
+  }
+  opsched_arena_destroy(a);
   opsched_schedule_destroy(s);
   opsched_buffers_destroy(b);
   opsched_graph_destroy(g);
@@ -1189,6 +1263,8 @@ int main(void) {
   test_property(3000, 1);
   test_many_streams();
   test_dense_one_stream();
+  test_pages_blocks();
+  test_dense_two_streams();
   test_sweep_pools();
   test_antichain_bound();
   test_antichain_cover();
