@@ -18,11 +18,12 @@ void *opsched_realloc_array(void *ptr, size_t count, size_t size);
 void opsched_free(void *ptr);
 
 /* Large arrays of a short life, written in full before they are read (the
- * conflict lists): from 4 MiB on, a mapping of their own in transparent
- * huge pages, returned to the kernel when freed. The first touch of every
- * page is a fault, and on virtual machines a 4 KiB fault can cost more than
- * the work done on the page (the development machine: 12 us; 16 MiB take
- * 52 ms to fill, 1.5 ms in 2 MiB pages). Smaller ones come from malloc.
+ * conflict lists), 64-byte aligned: from 2 MiB on, a mapping of their own
+ * in transparent huge pages, returned to the kernel when freed. The first
+ * touch of every page is a fault, and on virtual machines a 4 KiB fault can
+ * cost more than the work done on the page (the development machine:
+ * 12 us; 16 MiB take 52 ms to fill, 1.5 ms in 2 MiB pages). Smaller ones,
+ * and all under AddressSanitizer or valgrind, come from aligned_alloc.
  * NULL on overflow or when out of memory. Free only with
  * opsched_free_pages. */
 void *opsched_alloc_pages_raw(size_t count, size_t size);
