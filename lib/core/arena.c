@@ -1004,17 +1004,18 @@ static opsched_status phase_lower_bounds(arena_work *W) {
 
 /* Retirement buckets of streams k0 .. k0 + nk - 1: (stream k, place t) ->
  * the local buffers whose thr[k] == t, ascending, CSR over the places of
- * those streams (key so_off[k] - so_off[k0] + t - 1; bk holds m x nk). */
-static void retirement_buckets(const arena_work *W, int32_t k0, int32_t nk, int64_t *bk_off,
-                               int32_t *bk, int64_t *fill) {
-  /* bk == NULL: counts only, bk_off[key] = buffers of smaller keys. */
+ * those streams (key so_off[k] - so_off[k0] + t - 1; bk holds m x nk).
+ * retirement_counts makes bk_off (bk_off[key] = buffers of smaller keys)
+ * and fill, its copy that retirement_fill then advances as it fills bk. */
+static void retirement_counts(const arena_work *W, int32_t k0, int32_t nk, int64_t *bk_off,
+                              int64_t *fill) {
   const opsched_arena *A = W->A;
   const int64_t *so_off = W->h.so_off;
   int64_t keys = so_off[k0 + nk] - so_off[k0];
   for (int64_t q = 0; q <= keys; q++)
     bk_off[q] = 0;
   /* Counts in buffer id order (the threshold rows in memory order): the
-   * arena buffers not live until the end, as the local ones below. */
+   * arena buffers not live until the end, as retirement_fill's local ones. */
   for (int32_t i = 0; i < W->nb; i++) {
     if (A->asize[i] <= 0 || A->forever[i])
       continue;
@@ -1027,8 +1028,12 @@ static void retirement_buckets(const arena_work *W, int32_t k0, int32_t nk, int6
     bk_off[q + 1] += bk_off[q];
     fill[q] = bk_off[q];
   }
-  if (!bk)
-    return;
+}
+
+static void retirement_fill(const arena_work *W, int32_t k0, int32_t nk, int32_t *bk,
+                            int64_t *fill) {
+  const opsched_arena *A = W->A;
+  const int64_t *so_off = W->h.so_off;
   for (int32_t x = 0; x < W->m; x++) {
     if (W->fev[x])
       continue;
@@ -1093,8 +1098,9 @@ static void sweep_all(const arena_work *W, sweep_state *ss, int pass) {
   int32_t S = W->S, B = S < THR_BLOCK ? S : THR_BLOCK;
   for (int32_t k0 = 0; k0 < S; k0 += B) {
     int32_t nk = S - k0 < B ? S - k0 : B;
-    retirement_buckets(W, k0, nk, ss->bk_off, pass == 0 ? NULL : ss->bk, ss->fill);
+    retirement_counts(W, k0, nk, ss->bk_off, ss->fill);
     if (pass == 1) {
+      retirement_fill(W, k0, nk, ss->bk, ss->fill);
       for (int32_t d = 0; d < nk; d++)
         sweep_stream(W, ss, k0 + d, ss->bk_off + (so_off[k0 + d] - so_off[k0]));
       continue;
@@ -1268,11 +1274,11 @@ static int64_t sweep_pack(arena_work *W, const int32_t *rel) {
       op_stream[W->h.seq[v]] = W->A->stream[v];
       op_place[W->h.seq[v]] = W->A->spos[v];
     }
-    retirement_buckets(W, 0, W->S, pool_off, NULL, fill);
+    retirement_counts(W, 0, W->S, pool_off, fill);
     ids = opsched_alloc_array_raw((size_t)pool_off[W->h.so_off[W->S]] + 1, sizeof *ids);
   }
   if (ids) {
-    retirement_buckets(W, 0, W->S, pool_off, ids, fill);
+    retirement_fill(W, 0, W->S, ids, fill);
     P.S = W->S, P.op_stream = op_stream, P.op_place = op_place;
     P.so_off = W->h.so_off, P.pool_off = pool_off, P.pool_ids = ids;
     top = opsched_sweep_pack(&P, W->sw_off);
