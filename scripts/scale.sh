@@ -77,11 +77,13 @@ generate() { # kind n -> $work/in.mlir
 # smallest size to this one; peak MB; and the pass run's peak RSS over
 # stock mlir-opt parse+print of its output, per op ("-" when not measured).
 summary() {
-  printf '| input | ops | streams | samples | parse+print cpu s | own cpu s | own / parse+print | pass line cpu s | pass line / parse+print | own growth from smallest | peak MB | bytes/op over output |\n'
-  printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+  printf '| input | ops | streams | samples | parse+print cpu s | own cpu s | own / parse+print | samples own / parse+print | pass line cpu s | pass line / parse+print | own growth from smallest | peak MB | bytes/op over output |\n'
+  printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
   # Each raw row is one sample; a configuration's figures are the medians of
   # its samples, column by column (the VM's speed moves between runs), and
-  # the ratios are those of the medians.
+  # the ratios are those of the medians. "samples own / parse+print" is the
+  # lowest and highest ratio of a single sample (own and parse+print of the
+  # same round): how far the machine's state moves a row's verdict.
   sort -k1,1 -k3,3n -k2,2n "$@" | awk '
     function median(list,   v, n, i, j, t) {
       n = split(list, v, " ")
@@ -93,6 +95,11 @@ summary() {
       if (!(c in n)) { key[++k] = c; ops[c] = $4 }
       n[c]++
       own[c] = own[c] " " $14 * $13 / $7; pass[c] = pass[c] " " $9 * $13 / $7; pp[c] = pp[c] " " $12
+      if ($12 > 0) {
+        r = $14 * $13 / $7 / $12
+        if (!(c in rlo) || r < rlo[c]) rlo[c] = r
+        if (!(c in rhi) || r > rhi[c]) rhi[c] = r
+      }
       mb[c] = mb[c] " " $8 / 1024
       if ($11 > 0) over[c] = over[c] " " ($8 - $11) * 1024 / $4
     }
@@ -104,8 +111,9 @@ summary() {
         if (!(fam in o0)) { o0[fam] = ops[c]; w0[fam] = o }
         else if (ops[c] > o0[fam] && o > 0 && w0[fam] > 0) g = sprintf("%.2f", log(o / w0[fam]) / log(ops[c] / o0[fam]))
         ob = (c in over) ? sprintf("%.0f", median(over[c])) : "-"
-        printf "| %s | %d | %d | %d | %.2f | %.2f | %.2fx | %.2f | %.2fx | %s | %.0f | %s |\n",
-          f[1], ops[c], f[2], n[c], b, o, o / b, p, p / b, g, median(mb[c]), ob
+        rr = (c in rlo) ? sprintf("%.2f-%.2fx", rlo[c], rhi[c]) : "-"
+        printf "| %s | %d | %d | %d | %.2f | %.2f | %.2fx | %s | %.2f | %.2fx | %s | %.0f | %s |\n",
+          f[1], ops[c], f[2], n[c], b, o, o / b, rr, p, p / b, g, median(mb[c]), ob
       }
     }'
 }
