@@ -94,9 +94,10 @@ summary() {
       c = $1" "$2" "$3
       if (!(c in n)) { key[++k] = c; ops[c] = $4 }
       n[c]++
-      own[c] = own[c] " " $14 * $13 / $7; pass[c] = pass[c] " " $9 * $13 / $7; pp[c] = pp[c] " " $12
+      o1 = $14 * $13 / $7
+      own[c] = own[c] " " o1; pass[c] = pass[c] " " $9 * $13 / $7; pp[c] = pp[c] " " $12
       if ($12 > 0) {
-        r = $14 * $13 / $7 / $12
+        r = o1 / $12
         if (!(c in rlo) || r < rlo[c]) rlo[c] = r
         if (!(c in rhi) || r > rhi[c]) rhi[c] = r
       }
