@@ -52,6 +52,11 @@ typedef struct opsched_frontier_options {
    * of this many nodes each look for a lower peak within the tolerance
    * (0, the default: off; docs/benchmarks.md §7 measures 8192). */
   int64_t exact_nodes;
+  /* Called (when set) before (begin 1) and after (begin 0) each arena the
+   * search packs, so that a caller's phase timers count the packing as
+   * arena work, not as scheduling (NULL, the default: not called). */
+  void (*on_pack)(void *user, int begin);
+  void *on_pack_user;
 } opsched_frontier_options;
 
 /* Defaults: tolerance 1%, 8 runs, 5000 ops, no arena. */

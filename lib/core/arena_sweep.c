@@ -12,7 +12,8 @@ typedef struct sweep_state {
   const sweep_plan *P;
   int64_t *off;
   free_tree F;        /* memory whose last holder is released for all */
-  free_tree U;        /* the unused parts in some pool, tag: the buffer */
+  free_tree U;        /* the unused parts in some pool, tag: the buffer
+                       * (starts only: looked up by their start) */
   int64_t top;
   int err;            /* out of memory */
   /* The pools (pool NULL: none). A buffer's unused part is
@@ -197,7 +198,7 @@ static int state_init(sweep_state *st, const sweep_plan *P, int64_t *off) {
   st->used = opsched_alloc_array((size_t)P->m + 1, sizeof *st->used);
   st->gone = opsched_alloc_array((size_t)P->m + 1, sizeof *st->gone);
   if (!st->pool || !st->next_key || !st->in || !st->used || !st->gone ||
-      opsched_ft_init(&st->U, 0) != 0)
+      opsched_ft_init_starts(&st->U, 0) != 0)
     return -1;
   for (int32_t k = 0; k < P->S; k++)
     st->next_key[k] = P->so_off[k];

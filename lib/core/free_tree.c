@@ -88,7 +88,7 @@ int opsched_ft_init(free_tree *F, int32_t blocks) {
   F->count = 0;
   F->spare = F->root[FT_BY_SIZE] = F->root[FT_BY_OFFSET] = -1;
   F->oom = 0;
-  F->ordered = 0;
+  F->ordered = F->starts_only = 0;
   F->node = opsched_alloc_array_raw((size_t)F->cap, sizeof *F->node);
   int ok = F->node != NULL;
   ok &= table_init(&F->start, 6) == 0;
@@ -99,6 +99,12 @@ int opsched_ft_init(free_tree *F, int32_t blocks) {
 int opsched_ft_init_ordered(free_tree *F, int32_t blocks) {
   int rc = opsched_ft_init(F, blocks);
   F->ordered = 1;
+  return rc;
+}
+
+int opsched_ft_init_starts(free_tree *F, int32_t blocks) {
+  int rc = opsched_ft_init(F, blocks);
+  F->starts_only = 1;
   return rc;
 }
 
@@ -199,10 +205,13 @@ int32_t opsched_ft_new(free_tree *F, int64_t off, int64_t size) {
   }
   F->node[x].fo = off;
   F->node[x].fs = size;
-  if (table_put(&F->start, off, x) != 0 || table_put(&F->end, off + size, x) != 0) {
+  if (table_put(&F->start, off, x) != 0 ||
+      (!F->starts_only && table_put(&F->end, off + size, x) != 0)) {
     F->oom = 1;
     return -1;
   }
+  if (F->starts_only)
+    return x;
   treap_insert(F, FT_BY_SIZE, x);
   if (F->ordered)
     treap_insert(F, FT_BY_OFFSET, x);
@@ -210,18 +219,22 @@ int32_t opsched_ft_new(free_tree *F, int64_t off, int64_t size) {
 }
 
 void opsched_ft_remove(free_tree *F, int32_t x) {
-  treap_remove(F, FT_BY_SIZE, x);
-  if (F->ordered)
-    treap_remove(F, FT_BY_OFFSET, x);
+  if (!F->starts_only) {
+    treap_remove(F, FT_BY_SIZE, x);
+    if (F->ordered)
+      treap_remove(F, FT_BY_OFFSET, x);
+    table_del(&F->end, F->node[x].fo + F->node[x].fs);
+  }
   table_del(&F->start, F->node[x].fo);
-  table_del(&F->end, F->node[x].fo + F->node[x].fs);
   F->node[x].ch[FT_BY_SIZE][0] = F->spare;
   F->spare = x;
 }
 
 int opsched_ft_resize(free_tree *F, int32_t x, int64_t off, int64_t size) {
   ft_node *n = &F->node[x];
-  treap_remove(F, FT_BY_SIZE, x);
+  int sized = !F->starts_only;
+  if (sized)
+    treap_remove(F, FT_BY_SIZE, x);
   int reorder = F->ordered && off != n->fo;
   if (reorder)
     treap_remove(F, FT_BY_OFFSET, x);
@@ -230,14 +243,15 @@ int opsched_ft_resize(free_tree *F, int32_t x, int64_t off, int64_t size) {
     if (table_put(&F->start, off, x) != 0)
       F->oom = 1;
   }
-  if (off + size != n->fo + n->fs) {
+  if (sized && off + size != n->fo + n->fs) {
     table_del(&F->end, n->fo + n->fs);
     if (table_put(&F->end, off + size, x) != 0)
       F->oom = 1;
   }
   n->fo = off;
   n->fs = size;
-  treap_insert(F, FT_BY_SIZE, x);
+  if (sized)
+    treap_insert(F, FT_BY_SIZE, x);
   if (reorder)
     treap_insert(F, FT_BY_OFFSET, x);
   return F->oom ? -1 : 0;

@@ -7,7 +7,9 @@
  * start -> node and block end -> node (coalescing only ever asks for the
  * block that touches a given offset, and growth at the top for the block
  * that ends there). An ordered list (the sweep's per-stream pools) also
- * keeps a treap by offset, for the block that holds a given offset. Nodes
+ * keeps a treap by offset, for the block that holds a given offset; a
+ * starts-only list (the sweep's map of unused parts) keeps neither treap
+ * nor the end table, only block start -> node. Nodes
  * come from a pool that grows with the blocks free at once; priorities are
  * a fixed hash of the node index, so the shapes are deterministic. Every
  * operation is iterative: O(log blocks) expected for the treaps, O(1)
@@ -47,6 +49,7 @@ typedef struct free_tree {
   int32_t spare;      /* free list of returned nodes, -1 none */
   int32_t root[2];    /* treaps by (size, offset), by offset (ordered lists) */
   int ordered;
+  int starts_only;    /* no treap, no end table: opsched_ft_at(F, off, 0) only */
   int oom;            /* a pool or table could not grow */
   ft_table start, end;
 } free_tree;
@@ -56,6 +59,9 @@ typedef struct free_tree {
 int opsched_ft_init(free_tree *F, int32_t blocks);
 /* As opsched_ft_init, also ordered by offset for opsched_ft_floor. */
 int opsched_ft_init_ordered(free_tree *F, int32_t blocks);
+/* As opsched_ft_init, keeping only block start -> node: opsched_ft_at with
+ * end == 0 is its only query (no best fit, floor or end lookups). */
+int opsched_ft_init_starts(free_tree *F, int32_t blocks);
 void opsched_ft_free(free_tree *F);
 /* A new block [off, off + size), size > 0, disjoint from the others;
  * returns its node, -1 when out of memory (F->oom set). */

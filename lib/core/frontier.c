@@ -126,10 +126,14 @@ static void pack(search *s, candidate *c) {
     c->arena_size = -1;
     return;
   }
-  c->arena_status =
-      opsched_arena_assign_within(s->graph, c->schedule, s->options.buffers,
-                                  s->frontier->alignment, s->frontier->packers,
-                                  s->options.max_memory, &c->arena);
+  const opsched_frontier_options *f = s->frontier;
+  if (f->on_pack)
+    f->on_pack(f->on_pack_user, 1);
+  c->arena_status = opsched_arena_assign_within(s->graph, c->schedule, s->options.buffers,
+                                                f->alignment, f->packers,
+                                                s->options.max_memory, &c->arena);
+  if (f->on_pack)
+    f->on_pack(f->on_pack_user, 0);
   c->arena_size = c->arena_status == OPSCHED_OK ? opsched_arena_size(c->arena) : -1;
 }
 

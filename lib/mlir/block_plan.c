@@ -218,6 +218,19 @@ static void plan_phase(const opsched_plan_hooks *h, int *current, int next) {
     h->phase(h->user, (opsched_plan_phase)next, 1);
 }
 
+/* The phase timers of one block's plan: the hooks and the phase now open. */
+typedef struct plan_clock {
+  const opsched_plan_hooks *hooks;
+  int phase;
+} plan_clock;
+
+/* The frontier packs arenas while it searches (the pick's, and under a
+ * limit the candidates'): that time is the arena phase's. */
+static void frontier_packs(void *user, int begin) {
+  plan_clock *c = user;
+  plan_phase(c->hooks, &c->phase, begin ? OPSCHED_PLAN_PHASE_ARENA : OPSCHED_PLAN_PHASE_SCHEDULE);
+}
+
 /* A copy of the frontier's points in one allocation (NULL out of memory:
  * the reports then leave the view out). */
 static opsched_plan_frontier *copy_frontier(const opsched_frontier_result *r) {
@@ -247,7 +260,8 @@ static opsched_plan_frontier *copy_frontier(const opsched_frontier_result *r) {
  * frontier (opsched/frontier.h); *arena_st is the packing's status, and
  * *packed says whether the arena was attempted. */
 static opsched_status schedule_on_frontier(opsched_block_plan *p, const opsched_options *o,
-                                           opsched_status *arena_st, int *packed) {
+                                           plan_clock *clock, opsched_status *arena_st,
+                                           int *packed) {
   opsched_schedule_options so = o->schedule;
   so.resource_limit = opsched_options_capacity(o);
   so.buffers = p->bufs.buffers;
@@ -266,6 +280,8 @@ static opsched_status schedule_on_frontier(opsched_block_plan *p, const opsched_
   fo.pack_arena = o->buffer_slots && p->bufs.buffers;
   fo.alignment = o->alignment;
   fo.packers = OPSCHED_ARENA_DEFAULT | (o->sync_reuse ? OPSCHED_ARENA_SYNC_REUSE : 0u);
+  fo.on_pack = frontier_packs;
+  fo.on_pack_user = clock;
   opsched_frontier_result r;
   opsched_status st = opsched_frontier_schedule(p->graph, &so, &fo, &r);
   if (st != OPSCHED_OK)
@@ -453,7 +469,8 @@ static opsched_plan_result finish_graph(opsched_block_plan *p, MlirBlock block,
  * frontier, which may pack the arena too (*packed, *arena_st). Non-zero on
  * a diagnosed failure. */
 static int schedule_block(opsched_block_plan *p, const opsched_options *o,
-                          opsched_plan_source source, opsched_status *arena_st, int *packed) {
+                          opsched_plan_source source, plan_clock *clock,
+                          opsched_status *arena_st, int *packed) {
   opsched_status st;
   if (source == OPSCHED_PLAN_PLACEMENT) {
     st = schedule_from_ir(p);
@@ -473,7 +490,7 @@ static int schedule_block(opsched_block_plan *p, const opsched_options *o,
       return 1;
     }
   } else {
-    st = schedule_on_frontier(p, o, arena_st, packed);
+    st = schedule_on_frontier(p, o, clock, arena_st, packed);
   }
   if (st != OPSCHED_OK) {
     emit_failure(p, "schedule this block", st);
@@ -617,8 +634,8 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
     return OPSCHED_PLAN_FAILED;
   }
 
-  int phase = -1;
-  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_GRAPH);
+  plan_clock clock = {hooks, -1};
+  plan_phase(hooks, &clock.phase, OPSCHED_PLAN_PHASE_GRAPH);
   opsched_plan_result result = OPSCHED_PLAN_UNTOUCHED;
   if (trivially_free(p, &index, o, source))
     goto done;
@@ -639,12 +656,12 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
     goto done;
   }
   result = OPSCHED_PLAN_FAILED;
-  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_SCHEDULE);
+  plan_phase(hooks, &clock.phase, OPSCHED_PLAN_PHASE_SCHEDULE);
   opsched_status arena_st = OPSCHED_OK;
   int packed = 0;
-  if (schedule_block(p, o, source, &arena_st, &packed))
+  if (schedule_block(p, o, source, &clock, &arena_st, &packed))
     goto done;
-  plan_phase(hooks, &phase, OPSCHED_PLAN_PHASE_ARENA);
+  plan_phase(hooks, &clock.phase, OPSCHED_PLAN_PHASE_ARENA);
   if (assign_arena(p, o, source, arena_st, packed))
     goto done;
   if (opsched_schedule_critical_path(p->schedule) == 0) {
@@ -654,7 +671,7 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   }
   result = OPSCHED_PLAN_OK;
 done:
-  plan_phase(hooks, &phase, -1);
+  plan_phase(hooks, &clock.phase, -1);
   opsched_ptrmap_free(&result_index);
   opsched_ptrmap_free(&index);
   return result;

@@ -1186,14 +1186,20 @@ static void test_free_tree_exact(void) {
 
 /* The free list against a plain array on random operations: new, remove
  * and resize of disjoint blocks (anywhere: a resize may pass other
- * blocks), each followed by best fit and start / end queries (and, on an
- * ordered list, floor), all compared by value. */
-static void test_free_tree_reference(uint32_t seed, int ordered) {
+ * blocks), each followed by start queries and (but on a starts-only list)
+ * best fit and end queries (and, on an ordered list, floor), all compared
+ * by value. kind: 0 plain, 1 ordered, 2 starts only. */
+enum { FT_PLAIN, FT_ORDERED, FT_STARTS };
+static void test_free_tree_reference(uint32_t seed, int list) {
+  int ordered = list == FT_ORDERED, starts = list == FT_STARTS;
   enum { SPAN = 4096, SLOTS = 512 };
   int64_t ro[SLOTS], rs[SLOTS]; /* per node: offset, size; rs 0 = none */
   memset(rs, 0, sizeof rs);
   free_tree F = {0};
-  CHECK_EQ_I64(ordered ? opsched_ft_init_ordered(&F, 1) : opsched_ft_init(&F, 1), 0);
+  CHECK_EQ_I64(ordered  ? opsched_ft_init_ordered(&F, 1)
+               : starts ? opsched_ft_init_starts(&F, 1)
+                        : opsched_ft_init(&F, 1),
+               0);
   uint64_t rng = seed;
   int64_t wrong = 0, live = 0, ops = 0;
   for (int step = 0; step < 40000; step++) {
@@ -1222,8 +1228,8 @@ static void test_free_tree_reference(uint32_t seed, int ordered) {
     for (int32_t i = 0; i < SLOTS; i++)
       if (rs[i] >= want && (best < 0 || rs[i] < rs[best] || (rs[i] == rs[best] && ro[i] < ro[best])))
         best = i;
-    int32_t got = opsched_ft_best_fit(&F, want);
-    wrong += got != best;
+    if (!starts)
+      wrong += opsched_ft_best_fit(&F, want) != best;
     int64_t q = (int64_t)opsched_rng_below(&rng, SPAN + 32);
     int32_t st = -1, en = -1;
     for (int32_t i = 0; i < SLOTS; i++) {
@@ -1233,7 +1239,8 @@ static void test_free_tree_reference(uint32_t seed, int ordered) {
         en = i;
     }
     wrong += opsched_ft_at(&F, q, 0) != st;
-    wrong += opsched_ft_at(&F, q, 1) != en;
+    if (!starts)
+      wrong += opsched_ft_at(&F, q, 1) != en;
     if (ordered) {
       int32_t fl = -1;
       for (int32_t i = 0; i < SLOTS; i++)
@@ -1244,8 +1251,10 @@ static void test_free_tree_reference(uint32_t seed, int ordered) {
   }
   CHECK_EQ_I64(wrong, 0);
   printf("free list vs reference (seed %u%s): %" PRId64 " operations\n", seed,
-         ordered ? ", ordered" : "", ops);
+         ordered ? ", ordered" : starts ? ", starts only" : "", ops);
   CHECK(ops > 8000); /* the operations ran, not only the queries */
+  /* starts only: no treap was built, no end was kept */
+  CHECK(!starts || (F.root[FT_BY_SIZE] < 0 && F.end.used == 0));
   opsched_ft_free(&F);
 }
 
@@ -1271,9 +1280,11 @@ int main(void) {
   test_antichain_budget();
   test_chain_cover_result();
   test_free_tree_exact();
-  test_free_tree_reference(1, 0);
-  test_free_tree_reference(77, 0);
-  test_free_tree_reference(5, 1);
-  test_free_tree_reference(99, 1);
+  test_free_tree_reference(1, FT_PLAIN);
+  test_free_tree_reference(77, FT_PLAIN);
+  test_free_tree_reference(5, FT_ORDERED);
+  test_free_tree_reference(99, FT_ORDERED);
+  test_free_tree_reference(3, FT_STARTS);
+  test_free_tree_reference(41, FT_STARTS);
   return check_report("test_arena");
 }

@@ -125,6 +125,67 @@ static void test_two_chains(void) {
   opsched_graph_destroy(g);
 }
 
+/* on_pack brackets every arena the search packs (begin, then end, never
+ * nested), and only those: lazily packed candidates under a limit the
+ * arena misses, the pick alone without one, none with pack_arena off. */
+typedef struct pack_calls {
+  int begins, ends, open, nested;
+} pack_calls;
+
+static void count_pack(void *user, int begin) {
+  pack_calls *c = user;
+  if (begin) {
+    c->nested |= c->open;
+    c->begins++;
+  } else {
+    c->nested |= !c->open;
+    c->ends++;
+  }
+  c->open = begin;
+}
+
+static int32_t packed_points(const opsched_frontier_result *r) {
+  int32_t k = 0;
+  for (int32_t i = 0; i < r->num_points; i++)
+    k += r->point_arena[i] >= 0;
+  return k;
+}
+
+static void test_pack_hook(void) {
+  opsched_graph *g;
+  opsched_buffers *b;
+  two_chains(&g, &b);
+  static const int64_t limits[] = {1095, 0};
+  for (int with_arena = 0; with_arena < 2; with_arena++)
+    for (int i = 0; i < 2; i++) {
+      opsched_schedule_options o;
+      opsched_schedule_options_init(&o);
+      o.streams = 2;
+      o.buffers = b;
+      o.max_memory = limits[i];
+      opsched_frontier_options f;
+      opsched_frontier_options_init(&f);
+      f.pack_arena = with_arena;
+      pack_calls calls = {0, 0, 0, 0};
+      f.on_pack = count_pack;
+      f.on_pack_user = &calls;
+      opsched_frontier_result r;
+      CHECK(opsched_frontier_schedule(g, &o, &f, &r) == OPSCHED_OK);
+      CHECK_EQ_I64(calls.begins, calls.ends);
+      CHECK_EQ_I64(calls.nested, 0);
+      CHECK_EQ_I64(calls.begins, packed_points(&r));
+      if (!with_arena)
+        CHECK_EQ_I64(calls.begins, 0);
+      else if (limits[i] == 0)
+        CHECK_EQ_I64(calls.begins, 1); /* the pick */
+      else
+        CHECK(calls.begins > 1); /* candidates, fastest first, until one fits */
+      release(&r);
+    }
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
 /* a (4 ns) -> c (4 ns, 66 B of scratch) -> e (5 ns), a -> e; b (3 ns) and
  * d (3 ns, 481 B of scratch) are free. The one-stream floor is d's 481 B:
  * d never overlaps c. Under that limit on 2 streams the order windows find
@@ -240,6 +301,7 @@ static void test_random(void) {
 
 int main(void) {
   test_two_chains();
+  test_pack_hook();
   test_order_window();
   test_random();
   return check_report("test_frontier");
