@@ -607,6 +607,12 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   int have = collect_ops(p, block);
   if (have <= 0)
     return have < 0 ? OPSCHED_PLAN_FAILED : OPSCHED_PLAN_UNTOUCHED;
+  /* The graph phase starts with the ops' index (not before: most blocks,
+   * such as a linalg body, end above without a plan or a timer). */
+  plan_clock clock = {hooks, -1};
+  plan_phase(hooks, &clock.phase, OPSCHED_PLAN_PHASE_GRAPH);
+  opsched_plan_result result = OPSCHED_PLAN_FAILED;
+  opsched_ptrmap index = {0}, result_index = {0}; /* result_index: made by add_nodes */
 
   /* The ops' positions, on a large block placed by address (ptrmap.h: a
    * block's ops lie at nearly ascending addresses; the value maps of the
@@ -620,23 +626,19 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
     lo = i == 0 || a < lo ? a : lo;
     hi = a > hi ? a : hi;
   }
-  opsched_ptrmap index, result_index = {0}; /* result_index: made by add_nodes */
   if (opsched_ptrmap_init_near(&index, (size_t)p->n, (const void *)lo, (const void *)hi)) {
     emit_oom(block);
-    return OPSCHED_PLAN_FAILED;
+    goto done;
   }
   int lost = 0;
   for (int32_t i = 0; i < p->n; i++)
     lost |= opsched_ptrmap_put(&index, p->ops[i].ptr, i);
   if (lost) {
-    opsched_ptrmap_free(&index);
     emit_oom(block);
-    return OPSCHED_PLAN_FAILED;
+    goto done;
   }
 
-  plan_clock clock = {hooks, -1};
-  plan_phase(hooks, &clock.phase, OPSCHED_PLAN_PHASE_GRAPH);
-  opsched_plan_result result = OPSCHED_PLAN_UNTOUCHED;
+  result = OPSCHED_PLAN_UNTOUCHED;
   if (trivially_free(p, &index, o, source))
     goto done;
   result = OPSCHED_PLAN_FAILED;

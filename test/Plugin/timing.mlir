@@ -20,3 +20,20 @@ func.func @f(%v: tensor<16xf32>) -> tensor<16xf32> {
   %a = linalg.add ins(%v, %v : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
   return %a : tensor<16xf32>
 }
+
+// A block after a linalg body (planned, then left in the graph phase) and
+// a body of its own: the tree above is unchanged, every phase closed
+// before the attributes.
+#id = affine_map<(d0) -> (d0)>
+func.func @g(%v: tensor<16xf32>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%v : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %x : f32
+    %m = arith.mulf %s, %x : f32
+    linalg.yield %m : f32
+  } -> tensor<16xf32>
+  %b = linalg.add ins(%a, %v : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  return %b : tensor<16xf32>
+}
