@@ -21,8 +21,8 @@ func.func @f(%v: tensor<16xf32>) -> tensor<16xf32> {
   return %a : tensor<16xf32>
 }
 
-// A block after a linalg body (planned, then left in the graph phase) and
-// a body of its own: the tree above is unchanged, every phase closed
+// A function with a linalg body (a block of its own, planned before the
+// function's block): the tree above is unchanged, every phase closed
 // before the attributes.
 #id = affine_map<(d0) -> (d0)>
 func.func @g(%v: tensor<16xf32>) -> tensor<16xf32> {

@@ -1188,7 +1188,7 @@ static void test_free_tree_exact(void) {
  * and resize of disjoint blocks (anywhere: a resize may pass other
  * blocks), each followed by start queries and (but on a starts-only list)
  * best fit and end queries (and, on an ordered list, floor), all compared
- * by value. kind: 0 plain, 1 ordered, 2 starts only. */
+ * by value. list: FT_PLAIN, FT_ORDERED or FT_STARTS (starts only). */
 enum { FT_PLAIN, FT_ORDERED, FT_STARTS };
 static void test_free_tree_reference(uint32_t seed, int list) {
   int ordered = list == FT_ORDERED, starts = list == FT_STARTS;
