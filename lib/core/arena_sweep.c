@@ -133,12 +133,18 @@ static void release_all(sweep_state *st, int32_t x) {
 static void admit(sweep_state *st, int32_t k, int32_t t) {
   const sweep_plan *P = st->P;
   int64_t end = P->so_off[k] + t;
-  for (int64_t key = st->next_key[k]; key < end && !st->err; key++)
-    for (int64_t e = P->pool_off[key]; e < P->pool_off[key + 1]; e++) {
+  /* Entries only grow while admitting: once the budget is spent, every
+   * entry left would be skipped, so the walk stops there. */
+  for (int64_t key = st->next_key[k]; key < end && !st->err && st->entries < st->budget; key++)
+    for (int64_t e = P->pool_off[key]; e < P->pool_off[key + 1] && st->entries < st->budget; e++) {
       int32_t x = P->pool_ids[e];
+      /* gone[] first: a byte per buffer, read before the 8-byte off,
+       * used and asz of the buffers still held. */
+      if (st->gone[x])
+        continue;
       int64_t u = st->off[x] + st->used[x], rest = P->asz[x] - st->used[x];
       free_tree *T;
-      if (st->gone[x] || rest == 0 || st->entries >= st->budget || !(T = pool_of(st, k)))
+      if (rest == 0 || !(T = pool_of(st, k)))
         continue;
       if (!st->in[x]) {
         int32_t node = opsched_ft_new(&st->U, u, rest);
