@@ -7,6 +7,7 @@
 
 #include "../../lib/core/alloc.h"
 #include "../../lib/core/arena_bound.h"
+#include "../../lib/core/arena_sweep.h"
 #include "../../lib/core/free_tree.h"
 #include "../../lib/core/rng.h"
 #include "opsched/arena.h"
@@ -893,6 +894,57 @@ static void test_sweep_pools(void) {
   opsched_graph_destroy(g);
 }
 
+/* The pools' entry budget (OPSCHED_SWEEP_POOL_ENTRIES, lib/core/arena_sweep.h)
+ * on stream 0 of two never synchronised streams: K = budget + 76 ops each
+ * write a 64-byte buffer that op K reads; K more ops then each write a
+ * 64-byte buffer that the last op of stream 0 reads. Stream 1's one op
+ * comes last in the order and happens after nothing, so no buffer is
+ * released for every stream: reuse is through stream 0's pool only. The
+ * first batch is released for stream 0 at the first op after K, all in
+ * one bucket: its first `budget` buffers enter the pool (one block of
+ * budget x 64 bytes) and the other 76 never do, so the second batch
+ * reuses that block and puts 76 buffers on top: (K + 76) x 64 bytes,
+ * where an unlimited pool would reuse all K (K x 64). */
+static void test_sweep_pool_budget(void) {
+  enum { BUDGET = OPSCHED_SWEEP_POOL_ENTRIES, K = BUDGET + 76, N = 2 * K + 3 };
+  const int32_t mid = K, last = 2 * K + 1, other = 2 * K + 2;
+  opsched_graph *g = opsched_graph_create(N);
+  for (int v = 0; v < N; v++)
+    opsched_graph_add_node(g, 1, 1);
+  for (int v = 0; v < K; v++)
+    opsched_graph_add_edge(g, v, mid);
+  for (int v = K + 1; v < last; v++)
+    opsched_graph_add_edge(g, v, last);
+  CHECK(opsched_graph_finalize(g) == OPSCHED_OK);
+  opsched_buffers *b = opsched_buffers_create(N);
+  for (int v = 0; v < K; v++)
+    opsched_buffers_add_use(b, opsched_buffers_add(b, 64, v, 0), mid);
+  for (int v = K + 1; v < last; v++)
+    opsched_buffers_add_use(b, opsched_buffers_add(b, 64, v, 0), last);
+  static int64_t st[N], en[N];
+  static int32_t on[N];
+  for (int v = 0; v < N; v++) {
+    st[v] = v;
+    en[v] = v + 1;
+    on[v] = v == other;
+  }
+  opsched_schedule *s = NULL;
+  opsched_arena *a = NULL;
+  CHECK(opsched_schedule_from_placement(g, b, st, en, on, 2, &s) == OPSCHED_OK);
+  CHECK(s && opsched_arena_assign_with(g, s, b, 64, OPSCHED_ARENA_SWEEP, &a) == OPSCHED_OK);
+  if (s && a) {
+    CHECK(!strcmp(opsched_arena_winner(a), "sweep-best-fit"));
+    CHECK_EQ_I64(opsched_arena_size(a), (int64_t)(K + 76) * 64);
+    int64_t errors = 0;
+    (void)overlaps_64(a, 2 * K, 0, &errors);
+    CHECK_EQ_I64(errors, 0);
+  }
+  opsched_arena_destroy(a);
+  opsched_schedule_destroy(s);
+  opsched_buffers_destroy(b);
+  opsched_graph_destroy(g);
+}
+
 /* The improvement rounds' bound (lib/core/arena_bound.h): the largest set
  * of pairwise conflicting buffers, their aligned sizes less the largest
  * padding among them (only the top one may end unaligned). */
@@ -1275,6 +1327,7 @@ int main(void) {
   test_pages_blocks();
   test_dense_two_streams();
   test_sweep_pools();
+  test_sweep_pool_budget();
   test_antichain_bound();
   test_antichain_cover();
   test_antichain_budget();
