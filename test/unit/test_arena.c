@@ -895,18 +895,18 @@ static void test_sweep_pools(void) {
 }
 
 /* The pools' entry budget (OPSCHED_SWEEP_POOL_ENTRIES, lib/core/arena_sweep.h)
- * on stream 0 of two never synchronised streams: K = budget + 76 ops each
+ * on stream 0 of two never synchronised streams: K = budget + EXTRA ops each
  * write a 64-byte buffer that op K reads; K more ops then each write a
  * 64-byte buffer that the last op of stream 0 reads. Stream 1's one op
  * comes last in the order and happens after nothing, so no buffer is
  * released for every stream: reuse is through stream 0's pool only. The
  * first batch is released for stream 0 at the first op after K, all in
  * one bucket: its first `budget` buffers enter the pool (one block of
- * budget x 64 bytes) and the other 76 never do, so the second batch
- * reuses that block and puts 76 buffers on top: (K + 76) x 64 bytes,
+ * budget x 64 bytes) and the other EXTRA never do, so the second batch
+ * reuses that block and puts EXTRA buffers on top: (K + EXTRA) x 64 bytes,
  * where an unlimited pool would reuse all K (K x 64). */
 static void test_sweep_pool_budget(void) {
-  enum { BUDGET = OPSCHED_SWEEP_POOL_ENTRIES, K = BUDGET + 76, N = 2 * K + 3 };
+  enum { BUDGET = OPSCHED_SWEEP_POOL_ENTRIES, EXTRA = 76, K = BUDGET + EXTRA, N = 2 * K + 3 };
   const int32_t mid = K, last = 2 * K + 1, other = 2 * K + 2;
   opsched_graph *g = opsched_graph_create(N);
   for (int v = 0; v < N; v++)
@@ -934,7 +934,7 @@ static void test_sweep_pool_budget(void) {
   CHECK(s && opsched_arena_assign_with(g, s, b, 64, OPSCHED_ARENA_SWEEP, &a) == OPSCHED_OK);
   if (s && a) {
     CHECK(!strcmp(opsched_arena_winner(a), "sweep-best-fit"));
-    CHECK_EQ_I64(opsched_arena_size(a), (int64_t)(K + 76) * 64);
+    CHECK_EQ_I64(opsched_arena_size(a), (int64_t)(K + EXTRA) * 64);
     int64_t errors = 0;
     (void)overlaps_64(a, 2 * K, 0, &errors);
     CHECK_EQ_I64(errors, 0);
