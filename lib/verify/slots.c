@@ -153,6 +153,139 @@ static int cmp_placed(const void *a, const void *b) {
   return (x->buf > y->buf) - (x->buf < y->buf);
 }
 
+/* ---- Overlaps without a violation, in O(n log n) ----------------------
+ *
+ * Checking every overlapping pair is quadratic in the buffers that reuse a
+ * range (a 100k-op block reuses a few slots thousands of times). A cheaper
+ * certificate: take the buffers in owner order and paint each one's byte
+ * range over a map of the bytes' latest occupants, after checking that
+ * every occupant it covers is released before it. That suffices: two
+ * buffers sharing a byte are linked through that byte's occupants, each
+ * released before the next, and released_before chains (an owner holds its
+ * buffer, and vector clocks only grow along what happens after). When the
+ * certificate fails the pairwise check runs, so what is reported is the
+ * same. */
+
+/* A segment tree over the elementary byte intervals: val is a node's one
+ * occupant (-1 none) when its whole range has one, PAINT_MIXED otherwise. */
+#define PAINT_MIXED (-2)
+
+typedef struct paint {
+  const vbufs *B;
+  int32_t *val;
+  int32_t *stamp; /* per buffer: the buffer last checked against it */
+  int32_t y;      /* the buffer being placed */
+  int ok;
+} paint;
+
+/* Checks the occupants of leaves [l, r) in node k (leaves [lo, hi)). */
+static void paint_check(paint *P, int32_t k, int32_t lo, int32_t hi, int32_t l, int32_t r) {
+  if (!P->ok || r <= lo || hi <= l)
+    return;
+  int32_t v = P->val[k];
+  if (v != PAINT_MIXED) {
+    if (v >= 0 && P->stamp[v] != P->y) {
+      P->stamp[v] = P->y;
+      P->ok = released_before(P->B, v, P->y);
+    }
+    return;
+  }
+  int32_t mid = lo + (hi - lo) / 2;
+  paint_check(P, 2 * k, lo, mid, l, r);
+  paint_check(P, 2 * k + 1, mid, hi, l, r);
+}
+
+/* Leaves [l, r) of node k (leaves [lo, hi)) get occupant P->y. */
+static void paint_set(paint *P, int32_t k, int32_t lo, int32_t hi, int32_t l, int32_t r) {
+  if (r <= lo || hi <= l)
+    return;
+  if (l <= lo && hi <= r) {
+    P->val[k] = P->y;
+    return;
+  }
+  int32_t mid = lo + (hi - lo) / 2;
+  if (P->val[k] != PAINT_MIXED) /* split: the children take the whole's */
+    P->val[2 * k] = P->val[2 * k + 1] = P->val[k];
+  paint_set(P, 2 * k, lo, mid, l, r);
+  paint_set(P, 2 * k + 1, mid, hi, l, r);
+  P->val[k] = P->val[2 * k] == P->val[2 * k + 1] ? P->val[2 * k] : PAINT_MIXED;
+}
+
+typedef struct vowned {
+  int32_t owner, buf;
+} vowned;
+
+static int cmp_owned(const void *a, const void *b) {
+  const vowned *x = a, *y = b;
+  if (x->owner != y->owner)
+    return (x->owner > y->owner) - (x->owner < y->owner);
+  return (x->buf > y->buf) - (x->buf < y->buf);
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The leaf where byte `at` starts (at is one of the m sorted cuts). */
+static int32_t cut_index(const int64_t *cut, int32_t m, int64_t at) {
+  int32_t lo = 0, hi = m;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (cut[mid] < at)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* 1 when no two of the np placed buffers can be live at once in shared
+ * bytes; 0 when some may be (or out of memory): check them pairwise. */
+static int overlaps_certified(const vbufs *B, const vplaced *placed, int32_t np) {
+  vowned *order = malloc(sizeof *order * (size_t)(np ? np : 1));
+  int64_t *cut = malloc(sizeof *cut * 2 * (size_t)(np ? np : 1));
+  int32_t *stamp = malloc(sizeof *stamp * (size_t)(B->n ? B->n : 1));
+  int32_t *val = NULL;
+  int ok = 0, m = 0;
+  if (!order || !cut || !stamp)
+    goto done;
+  for (int32_t i = 0; i < np; i++) {
+    const vbuf *x = &B->bufs[placed[i].buf];
+    order[i] = (vowned){x->owner, placed[i].buf};
+    cut[2 * i] = x->offset;
+    cut[2 * i + 1] = x->offset + x->size;
+  }
+  qsort(order, (size_t)np, sizeof *order, cmp_owned);
+  qsort(cut, 2 * (size_t)np, sizeof *cut, cmp_i64);
+  for (int32_t i = 0; i < 2 * np; i++)
+    if (m == 0 || cut[m - 1] != cut[i])
+      cut[m++] = cut[i];
+  int32_t leaves = m > 1 ? m - 1 : 1;
+  val = malloc(sizeof *val * 4 * (size_t)leaves);
+  if (!val)
+    goto done;
+  for (size_t k = 0; k < 4 * (size_t)leaves; k++)
+    val[k] = -1;
+  for (int32_t k = 0; k < B->n; k++)
+    stamp[k] = -1;
+  paint P = {B, val, stamp, -1, 1};
+  for (int32_t i = 0; i < np && P.ok; i++) {
+    const vbuf *y = &B->bufs[order[i].buf];
+    int32_t l = cut_index(cut, m, y->offset), r = cut_index(cut, m, y->offset + y->size);
+    P.y = order[i].buf;
+    paint_check(&P, 1, 0, leaves, l, r);
+    paint_set(&P, 1, 0, leaves, l, r);
+  }
+  ok = P.ok;
+done:
+  free(order);
+  free(cut);
+  free(stamp);
+  free(val);
+  return ok;
+}
+
 /* Overlapping byte ranges need every holder of one to happen before the
  * other's owner. */
 static void check_overlaps(vbufs *B) {
@@ -166,6 +299,10 @@ static void check_overlaps(vbufs *B) {
   for (int32_t k = 0; k < B->n; k++)
     if (B->bufs[k].offset >= 0 && B->bufs[k].size > 0)
       placed[np++] = (vplaced){B->bufs[k].offset, k};
+  if (overlaps_certified(B, placed, np)) {
+    free(placed);
+    return;
+  }
   qsort(placed, (size_t)np, sizeof *placed, cmp_placed);
   char lb[160];
   for (int32_t x = 0; x < np; x++) {

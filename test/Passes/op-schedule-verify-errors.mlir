@@ -133,6 +133,34 @@ func.func @reuse_unordered(%x: tensor<16xf32>) -> tensor<16xf32> attributes {ops
 
 // -----
 
+// 3. Bytes keep their own latest holder: b takes the first half of a's
+// bytes after a on stream 0, c the second half on stream 1 with no wait,
+// so c and a can be live at once though b, the latest buffer in that
+// range, is not in c's bytes.
+func.func @overlap_older(%x: tensor<32xf32>, %y: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) attributes {opsched.streams = 2 : i64} {
+  // expected-note @below {{the other buffer's owner is here}}
+  %a = math.exp %x {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 0, opsched.slot = array<i64: 0>, opsched.offset = array<i64: 0>, opsched.size = array<i64: 128>} : tensor<32xf32>
+  %b = math.exp %y {opsched.start = 1, opsched.end = 2, opsched.stream = 0, opsched.id = 1, opsched.slot = array<i64: 1>, opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>} : tensor<16xf32>
+  // expected-error @below {{slot 2 (bytes [64, 128)) overlaps slot 0 (bytes [0, 128)) of op 'math.exp' (id 0) but both can be live at once}}
+  %c = math.sqrt %y {opsched.start = 1, opsched.end = 2, opsched.stream = 1, opsched.id = 2, opsched.slot = array<i64: 2>, opsched.offset = array<i64: 64>, opsched.size = array<i64: 64>} : tensor<16xf32>
+  return %b, %c : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// 3. Every holder of a buffer's bytes counts, not only the first: c takes
+// b's bytes after b on stream 0 and a's, on stream 1, with no wait.
+func.func @overlap_two_holders(%x: tensor<16xf32>, %z: tensor<32xf32>) -> tensor<32xf32> attributes {opsched.streams = 2 : i64} {
+  // expected-note @below {{the other buffer's owner is here}}
+  %a = math.exp %x {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 0, opsched.slot = array<i64: 0>, opsched.offset = array<i64: 64>, opsched.size = array<i64: 64>} : tensor<16xf32>
+  %b = math.sqrt %x {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 1, opsched.slot = array<i64: 1>, opsched.offset = array<i64: 0>, opsched.size = array<i64: 64>} : tensor<16xf32>
+  // expected-error @below {{slot 2 (bytes [0, 128)) overlaps slot 0 (bytes [64, 128)) of op 'math.exp' (id 0) but both can be live at once}}
+  %c = math.exp %z {opsched.start = 1, opsched.end = 2, opsched.stream = 0, opsched.id = 2, opsched.slot = array<i64: 2>, opsched.offset = array<i64: 0>, opsched.size = array<i64: 128>} : tensor<32xf32>
+  return %c : tensor<32xf32>
+}
+
+// -----
+
 // 3. A buffer the terminator uses lives to the end: b may not reuse it.
 func.func @live_out(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   // expected-note @below {{the other buffer's owner is here}}
