@@ -171,6 +171,11 @@ void opsched_memory_memo_free(opsched_memory_memo *memo) {
   for (int32_t i = 0; memo && i < memo->cp_count; i++)
     opsched_free(memo->cp[i].order);
   if (memo) {
+    opsched_free(memo->exact_in);
+    opsched_free(memo->exact_out);
+    memo->exact_in = memo->exact_out = NULL;
+  }
+  if (memo) {
     memo->cp_count = memo->cp_next = 0;
     memo->program_known = 0;
   }
@@ -204,6 +209,48 @@ static opsched_status memo_model(opsched_memory_memo *memo, const opsched_graph 
   return OPSCHED_OK;
 }
 
+/* mem_exact from r's incumbent (r->order, r->peak), its answer left in
+ * r->order and *es; the memo's when the latest search started from the
+ * same incumbent with the same budgets. */
+static opsched_status exact_search(const mem_model *m, opsched_memory_result *r,
+                                   int64_t budget, int64_t work, opsched_memory_memo *memo,
+                                   mem_exact_stats *es) {
+  size_t bytes = sizeof *r->order * (size_t)m->n;
+  if (memo && memo->exact_in && memo->exact_in_peak == r->peak &&
+      memo->exact_budget == budget && memo->exact_work == work &&
+      memcmp(memo->exact_in, r->order, bytes) == 0) {
+    memcpy(r->order, memo->exact_out, bytes);
+    *es = (mem_exact_stats){memo->exact_proven, memo->exact_improved, memo->exact_peak,
+                            memo->exact_lower_bound, memo->exact_states};
+    return OPSCHED_OK;
+  }
+  int32_t *in = memo ? opsched_alloc_array_raw((size_t)m->n + 1, sizeof *in) : NULL;
+  if (in)
+    memcpy(in, r->order, bytes);
+  int64_t in_peak = r->peak;
+  opsched_status st = mem_exact(m, budget, work, r->order, r->peak, es);
+  int32_t *out = in ? opsched_alloc_array_raw((size_t)m->n + 1, sizeof *out) : NULL;
+  if (st != OPSCHED_OK || !out) { /* nothing kept: the next query searches */
+    opsched_free(in);
+    opsched_free(out);
+    return st;
+  }
+  memcpy(out, r->order, bytes);
+  opsched_free(memo->exact_in);
+  opsched_free(memo->exact_out);
+  memo->exact_in = in;
+  memo->exact_out = out;
+  memo->exact_in_peak = in_peak;
+  memo->exact_budget = budget;
+  memo->exact_work = work;
+  memo->exact_peak = es->peak;
+  memo->exact_lower_bound = es->lower_bound;
+  memo->exact_states = es->states;
+  memo->exact_proven = es->proven;
+  memo->exact_improved = es->improved;
+  return OPSCHED_OK;
+}
+
 /* Keep-best over every heuristic, then exact when asked. */
 static opsched_status min_memory(const mem_model *m, opsched_memory_result *r,
                                  int64_t limit, int run_exact, int64_t budget,
@@ -225,8 +272,7 @@ static opsched_status min_memory(const mem_model *m, opsched_memory_result *r,
   /* The default budget is work proportional to the block; an explicit
    * state budget is the user's to take, without the work cap. */
   int64_t work = budget == 0 ? mem_exact_work_budget(m) : 0;
-  opsched_status st = mem_exact(m, budget == 0 ? 1000000 : budget, work, r->order,
-                                r->peak, &es);
+  opsched_status st = exact_search(m, r, budget == 0 ? 1000000 : budget, work, memo, &es);
   if (st != OPSCHED_OK)
     return st;
   r->exact_states = es.states;

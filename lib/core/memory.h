@@ -35,6 +35,15 @@ typedef struct opsched_memory_memo {
    * computed it (program_known). */
   int64_t program_peak;
   int program_known;
+  /* The latest exact search: the incumbent it started from (order and
+   * peak) and its budgets, and what it returned. The search is
+   * deterministic, and a budgeted run's heuristics often end on the
+   * unconstrained run's incumbent: a query starting from the same one gets
+   * the same answer without searching again. exact_in NULL: none yet. */
+  int32_t *exact_in, *exact_out;
+  int64_t exact_in_peak, exact_budget, exact_work;
+  int64_t exact_peak, exact_lower_bound, exact_states;
+  int exact_proven, exact_improved;
   /* The memory model of model_graph and model_buffers (NULL before the
    * first query), shared by the queries. */
   struct mem_model *model;
