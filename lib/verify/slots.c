@@ -211,17 +211,6 @@ static void paint_set(paint *P, int32_t k, int32_t lo, int32_t hi, int32_t l, in
   P->val[k] = P->val[2 * k] == P->val[2 * k + 1] ? P->val[2 * k] : PAINT_MIXED;
 }
 
-typedef struct vowned {
-  int32_t owner, buf;
-} vowned;
-
-static int cmp_owned(const void *a, const void *b) {
-  const vowned *x = a, *y = b;
-  if (x->owner != y->owner)
-    return (x->owner > y->owner) - (x->owner < y->owner);
-  return (x->buf > y->buf) - (x->buf < y->buf);
-}
-
 static int cmp_i64(const void *a, const void *b) {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return (x > y) - (x < y);
@@ -243,7 +232,8 @@ static int32_t cut_index(const int64_t *cut, int32_t m, int64_t at) {
 /* 1 when no two of the np placed buffers can be live at once in shared
  * bytes; 0 when some may be (or out of memory): check them pairwise. */
 static int overlaps_certified(const vbufs *B, const vplaced *placed, int32_t np) {
-  vowned *order = malloc(sizeof *order * (size_t)(np ? np : 1));
+  /* (owner, buffer) pairs, ordered as cmp_placed orders (offset, buffer). */
+  vplaced *order = malloc(sizeof *order * (size_t)(np ? np : 1));
   int64_t *cut = malloc(sizeof *cut * 2 * (size_t)(np ? np : 1));
   int32_t *stamp = malloc(sizeof *stamp * (size_t)(B->n ? B->n : 1));
   int32_t *val = NULL;
@@ -252,11 +242,11 @@ static int overlaps_certified(const vbufs *B, const vplaced *placed, int32_t np)
     goto done;
   for (int32_t i = 0; i < np; i++) {
     const vbuf *x = &B->bufs[placed[i].buf];
-    order[i] = (vowned){x->owner, placed[i].buf};
+    order[i] = (vplaced){x->owner, placed[i].buf};
     cut[2 * i] = x->offset;
     cut[2 * i + 1] = x->offset + x->size;
   }
-  qsort(order, (size_t)np, sizeof *order, cmp_owned);
+  qsort(order, (size_t)np, sizeof *order, cmp_placed);
   qsort(cut, 2 * (size_t)np, sizeof *cut, cmp_i64);
   for (int32_t i = 0; i < 2 * np; i++)
     if (m == 0 || cut[m - 1] != cut[i])
