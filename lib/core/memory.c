@@ -174,8 +174,6 @@ void opsched_memory_memo_free(opsched_memory_memo *memo) {
     opsched_free(memo->exact_in);
     opsched_free(memo->exact_out);
     memo->exact_in = memo->exact_out = NULL;
-  }
-  if (memo) {
     memo->cp_count = memo->cp_next = 0;
     memo->program_known = 0;
   }
@@ -220,14 +218,12 @@ static opsched_status exact_search(const mem_model *m, opsched_memory_result *r,
       memo->exact_budget == budget && memo->exact_work == work &&
       memcmp(memo->exact_in, r->order, bytes) == 0) {
     memcpy(r->order, memo->exact_out, bytes);
-    *es = (mem_exact_stats){memo->exact_proven, memo->exact_improved, memo->exact_peak,
-                            memo->exact_lower_bound, memo->exact_states};
+    *es = memo->exact_stats;
     return OPSCHED_OK;
   }
   int32_t *in = memo ? opsched_alloc_array_raw((size_t)m->n + 1, sizeof *in) : NULL;
   if (in)
     memcpy(in, r->order, bytes);
-  int64_t in_peak = r->peak;
   opsched_status st = mem_exact(m, budget, work, r->order, r->peak, es);
   int32_t *out = in ? opsched_alloc_array_raw((size_t)m->n + 1, sizeof *out) : NULL;
   if (st != OPSCHED_OK || !out) { /* nothing kept: the next query searches */
@@ -240,14 +236,10 @@ static opsched_status exact_search(const mem_model *m, opsched_memory_result *r,
   opsched_free(memo->exact_out);
   memo->exact_in = in;
   memo->exact_out = out;
-  memo->exact_in_peak = in_peak;
+  memo->exact_in_peak = r->peak; /* the incumbent's: min_memory sets r->peak after */
   memo->exact_budget = budget;
   memo->exact_work = work;
-  memo->exact_peak = es->peak;
-  memo->exact_lower_bound = es->lower_bound;
-  memo->exact_states = es->states;
-  memo->exact_proven = es->proven;
-  memo->exact_improved = es->improved;
+  memo->exact_stats = *es;
   return OPSCHED_OK;
 }
 

@@ -11,6 +11,7 @@
 #ifndef OPSCHED_CORE_MEMORY_H
 #define OPSCHED_CORE_MEMORY_H
 
+#include "memory_exact.h"
 #include "opsched/memory.h"
 
 /* A critical-path order (it depends on the limit) and the limits it holds
@@ -42,8 +43,7 @@ typedef struct opsched_memory_memo {
    * the same answer without searching again. exact_in NULL: none yet. */
   int32_t *exact_in, *exact_out;
   int64_t exact_in_peak, exact_budget, exact_work;
-  int64_t exact_peak, exact_lower_bound, exact_states;
-  int exact_proven, exact_improved;
+  mem_exact_stats exact_stats;
   /* The memory model of model_graph and model_buffers (NULL before the
    * first query), shared by the queries. */
   struct mem_model *model;
