@@ -34,16 +34,29 @@ typedef enum opsched_priority {
  * stream) thresholds cost ops x streams in use; docs/streams.md. */
 #define OPSCHED_STREAMS_MAX 256
 
+/* Op placements of local search one unit of `effort` allows. */
+#define OPSCHED_EFFORT_UNIT 65536
+
+/* Op placements per op of a function that a unit of effort always allows
+ * a block of it (opsched_effort_share). */
+#define OPSCHED_EFFORT_PER_OP 8
+
 typedef struct opsched_schedule_options {
   opsched_priority priority;
   int32_t streams;        /* parallel streams, >= 1 (0 means 1); at most
                            * OPSCHED_STREAMS_MAX are used */
   int32_t resource_limit; /* capacity: sum of running demands; 0 = streams */
   /* Improvement budget after list scheduling; 0 = none. Each unit allows
-   * about 2^16 op placements of local search (65536 / n list decodes, at
-   * least 16); the search stops early at a proven lower bound. The result
-   * never has a longer makespan than effort 0. See docs/streams.md. */
+   * about OPSCHED_EFFORT_UNIT op placements of local search (65536 / n list
+   * decodes, at least one); the search stops early at a proven lower bound.
+   * The result never has a longer makespan than effort 0. See
+   * docs/streams.md. */
   int32_t effort;
+  /* The local search's budget in op placements, when > 0: it replaces
+   * effort * OPSCHED_EFFORT_UNIT (effort > 0 still decides that the search
+   * runs). The pass gives each block its share of the function's effort
+   * this way (opsched_effort_share); 0, the default: effort's. */
+  int64_t effort_placements;
   /* Memory model of the block (borrowed for the call; must have as many
    * nodes as the graph); NULL: no memory model, exactly as before. Its data
    * dependencies (allocating node -> user) are added to the graph's edges.
@@ -76,6 +89,18 @@ typedef struct opsched_schedule_options {
  * streams, no effort, no buffers, no memory limit, memory policy
  * critical-path, default exact budget. */
 void opsched_schedule_options_init(opsched_schedule_options *options);
+
+/* A block's share of `effort` (> 0) when its function's blocks hold
+ * `function_ops` ops in all and it holds `block_ops` of them, in op
+ * placements (opsched_schedule_options.effort_placements): effort *
+ * OPSCHED_EFFORT_UNIT in proportion to its ops, raised to effort *
+ * OPSCHED_EFFORT_PER_OP per op of the block and capped at effort *
+ * OPSCHED_EFFORT_UNIT. A function of one block gets the whole effort; a
+ * function's blocks together never get more than effort * max(
+ * OPSCHED_EFFORT_UNIT, OPSCHED_EFFORT_PER_OP * function_ops), so the
+ * search's work grows with the function, not with its number of blocks.
+ * 0 when effort <= 0. */
+int64_t opsched_effort_share(int32_t effort, int64_t block_ops, int64_t function_ops);
 
 typedef struct opsched_schedule opsched_schedule;
 

@@ -34,6 +34,10 @@ typedef struct search {
   candidate cands[MAX_CANDIDATES];
   int32_t count, runs;
   int improve; /* the next budgeted run gets a local search of effort 1 */
+  /* With effort: op placements of local search not yet given to a run
+   * (effort_share). */
+  int64_t effort_left;
+  int several; /* the search makes several runs */
   opsched_status failure; /* first failed run */
   /* Shared by the runs (schedule.h); NULL with a single run or out of memory. */
   opsched_schedule_memo *memo;
@@ -64,6 +68,24 @@ int32_t opsched_schedule_streams_used(const opsched_schedule *s) {
   return used;
 }
 
+/* The local search budget of the next run (op placements), when the
+ * caller asks for effort and the search makes several runs: they share the
+ * caller's budget, half to the first run (the reference makespan), an
+ * equal part of the other half to each later run of up to max_runs, so the
+ * block's search never spends more than the caller's effort (docs/streams.md,
+ * "Effort"). One run gets it all. */
+static int64_t effort_share(search *s) {
+  int64_t whole = opsched_effort_placements(&s->options);
+  if (!s->several)
+    return whole;
+  int32_t later = s->frontier->max_runs > 0 ? s->frontier->max_runs : 1;
+  int64_t share = s->runs == 0 ? whole / 2 : whole / 2 / later;
+  if (share > s->effort_left)
+    share = s->effort_left;
+  s->effort_left -= share;
+  return share > 0 ? share : 1;
+}
+
 /* Runs the scheduler with `budget` bytes (0 = none) and `policy`; the
  * candidate is recorded. Returns its index, -1 when the run failed or no
  * room or run is left. */
@@ -75,6 +97,8 @@ static int32_t run_candidate(search *s, int64_t budget, opsched_memory_policy po
   so.memory_policy = policy;
   if (s->improve && budget > 0 && so.effort < 1)
     so.effort = 1;
+  else if (so.effort > 0)
+    so.effort_placements = effort_share(s);
   candidate *c = &s->cands[s->count];
   memset(c, 0, sizeof *c);
   s->runs++;
@@ -436,11 +460,13 @@ opsched_status opsched_frontier_schedule(const opsched_graph *graph,
   s->graph = graph;
   s->options = *options;
   s->frontier = frontier;
+  s->effort_left = opsched_effort_placements(options);
   int multi = options->streams > 1 && options->buffers &&
               opsched_graph_num_nodes(graph) <= frontier->max_nodes;
   int bounded = options->buffers && options->max_memory > 0 &&
                 opsched_graph_num_nodes(graph) <= frontier->max_nodes;
-  if (multi || bounded) /* several runs: they share work (schedule.h) */
+  s->several = multi || bounded;
+  if (s->several) /* several runs: they share work (schedule.h) */
     s->memo = calloc(1, sizeof *s->memo);
   int32_t pick = -1, unconstrained = -1;
   if (bounded) {

@@ -970,7 +970,7 @@ static opsched_status plain_pipeline(const opsched_graph *g,
   if (st == OPSCHED_OK)
     s->list_makespan = max_end(s);
   if (st == OPSCHED_OK && o->effort > 0)
-    st = opsched_streams_improve(g, s, o->effort);
+    st = opsched_streams_improve(g, s, opsched_effort_placements(o));
   /* The list schedule left its ops in s->order by start: nearly the
    * order, which the sort then finishes in O(n) while its times stand. */
   int listed = !heft_won && o->effort == 0;
@@ -1349,7 +1349,7 @@ static opsched_status limited_times(const opsched_graph *g,
   if (o->effort > 0)
     *peak = -1;
   if (o->effort > 0 &&
-      (st = opsched_streams_improve_stall(g, s, o->effort,
+      (st = opsched_streams_improve_stall(g, s, opsched_effort_placements(o),
                                           s->memo ? s->memo->improve_stall : 0,
                                           within_limit, &f)) != OPSCHED_OK)
     goto done;

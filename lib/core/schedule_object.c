@@ -20,6 +20,26 @@ void opsched_schedule_options_init(opsched_schedule_options *o) {
   o->exact_budget = 0;
 }
 
+int64_t opsched_effort_share(int32_t effort, int64_t block_ops, int64_t function_ops) {
+  if (effort <= 0)
+    return 0;
+  int64_t whole = opsched_sat_mul(effort, OPSCHED_EFFORT_UNIT);
+  if (block_ops <= 0 || function_ops <= block_ops)
+    return whole;
+  /* whole * block_ops / function_ops without overflow: whole < 2^47. */
+  int64_t part = (int64_t)((double)whole * ((double)block_ops / (double)function_ops));
+  int64_t floor_ops = opsched_sat_mul(opsched_sat_mul(effort, OPSCHED_EFFORT_PER_OP), block_ops);
+  int64_t share = part > floor_ops ? part : floor_ops;
+  return share < whole ? (share > 0 ? share : 1) : whole;
+}
+
+int64_t opsched_effort_placements(const opsched_schedule_options *o) {
+  if (o->effort <= 0)
+    return 0;
+  return o->effort_placements > 0 ? o->effort_placements
+                                   : opsched_sat_mul(o->effort, OPSCHED_EFFORT_UNIT);
+}
+
 opsched_schedule *opsched_schedule_alloc(int32_t n) {
   opsched_schedule *s = opsched_alloc_array(1, sizeof *s);
   if (!s)

@@ -42,7 +42,13 @@ struct opsched_schedule {
   int32_t pending;
 };
 
+/* The local search's budget under `o`, in op placements: its
+ * effort_placements when set, else effort * OPSCHED_EFFORT_UNIT; 0 when
+ * effort <= 0. */
+int64_t opsched_effort_placements(const opsched_schedule_options *o);
+
 /* Allocates a schedule for n nodes with every array zeroed; NULL on OOM. */
+
 opsched_schedule *opsched_schedule_alloc(int32_t n);
 
 /* Fills rank, critical, critical_path and total_work from the graph. */

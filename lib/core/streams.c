@@ -342,8 +342,8 @@ static int32_t random_target(const opsched_graph *g, const int32_t *list,
 }
 
 opsched_status opsched_streams_improve(const opsched_graph *g,
-                                       opsched_schedule *s, int32_t effort) {
-  return opsched_streams_improve_filtered(g, s, effort, NULL, NULL);
+                                       opsched_schedule *s, int64_t placements) {
+  return opsched_streams_improve_filtered(g, s, placements, NULL, NULL);
 }
 
 /* Checkpoints along the decode of the current list (flat profiles only,
@@ -588,21 +588,27 @@ static void kick(const opsched_graph *g, lsearch *L, const opsched_schedule *s,
 
 /* The search itself (opsched_streams_improve_filtered), on allocated
  * buffers. */
-static void local_search(const opsched_graph *g, opsched_schedule *s, int32_t effort,
+static void local_search(const opsched_graph *g, opsched_schedule *s, int64_t placements,
                          int64_t stall_stop, opsched_times_filter accept, void *ctx,
                          lsearch *L, const int32_t *topo_pos, key_rec *rec, int64_t best,
                          int64_t lb) {
   int32_t n = s->n;
   uint64_t rng = 0x6f70736368656475u ^ (uint64_t)n ^
                  ((uint64_t)opsched_graph_num_edges(g) << 32);
-  /* Budget: effort units of 2^16 op placements, i.e. about 65536/n list
-   * decodes each (at least one): the work stays k * 65536 placements on
-   * blocks over 4096 ops too (a floor of 16 decodes made effort 16 on an
-   * 11.7k-op block cost 3M placements, 8.9 s). */
-  int64_t per_unit = 65536 / n;
+  /* Budget: units of OPSCHED_EFFORT_UNIT op placements, i.e. about
+   * 65536/n list decodes each (at least one): the work stays k * 65536
+   * placements on blocks over 4096 ops too (a floor of 16 decodes made
+   * effort 16 on an 11.7k-op block cost 3M placements, 8.9 s). A fraction
+   * of a unit (a block's share, opsched_effort_share) gets its fraction of
+   * the decodes, at least one. */
+  int64_t per_unit = OPSCHED_EFFORT_UNIT / n;
   if (per_unit < 1)
     per_unit = 1;
-  int64_t budget = opsched_sat_mul(effort, per_unit);
+  int64_t budget = opsched_sat_add(
+      opsched_sat_mul(placements / OPSCHED_EFFORT_UNIT, per_unit),
+      placements % OPSCHED_EFFORT_UNIT * per_unit / OPSCHED_EFFORT_UNIT);
+  if (budget < 1)
+    budget = 1;
   int64_t stall_limit = 4 * (int64_t)n > 200 ? 4 * (int64_t)n : 200;
 
   /* Current list: the best schedule's start order. */
@@ -649,17 +655,17 @@ static void local_search(const opsched_graph *g, opsched_schedule *s, int32_t ef
 
 opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
                                                 opsched_schedule *s,
-                                                int32_t effort,
+                                                int64_t placements,
                                                 opsched_times_filter accept,
                                                 void *ctx) {
-  return opsched_streams_improve_stall(g, s, effort, 0, accept, ctx);
+  return opsched_streams_improve_stall(g, s, placements, 0, accept, ctx);
 }
 
 opsched_status opsched_streams_improve_stall(const opsched_graph *g, opsched_schedule *s,
-                                             int32_t effort, int64_t stall_stop,
+                                             int64_t placements, int64_t stall_stop,
                                              opsched_times_filter accept, void *ctx) {
   int32_t n = s->n;
-  if (effort <= 0 || n < 2 || !times_fit(s))
+  if (placements <= 0 || n < 2 || !times_fit(s))
     return OPSCHED_OK;
   int64_t best = 0;
   for (int32_t v = 0; v < n; v++)
@@ -692,7 +698,7 @@ opsched_status opsched_streams_improve_stall(const opsched_graph *g, opsched_sch
   opsched_graph_topo_order(g, topo);
   for (int32_t i = 0; i < n; i++)
     topo_pos[topo[i]] = i;
-  local_search(g, s, effort, stall_stop, accept, ctx, &L, topo_pos, rec, best, lb);
+  local_search(g, s, placements, stall_stop, accept, ctx, &L, topo_pos, rec, best, lb);
   status = OPSCHED_OK;
 done:
   sgs_free(&L.c);

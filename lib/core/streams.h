@@ -32,10 +32,12 @@ opsched_status opsched_streams_heft_memo(const opsched_graph *g,
                                          opsched_heft_memo *memo);
 
 /* Local search over topological activity lists decoded by the same
- * insertion placement, bounded by `effort` (see docs/streams.md). Only
- * replaces s->start/end by a strictly shorter schedule. */
+ * insertion placement, bounded by about `placements` op placements
+ * (effort * OPSCHED_EFFORT_UNIT, opsched_effort_placements; see
+ * docs/streams.md); none when <= 0. Only replaces s->start/end by a
+ * strictly shorter schedule. */
 opsched_status opsched_streams_improve(const opsched_graph *g,
-                                       opsched_schedule *s, int32_t effort);
+                                       opsched_schedule *s, int64_t placements);
 
 /* Acceptance test for a candidate schedule's times: non-zero to accept. A
  * function of the times alone (the search asks again only when they
@@ -49,17 +51,17 @@ typedef int (*opsched_times_filter)(void *ctx, const int64_t *start,
  * opsched_streams_improve. */
 opsched_status opsched_streams_improve_filtered(const opsched_graph *g,
                                                 opsched_schedule *s,
-                                                int32_t effort,
+                                                int64_t placements,
                                                 opsched_times_filter accept,
                                                 void *ctx);
 
 /* opsched_streams_improve_filtered that also ends after `stall_stop`
  * iterations (list decodes and trial moves, docs/streams.md) without a new
- * best, counted from the start and from each new best; 0: the effort's
- * whole budget, exactly opsched_streams_improve_filtered. The frontier's
+ * best, counted from the start and from each new best; 0: the
+ * placements' whole budget, exactly opsched_streams_improve_filtered. The frontier's
  * third try per budget uses it (OPSCHED_FRONTIER_STALL). */
 opsched_status opsched_streams_improve_stall(const opsched_graph *g, opsched_schedule *s,
-                                             int32_t effort, int64_t stall_stop,
+                                             int64_t placements, int64_t stall_stop,
                                              opsched_times_filter accept, void *ctx);
 
 /* What keeps a placement's memory through a charge (docs/streams.md,

@@ -46,26 +46,70 @@ static void plan_phase_to_run(void *user, opsched_plan_phase phase, int begin) {
   out->phase(out->phase_user, map[phase], begin);
 }
 
-static void collect_region(plan_list *l, MlirRegion region, const opsched_options *o,
-                           int top, opsched_plan_source source,
-                           const opsched_plan_hooks *hooks, opsched_op_facts *facts) {
+/* What collecting a function's blocks shares. */
+typedef struct collect_ctx {
+  plan_list *list;
+  const opsched_options *options;
+  opsched_plan_source source;
+  const opsched_plan_hooks *hooks;
+  opsched_op_facts *facts;
+  int64_t function_ops; /* ops in all the function's blocks: effort's shares */
+} collect_ctx;
+
+static int64_t ops_in_block(MlirBlock b) {
+  int64_t n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    n++;
+  return n;
+}
+
+/* Ops in every block of every region of `op`, at any depth. */
+static int64_t ops_nested(MlirOperation op) {
+  int64_t n = 0;
+  for (MlirRegion r = mlirOperationGetFirstRegion(op); !mlirRegionIsNull(r);
+       r = mlirRegionGetNextInOperation(r))
+    for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation o = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(o);
+           o = mlirOperationGetNextInBlock(o))
+        n += 1 + ops_nested(o);
+  return n;
+}
+
+/* The options block `b` is scheduled with: with effort, its share of the
+ * function's (opsched_effort_share), so that the local search's work grows
+ * with the function's ops, not with its number of blocks. */
+static const opsched_options *block_options(const collect_ctx *c, MlirBlock b,
+                                            opsched_options *copy) {
+  if (c->options->schedule.effort <= 0 || c->options->schedule.effort_placements > 0)
+    return c->options;
+  *copy = *c->options;
+  copy->schedule.effort_placements =
+      opsched_effort_share(copy->schedule.effort, ops_in_block(b), c->function_ops);
+  return copy;
+}
+
+static void collect_region(const collect_ctx *c, MlirRegion region, int top) {
   for (MlirBlock b = mlirRegionGetFirstBlock(region); !mlirBlockIsNull(b);
        b = mlirBlockGetNextInRegion(b)) {
-    opsched_block_plan *p = plan_push(l, top);
+    opsched_block_plan *p = plan_push(c->list, top);
     if (!p) {
       opsched_mlir_emit(mlirOperationGetLocation(mlirBlockGetParentOperation(b)),
                       OPSCHED_SEVERITY_ERROR,
                       "opsched: out of memory while collecting the function's blocks");
-      l->failed = 1;
+      c->list->failed = 1;
       return;
     }
-    if (opsched_block_plan_build_timed(p, b, o, source, hooks, facts) == OPSCHED_PLAN_FAILED)
-      l->failed = 1;
+    opsched_options copy;
+    if (opsched_block_plan_build_timed(p, b, block_options(c, b, &copy), c->source, c->hooks,
+                                       c->facts) == OPSCHED_PLAN_FAILED)
+      c->list->failed = 1;
     for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
       for (MlirRegion r = mlirOperationGetFirstRegion(op); !mlirRegionIsNull(r);
            r = mlirRegionGetNextInOperation(r))
-        collect_region(l, r, o, 0, source, hooks, facts);
+        collect_region(c, r, 0);
   }
 }
 
@@ -487,14 +531,14 @@ MlirLogicalResult opsched_mlir_run_on_function(MlirOperation func, const opsched
   plan_list l = {0};
   opsched_plan_hooks hooks = {plan_phase_to_run, (void *)out};
   phase(out, OPSCHED_PHASE_PLAN, 1);
-  /* NULL when out of memory: each block then makes its own. */
-  opsched_op_facts *facts = opsched_op_facts_new();
+  /* facts NULL when out of memory: each block then makes its own. */
+  collect_ctx c = {&l, o, out->slots_only ? OPSCHED_PLAN_PLACEMENT : OPSCHED_PLAN_SCHEDULE,
+                   out->phase ? &hooks : NULL, opsched_op_facts_new(),
+                   o->schedule.effort > 0 ? ops_nested(func) : 0};
   for (MlirRegion r = mlirOperationGetFirstRegion(func); !mlirRegionIsNull(r);
        r = mlirRegionGetNextInOperation(r))
-    collect_region(&l, r, o, 1,
-                   out->slots_only ? OPSCHED_PLAN_PLACEMENT : OPSCHED_PLAN_SCHEDULE,
-                   out->phase ? &hooks : NULL, facts);
-  opsched_op_facts_free(facts);
+    collect_region(&c, r, 1);
+  opsched_op_facts_free(c.facts);
   phase(out, OPSCHED_PHASE_PLAN, 0);
 
   function_figures f;

@@ -299,7 +299,56 @@ static void test_random(void) {
   CHECK(chose_lower > 0);
 }
 
+/* With effort, the frontier's runs share the caller's budget
+ * (docs/streams.md, "Effort"): every point is the plain run of its budget
+ * and policy with half the placements for the first run and a 16th
+ * (max_runs 8) for each later one, not the whole budget each. A small
+ * budget (6 decodes of a block) so that the shares decide. */
+static void test_effort_shared(void) {
+  int32_t checked = 0, differ = 0;
+  for (uint64_t seed = 1; seed <= 200; seed++) {
+    random_block k;
+    random_block_make(seed, RB_MAXN, &k);
+    int streams = 2 + (int)(seed % 3);
+    if (k.max_demand > streams || k.n < 4) {
+      random_block_free(&k);
+      continue;
+    }
+    opsched_schedule_options o;
+    opsched_schedule_options_init(&o);
+    o.streams = streams;
+    o.buffers = k.b;
+    o.effort = 1;
+    o.effort_placements = 6 * (int64_t)k.n * (OPSCHED_EFFORT_UNIT / k.n);
+    opsched_frontier_options f;
+    opsched_frontier_options_init(&f);
+    opsched_frontier_result r;
+    CHECK(opsched_frontier_schedule(k.g, &o, &f, &r) == OPSCHED_OK);
+    for (int32_t i = 0; i < r.num_points; i++) {
+      opsched_schedule_options p = o;
+      p.max_memory = r.point_budget[i];
+      p.memory_policy = (opsched_memory_policy)r.point_policy[i];
+      opsched_schedule *share = NULL, *whole = NULL;
+      p.effort_placements = i == 0 ? o.effort_placements / 2 : o.effort_placements / 16;
+      CHECK(opsched_schedule_run(k.g, &p, &share) == OPSCHED_OK);
+      p.effort_placements = o.effort_placements;
+      CHECK(opsched_schedule_run(k.g, &p, &whole) == OPSCHED_OK);
+      CHECK_EQ_I64(r.point_makespan[i], opsched_schedule_makespan(share));
+      CHECK_EQ_I64(r.point_peak[i], opsched_schedule_peak_memory(share));
+      differ += opsched_schedule_makespan(share) != opsched_schedule_makespan(whole);
+      checked++;
+      opsched_schedule_destroy(share);
+      opsched_schedule_destroy(whole);
+    }
+    release(&r);
+    random_block_free(&k);
+  }
+  CHECK(checked > 400);
+  CHECK(differ > 0); /* the shares are not the whole budget on these */
+}
+
 int main(void) {
+  test_effort_shared();
   test_two_chains();
   test_pack_hook();
   test_order_window();

@@ -305,7 +305,32 @@ static void test_large_ready_queue(void) {
   opsched_graph_destroy(g);
 }
 
+/* A block's share of a function's effort (opsched_effort_share): the whole
+ * effort for a function of one block, else its part of the whole raised to
+ * OPSCHED_EFFORT_PER_OP (8) placements per op and capped at the whole. */
+static void test_effort_share(void) {
+  CHECK_EQ_I64(opsched_effort_share(0, 100, 100), 0);
+  CHECK_EQ_I64(opsched_effort_share(-3, 100, 1000), 0);
+  CHECK_EQ_I64(opsched_effort_share(1, 100, 100), 65536);
+  CHECK_EQ_I64(opsched_effort_share(16, 5, 5), 16 * 65536);
+  CHECK_EQ_I64(opsched_effort_share(1, 100, 0), 65536); /* no count: the whole */
+  CHECK_EQ_I64(opsched_effort_share(2, 500, 1000), 65536);       /* its part */
+  CHECK_EQ_I64(opsched_effort_share(1, 100, 100000), 800);       /* 8 per op */
+  CHECK_EQ_I64(opsched_effort_share(16, 630, 100000), 80640);    /* 16 * 8 * 630 */
+  CHECK_EQ_I64(opsched_effort_share(1, 3000, 30000), 24000);     /* 8 per op */
+  CHECK_EQ_I64(opsched_effort_share(1, 10000, 20000), 65536);    /* capped */
+  CHECK_EQ_I64(opsched_effort_share(1, 1, 1000000), 8);
+  CHECK_EQ_I64(opsched_effort_share(INT32_MAX, 1000000, 2000000),
+               (int64_t)INT32_MAX * 65536);
+  /* A function's blocks together: at most effort * max(65536, 8 * ops). */
+  int64_t sum = 0;
+  for (int b = 0; b < 158; b++)
+    sum += opsched_effort_share(16, 630, 158 * 630);
+  CHECK(sum <= 16 * 8 * 158 * 630);
+}
+
 int main(void) {
+  test_effort_share();
   test_seed_demo(OPSCHED_PRIORITY_CRITICAL_PATH);
   test_seed_demo(OPSCHED_PRIORITY_PROGRAM_ORDER);
   test_one_stream_by_rank();

@@ -774,7 +774,8 @@ static void test_filter_asked_on_change(void) {
     int64_t *before = malloc(sizeof *before * (size_t)n);
     memcpy(before, opsched_schedule_starts(s), sizeof *before * (size_t)n);
     int calls = 0;
-    CHECK(opsched_streams_improve_filtered(g, s, 2, reject_counted, &calls) == OPSCHED_OK);
+    CHECK(opsched_streams_improve_filtered(g, s, 2 * OPSCHED_EFFORT_UNIT, reject_counted,
+                                           &calls) == OPSCHED_OK);
     CHECK_EQ_I64(calls, want[i].calls);
     CHECK(memcmp(before, opsched_schedule_starts(s), sizeof *before * (size_t)n) == 0);
     free(before);
@@ -790,8 +791,8 @@ static int64_t stall_case(uint64_t seed, int effort, int64_t stall, int *calls) 
   int n, streams;
   opsched_graph *g = ls_case_graph(seed, &n, &streams);
   opsched_schedule *s = run(g, streams, streams + 1, 0);
-  CHECK(opsched_streams_improve_stall(g, s, effort, stall, calls ? reject_counted : NULL,
-                                      calls) == OPSCHED_OK);
+  CHECK(opsched_streams_improve_stall(g, s, (int64_t)effort * OPSCHED_EFFORT_UNIT, stall,
+                                      calls ? reject_counted : NULL, calls) == OPSCHED_OK);
   int64_t ms = 0;
   for (int v = 0; v < n; v++)
     ms = opsched_schedule_ends(s)[v] > ms ? opsched_schedule_ends(s)[v] : ms;
@@ -827,6 +828,34 @@ static void test_stall_rule(void) {
     CHECK_EQ_I64(c0, want[seed].calls0);
     CHECK_EQ_I64(c16, want[seed].calls16);
   }
+}
+
+/* A budget in placements (opsched_effort_placements): a whole unit is
+ * effort 1 (test_stall_rule's `full`); a fraction gets its fraction of the
+ * 65536 / n decodes, at least one; a longer budget never ends higher (the
+ * search follows the same path, further). */
+static void test_placement_budget(void) {
+  int shorter = 0;
+  for (uint64_t seed = 0; seed < 12; seed++) {
+    int n, streams;
+    opsched_graph *g = ls_case_graph(seed, &n, &streams);
+    int64_t ms[4];
+    const int64_t budget[4] = {1, OPSCHED_EFFORT_UNIT / 64, OPSCHED_EFFORT_UNIT / 8,
+                               OPSCHED_EFFORT_UNIT};
+    for (int i = 0; i < 4; i++) {
+      opsched_schedule *s = run(g, streams, streams + 1, 0);
+      CHECK(opsched_streams_improve(g, s, budget[i]) == OPSCHED_OK);
+      ms[i] = 0;
+      for (int v = 0; v < n; v++)
+        ms[i] = opsched_schedule_ends(s)[v] > ms[i] ? opsched_schedule_ends(s)[v] : ms[i];
+      opsched_schedule_destroy(s);
+    }
+    CHECK_EQ_I64(ms[3], stall_case(seed, 1, 0, NULL));
+    CHECK(ms[0] >= ms[1] && ms[1] >= ms[2] && ms[2] >= ms[3]);
+    shorter += ms[1] > ms[3];
+    opsched_graph_destroy(g);
+  }
+  CHECK(shorter >= 3); /* the fraction does end the search earlier */
 }
 
 /* HEFT through a memo: the first call keeps its times, a second with the
@@ -884,5 +913,6 @@ int main(void) {
   test_filter_asked_on_change();
   test_heft_memo();
   test_stall_rule();
+  test_placement_budget();
   return check_report("test_streams");
 }
