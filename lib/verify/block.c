@@ -99,42 +99,185 @@ static int check_annotation(vblock *b) {
   return ok;
 }
 
-static MlirWalkResult uses_cb(MlirOperation op, void *data) {
-  vblock *b = data;
+/* One use as vcollect_uses finds it: in the block numbered `block` (walk
+ * order), by the op `owner` (numbered u once every op has its position). */
+typedef struct vuse_rec {
+  int32_t block;
+  const void *owner;
+  vuse use;
+} vuse_rec;
+
+/* The walk of vcollect_uses: the blocks from the function's body down to
+ * the current op's, each with its number (walk order) and the position of
+ * the op on the path. */
+typedef struct upath {
+  int32_t bnum, idx;
+} upath;
+
+typedef struct uwalk {
+  vctx *c;
+  upath *path;
+  size_t depth, cap;
+  const void **blocks; /* by number */
+  size_t nblocks, capb;
+  vuse_rec *rec;
+  size_t n, capr;
+} uwalk;
+
+static int grow(void **p, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap)
+    return 1;
+  size_t c = *cap ? 2 * *cap : 64;
+  while (c < need)
+    c *= 2;
+  void *q = realloc(*p, c * size);
+  if (!q)
+    return 0;
+  *p = q;
+  *cap = c;
+  return 1;
+}
+
+static int uwalk_push(uwalk *w, MlirBlock block) {
+  if (!grow((void **)&w->path, &w->cap, w->depth + 1, sizeof *w->path) ||
+      !grow((void **)&w->blocks, &w->capb, w->nblocks + 1, sizeof *w->blocks))
+    return 0;
+  w->blocks[w->nblocks] = block.ptr;
+  w->path[w->depth++] = (upath){(int32_t)w->nblocks++, 0};
+  return 1;
+}
+
+/* The uses by `op`'s operands of results of ops in the blocks on the path;
+ * the op at the top of the path is `op` or holds it. */
+static int uwalk_operands(uwalk *w, MlirOperation op) {
   intptr_t k = mlirOperationGetNumOperands(op);
   for (intptr_t i = 0; i < k; i++) {
     MlirValue val = mlirOperationGetOperand(op, i);
     if (!mlirValueIsAOpResult(val))
       continue;
     MlirOperation owner = mlirOpResultGetOwner(val);
-    if (!mlirBlockEqual(mlirOperationGetBlock(owner), b->block))
-      continue;
-    vmap_entry *e = vlookup(b->c, owner);
-    if (!e || e->pos < 0 || e->pos == b->cur)
-      continue;
-    if (b->nuses == b->capuses) {
-      size_t cap = b->capuses ? 2 * b->capuses : 64;
-      vuse *u = realloc(b->uses, cap * sizeof *u);
-      if (!u) {
-        b->c->oom = 1;
-        return MlirWalkResultInterrupt;
-      }
-      b->uses = u;
-      b->capuses = cap;
-    }
-    b->uses[b->nuses++] = (vuse){e->pos, (int32_t)mlirOpResultGetResultNumber(val), b->cur};
+    const void *ob = mlirOperationGetBlock(owner).ptr;
+    size_t d = w->depth;
+    while (d > 0 && w->blocks[w->path[d - 1].bnum] != ob)
+      d--;
+    if (d == 0)
+      continue; /* not a block the op is in */
+    const upath *p = &w->path[d - 1];
+    if (!grow((void **)&w->rec, &w->capr, w->n + 1, sizeof *w->rec))
+      return 0;
+    w->rec[w->n++] = (vuse_rec){p->bnum, owner.ptr,
+                                {-1, (int32_t)mlirOpResultGetResultNumber(val), p->idx}};
   }
-  return MlirWalkResultAdvance;
+  return 1;
 }
 
-/* SSA operands of each op and of everything nested in it (captures). */
-static int collect_uses(vblock *b) {
-  for (int32_t i = 0; i < b->n; i++) {
-    b->cur = i;
-    mlirOperationWalk(b->ops[i].op, uses_cb, b, MlirWalkPreOrder);
-    if (b->c->oom)
+static int uwalk_block(uwalk *w, MlirBlock block) {
+  if (!uwalk_push(w, block))
+    return 0;
+  int32_t i = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op), i++) {
+    w->path[w->depth - 1].idx = i;
+    vmap_entry *e = vlookup(w->c, op);
+    if (e)
+      e->idx = i;
+    if (!uwalk_operands(w, op))
       return 0;
+    for (MlirRegion r = mlirOperationGetFirstRegion(op); !mlirRegionIsNull(r);
+         r = mlirRegionGetNextInOperation(r))
+      for (MlirBlock b = mlirRegionGetFirstBlock(r); !mlirBlockIsNull(b);
+           b = mlirBlockGetNextInRegion(b))
+        if (!uwalk_block(w, b))
+          return 0;
   }
+  w->depth--;
+  return 1;
+}
+
+static int cmp_block_uses(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const vblock_uses *)a)->block;
+  uintptr_t y = (uintptr_t)((const vblock_uses *)b)->block;
+  return (x > y) - (x < y);
+}
+
+/* Groups the walk's records by block, each group in walk order (a counting
+ * sort: stable), and indexes the groups by block. */
+static int group_uses(vctx *c, uwalk *w) {
+  vuse *uses = malloc((w->n ? w->n : 1) * sizeof *uses);
+  size_t *start = calloc(w->nblocks + 1, sizeof *start);
+  vblock_uses *index = malloc((w->nblocks + 1) * sizeof *index);
+  if (!uses || !start || !index) {
+    free(uses);
+    free(start);
+    free(index);
+    return 0;
+  }
+  for (size_t k = 0; k < w->n; k++)
+    start[w->rec[k].block + 1]++;
+  for (size_t b = 0; b < w->nblocks; b++)
+    start[b + 1] += start[b];
+  size_t nindex = 0;
+  for (size_t b = 0; b < w->nblocks; b++)
+    if (start[b + 1] > start[b])
+      index[nindex++] = (vblock_uses){w->blocks[b], start[b], start[b + 1] - start[b]};
+  for (size_t k = 0; k < w->n; k++)
+    uses[start[w->rec[k].block]++] = w->rec[k].use;
+  free(start);
+  qsort(index, nindex, sizeof *index, cmp_block_uses);
+  c->uses = uses;
+  c->block_uses = index;
+  c->nblock_uses = nindex;
+  return 1;
+}
+
+void vcollect_uses(vctx *c, MlirOperation func) {
+  uwalk w;
+  memset(&w, 0, sizeof w);
+  w.c = c;
+  int ok = 1;
+  for (MlirRegion r = mlirOperationGetFirstRegion(func); ok && !mlirRegionIsNull(r);
+       r = mlirRegionGetNextInOperation(r))
+    for (MlirBlock b = mlirRegionGetFirstBlock(r); ok && !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      ok = uwalk_block(&w, b);
+  /* Owners are numbered now (an op may use a later op's result in a graph
+   * region); an op's uses of its own results are not edges. */
+  size_t n = 0;
+  for (size_t k = 0; ok && k < w.n; k++) {
+    vmap_entry *e = vlookup(c, (MlirOperation){(void *)w.rec[k].owner});
+    if (!e || e->idx == w.rec[k].use.v)
+      continue;
+    w.rec[k].use.u = e->idx;
+    w.rec[n++] = w.rec[k];
+  }
+  w.n = n;
+  if (ok)
+    ok = group_uses(c, &w);
+  if (!ok)
+    c->oom = 1;
+  free(w.path);
+  free(w.blocks);
+  free(w.rec);
+}
+
+/* SSA operands of each op and of everything nested in it (captures), from
+ * the function's uses (vcollect_uses), in the order a walk of each op's
+ * subtree finds them. */
+static int collect_uses(vblock *b) {
+  const vctx *c = b->c;
+  vblock_uses key = {b->block.ptr, 0, 0};
+  const vblock_uses *g =
+      c->nblock_uses ? bsearch(&key, c->block_uses, c->nblock_uses, sizeof key, cmp_block_uses)
+                     : NULL;
+  if (!g)
+    return 1;
+  b->uses = malloc(g->count * sizeof *b->uses);
+  if (!b->uses) {
+    b->c->oom = 1;
+    return 0;
+  }
+  memcpy(b->uses, c->uses + g->first, g->count * sizeof *b->uses);
+  b->nuses = b->capuses = g->count;
   return 1;
 }
 

@@ -25,6 +25,7 @@ typedef struct vfxop {
 } vfxop;
 
 typedef struct vfxset {
+  opsched_vfx_cache *cache;
   vfxop *ops;
   int32_t n;
   opsched_vfx *pool;
@@ -41,7 +42,8 @@ static int add_op(vfxset *s, const vop *o, int32_t pos) {
   vfxop *x = &s->ops[s->n];
   x->pos = pos;
   x->first = s->npool;
-  int64_t k = opschedVerifyOpFacts(o->op, s->pool + s->npool, s->cap - s->npool, &x->f);
+  int64_t k =
+      opschedVerifyOpFacts(s->cache, o->op, s->pool + s->npool, s->cap - s->npool, &x->f);
   if (s->npool + k > s->cap) {
     int64_t cap = 2 * (s->npool + k);
     opsched_vfx *p = realloc(s->pool, (size_t)cap * sizeof *p);
@@ -49,7 +51,7 @@ static int add_op(vfxset *s, const vop *o, int32_t pos) {
       return 0;
     s->pool = p;
     s->cap = cap;
-    k = opschedVerifyOpFacts(o->op, s->pool + s->npool, s->cap - s->npool, &x->f);
+    k = opschedVerifyOpFacts(s->cache, o->op, s->pool + s->npool, s->cap - s->npool, &x->f);
   }
   x->count = k;
   s->npool += k;
@@ -265,10 +267,10 @@ static void file_op(vfxindex *ix, const vfxset *s, int32_t x, int32_t stream) {
 void vcheck_effects(vblock *b) {
   if (!b->multi)
     return; /* one stream: IR order orders every pair */
-  vfxset s = {vcalloc((size_t)b->n, sizeof *s.ops), 0, NULL, 0, 0};
+  vfxset s = {b->c->fx_cache, vcalloc((size_t)b->n, sizeof *s.ops), 0, NULL, 0, 0};
   s.cap = 64;
   s.pool = malloc((size_t)s.cap * sizeof *s.pool);
-  int ok = s.ops && s.pool;
+  int ok = s.cache && s.ops && s.pool;
   for (int32_t i = 0; ok && i < b->n; i++)
     if (!b->ops[i].exempt)
       ok = add_op(&s, &b->ops[i], i);

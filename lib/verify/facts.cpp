@@ -1,8 +1,10 @@
 //===- facts.cpp - the checker's questions to MLIR, callable from C -------===//
 //
 // Private to lib/verify (facts.h). Effects come from getEffectsRecursively
-// (libMLIR does the interface casts, so the g++ TypeID trap cannot hide an
-// effect); resources and view ops are recognised by name, not by TypeID.
+// (libMLIR does the trait checks, so the g++ TypeID trap cannot hide an
+// effect), composed per op from the nested ops' answers once libMLIR has
+// shown whether an op name recurses; resources and view ops are recognised
+// by name, not by TypeID.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,10 +16,14 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 
 #include <algorithm>
 #include <cstring>
+#include <new>
+#include <vector>
 
 using namespace mlir;
 
@@ -155,74 +161,271 @@ bool scopedInside(Value v, Operation *top) {
   return false;
 }
 
+// One effect as the checker keeps it, with the value it is on (an
+// allocation on the stack is judged against the asking op, scopedInside).
+struct Fx {
+  opsched_vfx fx;
+  Value value;
+};
+
+Fx makeFx(uintptr_t resource, Value value, opsched_vfx_kind kind) {
+  Fx f{{resource, 0, kind, OPSCHED_VFX_ANY}, value};
+  if (value) {
+    Value root = rootOf(value);
+    f.fx.root = reinterpret_cast<uintptr_t>(root.getAsOpaquePointer());
+    f.fx.origin = originOf(root);
+  }
+  return f;
+}
+
+opsched_vfx_kind kindOf(const MemoryEffects::EffectInstance &e) {
+  if (isa<MemoryEffects::Read>(e.getEffect()))
+    return OPSCHED_VFX_READ;
+  if (isa<MemoryEffects::Free>(e.getEffect()))
+    return OPSCHED_VFX_FREE;
+  if (isa<MemoryEffects::Allocate>(e.getEffect()))
+    return OPSCHED_VFX_ALLOC;
+  return OPSCHED_VFX_WRITE;
+}
+
+// Whether an op name has recursive memory effects, as libMLIR's
+// getEffectsRecursively showed it (learned, not asked of a trait: the g++
+// TypeID trap could hide one). Direct: libMLIR's answer matched neither
+// composition (an interface cast here disagreeing with libMLIR's), so it is
+// asked for every op of the name.
+enum class Recursion : int8_t { Unknown, Yes, No, Direct };
+
+} // namespace
+
+// What an op and everything nested in it contribute, kept per op so that an
+// op at depth d is not looked at again by each of its d ancestors: its
+// effects are getEffectsRecursively's list (own effects, then each nested
+// op's list, last op first), its tensor reads of memrefs are walk order
+// (nested ops first, in order, then its own).
+struct opsched_vfx_cache {
+  struct Entry {
+    bool known = true;      // getEffectsRecursively is not nullopt
+    bool nested = false;    // the list goes on with the nested ops' lists
+    bool fxStack = false;   // a non-allocating effect on the stack resource
+    bool mayNotReturn = false, stackName = false;
+    bool speculatable = false; // mlir::isSpeculatable
+    uint32_t first = 0, count = 0;   // own (or whole) effects in `fx`
+    uint32_t rfirst = 0, rcount = 0; // own tensor reads in `reads`
+    uint64_t total = 0, rtotal = 0;  // with the nested ops'
+  };
+  llvm::DenseMap<Operation *, Entry> entries;
+  llvm::DenseMap<const void *, Recursion> recursion; // by OperationName
+  std::vector<Fx> fx, reads;
+  uintptr_t stack = resourceId("AutomaticAllocationScope");
+  uintptr_t memory = resourceId("<Default>");
+
+  const Entry &get(Operation *op);
+
+private:
+  void addOwnReads(Operation *op, Entry &e);
+  void addEffects(Operation *op, Entry &e, bool hasNested);
+  void store(const SmallVectorImpl<MemoryEffects::EffectInstance> &list, Entry &e);
+};
+
+namespace {
+
+template <typename F> void forNestedOps(Operation *op, F f) {
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &nested : block)
+        f(&nested);
+}
+
+template <typename F> void forNestedOpsReversed(Operation *op, F f) {
+  for (Region &region : llvm::reverse(op->getRegions()))
+    for (Block &block : llvm::reverse(region))
+      for (Operation &nested : llvm::reverse(block))
+        f(&nested);
+}
+
+} // namespace
+
+void opsched_vfx_cache::store(const SmallVectorImpl<MemoryEffects::EffectInstance> &list,
+                              Entry &e) {
+  e.first = static_cast<uint32_t>(fx.size());
+  for (const MemoryEffects::EffectInstance &x : list) {
+    opsched_vfx_kind kind = kindOf(x);
+    uintptr_t res = resourceId(x.getResource()->getName());
+    if (res == stack && kind != OPSCHED_VFX_ALLOC)
+      e.fxStack = true;
+    fx.push_back(makeFx(res, x.getValue(), kind));
+  }
+  e.count = static_cast<uint32_t>(fx.size() - e.first);
+}
+
+// A tensor that is a view of a memref (to_tensor) is read from that memref's
+// memory by whoever reads the tensor.
+void opsched_vfx_cache::addOwnReads(Operation *op, Entry &e) {
+  e.rfirst = static_cast<uint32_t>(reads.size());
+  for (Value v : op->getOperands()) {
+    if (!isa<TensorType>(v.getType()))
+      continue;
+    if (isa<BaseMemRefType>(rootOf(v).getType()))
+      reads.push_back(makeFx(memory, v, OPSCHED_VFX_READ));
+  }
+  e.rcount = static_cast<uint32_t>(reads.size() - e.rfirst);
+  e.rtotal += e.rcount;
+}
+
+// What libMLIR's answer for an op whose two hypotheses differ says of its
+// name: `size` is the answer's length (-1: nullopt), `own` the op's own
+// effects (-1: no interface), `nested` the nested ops' (-1: some unknown).
+static Recursion learn(int64_t size, int64_t own, int64_t nested) {
+  int64_t recursive = nested < 0 ? -1 : own < 0 ? nested : own + nested;
+  int64_t plain = own; /* not recursive: its own effects, or nullopt */
+  if (size == plain)
+    return Recursion::No;
+  return size == recursive ? Recursion::Yes : Recursion::Direct;
+}
+
+// getEffectsRecursively(op), from the nested ops' entries when the op's
+// name is known to recurse or not; libMLIR is asked directly for an op
+// without nested ops, and for the first op of a name whose answer depends
+// on it (which teaches the name).
+void opsched_vfx_cache::addEffects(Operation *op, Entry &e, bool hasNested) {
+  SmallVector<MemoryEffects::EffectInstance> own;
+  auto iface = hasNested ? dyn_cast<MemoryEffectOpInterface>(op) : MemoryEffectOpInterface();
+  bool nestedKnown = true;
+  uint64_t nestedTotal = 0;
+  bool nestedStack = false;
+  if (hasNested)
+    forNestedOps(op, [&](Operation *n) {
+      const Entry &c = get(n);
+      nestedKnown &= c.known;
+      nestedTotal += c.total;
+      nestedStack |= c.fxStack;
+    });
+  // The two hypotheses (recursive or not) give the same answer: no need to
+  // know which holds.
+  if (hasNested && iface)
+    iface.getEffects(own);
+  bool same = hasNested && (iface ? nestedKnown && nestedTotal == 0 : !nestedKnown);
+  Recursion &r = recursion[op->getName().getAsOpaquePointer()];
+  if (!hasNested || r == Recursion::Direct || (!same && r == Recursion::Unknown)) {
+    auto all = getEffectsRecursively(op);
+    e.known = all.has_value();
+    if (all)
+      store(*all, e);
+    e.total = e.count;
+    if (hasNested && !same && r == Recursion::Unknown)
+      r = learn(all ? static_cast<int64_t>(all->size()) : -1,
+                iface ? static_cast<int64_t>(own.size()) : -1,
+                nestedKnown ? static_cast<int64_t>(nestedTotal) : -1);
+    return;
+  }
+  bool recursive = same ? !iface : r == Recursion::Yes;
+  if (iface)
+    store(own, e);
+  if (!recursive) {
+    e.known = static_cast<bool>(iface);
+    e.total = e.count;
+    return;
+  }
+  e.known = nestedKnown;
+  e.nested = nestedKnown;
+  e.total = nestedKnown ? e.count + nestedTotal : 0;
+  e.fxStack |= nestedKnown && nestedStack;
+  if (!nestedKnown)
+    e.count = 0;
+}
+
+const opsched_vfx_cache::Entry &opsched_vfx_cache::get(Operation *op) {
+  auto it = entries.find(op);
+  if (it != entries.end())
+    return it->second;
+  Entry e;
+  bool hasNested = false, nestedSpeculatable = true;
+  forNestedOps(op, [&](Operation *n) {
+    hasNested = true;
+    const Entry &c = get(n);
+    e.mayNotReturn |= c.mayNotReturn;
+    e.stackName |= c.stackName;
+    e.rtotal += c.rtotal;
+    nestedSpeculatable &= c.speculatable;
+  });
+  // isSpeculatable's recursion, from the nested ops' answers; libMLIR
+  // answers every other case (a cast the TypeID trap hid included).
+  auto cond = hasNested ? dyn_cast<ConditionallySpeculatable>(op) : ConditionallySpeculatable();
+  if (cond && cond.getSpeculatability() == Speculation::RecursivelySpeculatable)
+    e.speculatable = nestedSpeculatable;
+  else
+    e.speculatable = isSpeculatable(op);
+  e.mayNotReturn |= nameIn(op, kMayNotReturn);
+  e.stackName |= nameIn(op, kStackScope);
+  addOwnReads(op, e);
+  addEffects(op, e, hasNested);
+  return entries.try_emplace(op, e).first->second;
+}
+
+namespace {
+
 struct Sink {
   opsched_vfx *out;
   int64_t cap, n = 0;
-  void add(uintptr_t resource, Value value, opsched_vfx_kind kind) {
-    opsched_vfx fx{resource, 0, kind, OPSCHED_VFX_ANY};
-    if (value) {
-      Value root = rootOf(value);
-      fx.root = reinterpret_cast<uintptr_t>(root.getAsOpaquePointer());
-      fx.origin = originOf(root);
-    }
+  void add(const opsched_vfx &fx) {
     if (n < cap)
       out[n] = fx;
     n++;
   }
 };
 
-void addEffects(Operation *top, Sink &sink, opsched_vfacts *facts) {
-  auto effects = getEffectsRecursively(top);
-  if (!effects) {
-    facts->unknown = 1;
-    return;
+// The op's effects in getEffectsRecursively's order; allocations on the
+// stack that outlive `top` set stack_alloc.
+void emitEffects(opsched_vfx_cache &cache, Operation *op, Operation *top, Sink &sink,
+                 opsched_vfacts *facts) {
+  const opsched_vfx_cache::Entry &e = cache.get(op);
+  for (uint32_t i = e.first; i < e.first + e.count; i++) {
+    const Fx &f = cache.fx[i];
+    if (f.fx.resource == cache.stack && f.fx.kind == OPSCHED_VFX_ALLOC &&
+        (!f.value || !scopedInside(f.value, top)))
+      facts->stack_alloc = 1;
+    sink.add(f.fx);
   }
-  uintptr_t stack = resourceId("AutomaticAllocationScope");
-  for (const MemoryEffects::EffectInstance &e : *effects) {
-    uintptr_t res = resourceId(e.getResource()->getName());
-    Value v = e.getValue();
-    opsched_vfx_kind kind = OPSCHED_VFX_WRITE;
-    if (isa<MemoryEffects::Read>(e.getEffect()))
-      kind = OPSCHED_VFX_READ;
-    else if (isa<MemoryEffects::Free>(e.getEffect()))
-      kind = OPSCHED_VFX_FREE;
-    else if (isa<MemoryEffects::Allocate>(e.getEffect()))
-      kind = OPSCHED_VFX_ALLOC;
-    if (res == stack) {
-      if (kind != OPSCHED_VFX_ALLOC)
-        facts->stack_scope = 1;
-      else if (!v || !scopedInside(v, top))
-        facts->stack_alloc = 1;
-    }
-    sink.add(res, v, kind);
-  }
+  if (e.nested)
+    forNestedOpsReversed(op, [&](Operation *n) {
+      if (cache.get(n).total > 0)
+        emitEffects(cache, n, top, sink, facts);
+    });
+}
+
+// The tensor reads of memrefs in walk order (post-order).
+void emitReads(opsched_vfx_cache &cache, Operation *op, Sink &sink) {
+  forNestedOps(op, [&](Operation *n) {
+    if (cache.get(n).rtotal > 0)
+      emitReads(cache, n, sink);
+  });
+  const opsched_vfx_cache::Entry &e = cache.get(op);
+  for (uint32_t i = e.rfirst; i < e.rfirst + e.rcount; i++)
+    sink.add(cache.reads[i].fx);
 }
 
 } // namespace
 
-int64_t opschedVerifyOpFacts(MlirOperation op, opsched_vfx *out, int64_t cap,
-                             opsched_vfacts *facts) {
+opsched_vfx_cache *opschedVerifyFactsCacheNew(void) {
+  return new (std::nothrow) opsched_vfx_cache();
+}
+
+void opschedVerifyFactsCacheFree(opsched_vfx_cache *cache) { delete cache; }
+
+int64_t opschedVerifyOpFacts(opsched_vfx_cache *cache, MlirOperation op, opsched_vfx *out,
+                             int64_t cap, opsched_vfacts *facts) {
   Operation *top = unwrap(op);
   *facts = opsched_vfacts{0, 0, 0, 0, 0};
   Sink sink{out, cap};
-  addEffects(top, sink, facts);
-  facts->speculatable = isSpeculatable(top) ? 1 : 0;
-  uintptr_t memory = resourceId("<Default>");
-  top->walk([&](Operation *nested) {
-    if (nameIn(nested, kMayNotReturn))
-      facts->may_not_return = 1;
-    if (nameIn(nested, kStackScope))
-      facts->stack_scope = 1;
-    // A tensor that is a view of a memref (to_tensor) is read from that
-    // memref's memory by whoever reads the tensor.
-    for (Value v : nested->getOperands()) {
-      if (!isa<TensorType>(v.getType()))
-        continue;
-      Value root = rootOf(v);
-      if (isa<BaseMemRefType>(root.getType()))
-        sink.add(memory, v, OPSCHED_VFX_READ);
-    }
-  });
+  const opsched_vfx_cache::Entry &e = cache->get(top);
+  if (e.known)
+    emitEffects(*cache, top, top, sink, facts);
+  facts->unknown = !e.known;
+  facts->stack_scope = e.known && e.fxStack;
+  facts->speculatable = e.speculatable ? 1 : 0;
+  facts->may_not_return = e.mayNotReturn;
+  facts->stack_scope |= e.stackName;
+  emitReads(*cache, top, sink);
   if (facts->unknown)
     facts->may_not_return = 1;
   return sink.n;

@@ -54,12 +54,24 @@ typedef struct opsched_vfacts {
   int stack_scope;    /* saves or restores the stack pointer */
 } opsched_vfacts;
 
-/* The facts and effects of `op` and everything nested in it. Returns the
- * number of effects (which may exceed `cap`; only `cap` are written), with
- * readers of a tensor made from a memref (bufferization.to_tensor, also
- * through tensor views) counted as readers of that memref. */
-int64_t opschedVerifyOpFacts(MlirOperation op, opsched_vfx *out, int64_t cap,
-                             opsched_vfacts *facts);
+/* What the ops of one function contribute to their ancestors' facts, kept
+ * so that an op nested d deep is read once, not once per ancestor. Valid
+ * while the IR does not change; one per thread. */
+typedef struct opsched_vfx_cache opsched_vfx_cache;
+
+/* A new empty cache; NULL when out of memory. */
+opsched_vfx_cache *opschedVerifyFactsCacheNew(void);
+
+/* Frees `cache` (NULL: nothing). */
+void opschedVerifyFactsCacheFree(opsched_vfx_cache *cache);
+
+/* The facts and effects of `op` and everything nested in it, through
+ * `cache`. Returns the number of effects (which may exceed `cap`; only `cap`
+ * are written), in getEffectsRecursively's order, then the readers of a
+ * tensor made from a memref (bufferization.to_tensor, also through tensor
+ * views), counted as readers of that memref, in walk order. */
+int64_t opschedVerifyOpFacts(opsched_vfx_cache *cache, MlirOperation op, opsched_vfx *out,
+                             int64_t cap, opsched_vfacts *facts);
 
 /* Reads an integer attribute exactly: 1 with *out set when its value (signed
  * for si/signless/index, unsigned for ui) fits in int64; 0 when it does not,

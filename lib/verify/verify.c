@@ -418,11 +418,13 @@ int64_t opsched_verify_function(MlirOperation func) {
   }
   c.mapcap = cap;
   c.mapcount = 0;
+  c.fx_cache = opschedVerifyFactsCacheNew();
   mlirOperationWalk(func, number_cb, &c, MlirWalkPreOrder);
 
   /* With a bad function attribute the blocks still report their own bad
    * attributes (every one in the file), but nothing is checked against it. */
   read_function_attrs(&c);
+  vcollect_uses(&c, func);
   for (MlirRegion r = mlirOperationGetFirstRegion(func); !mlirRegionIsNull(r);
        r = mlirRegionGetNextInOperation(r))
     verify_region(&c, r, 1);
@@ -431,6 +433,9 @@ int64_t opsched_verify_function(MlirOperation func) {
   if (c.oom)
     vdiag_at(&c, func, "out of memory; the check is incomplete");
   int64_t count = emit_diags(&c);
+  opschedVerifyFactsCacheFree(c.fx_cache);
+  free(c.uses);
+  free(c.block_uses);
   free(c.map);
   return count;
 }

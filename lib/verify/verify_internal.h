@@ -59,6 +59,7 @@ typedef struct vmap_entry {
   const void *key;
   uint32_t pre; /* pre-order number in the function */
   int32_t pos;  /* position in its block, set when the block is checked */
+  int32_t idx;  /* position in its block, set by vcollect_uses */
 } vmap_entry;
 
 typedef struct vctx {
@@ -77,6 +78,14 @@ typedef struct vctx {
   int64_t arena_need, arena_slot;
   int64_t mem_peak, mem_time; /* mem_time: instant (ns) or -1 (one stream) */
   int64_t mem_op;             /* one stream: position of the op at the peak */
+  /* The ops' effect facts (facts.h), shared by the function's blocks: a
+   * nested op is read once, not once per ancestor. NULL: out of memory. */
+  struct opsched_vfx_cache *fx_cache;
+  /* Every block's uses (vcollect_uses): grouped by block, each group in
+   * walk order; block_uses indexes the groups by block pointer. */
+  struct vuse *uses;
+  struct vblock_uses *block_uses;
+  size_t nblock_uses;
 } vctx;
 
 typedef struct vop {
@@ -102,6 +111,12 @@ typedef struct vuse {
   int32_t u, r, v; /* op u's result r is used by op v (or inside it) */
 } vuse;
 
+/* A block's uses in vctx.uses. */
+typedef struct vblock_uses {
+  const void *block;
+  size_t first, count;
+} vblock_uses;
+
 typedef struct vidpos {
   int64_t id;
   int32_t pos;
@@ -116,7 +131,6 @@ typedef struct vblock {
   int64_t *pool; /* slot/offset/size arrays of all ops */
   vuse *uses;
   size_t nuses, capuses;
-  int32_t cur; /* op whose subtree is being walked */
   int timed, multi;
   int32_t S; /* dense streams (1 without stream attributes) */
   vidpos *ids;
@@ -143,6 +157,10 @@ const char *vlabel(const vop *o, int32_t pos, char *buf, size_t n);
 
 /* block.c: the block's driver. */
 void vverify_block(vctx *c, MlirBlock block, int top_level);
+
+/* Collects the uses of every block of `func` into c->uses (sets c->oom when
+ * out of memory). */
+void vcollect_uses(vctx *c, MlirOperation func);
 /* Does op u complete before op v launches (stream order and waits)? */
 int vbefore(const vblock *b, int32_t u, int32_t v);
 

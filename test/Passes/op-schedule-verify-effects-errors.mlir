@@ -197,3 +197,71 @@ func.func @iter_args(%i: index, %v: f32) -> f32 attributes {opsched.streams = 2 
   %x = memref.load %m[%i] {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 4, opsched.waits = array<i64: 2>} : memref<4xf32>
   return %x : f32
 }
+
+// -----
+
+// Effects nested two deep count for the op that holds them, and for a
+// second op of the same name (whose effects the checker composes from its
+// nested ops once the first showed that scf.for recurses).
+func.func @nested_deep(%m: memref<4xf32>, %n: memref<4xf32>, %c: i1, %i: index, %v: f32, %lb: index, %ub: index) -> f32 attributes {opsched.streams = 2 : i64} {
+  // expected-note @below {{the other op is here}}
+  scf.for %k = %lb to %ub step %ub {
+    scf.if %c {
+      memref.store %v, %m[%i] : memref<4xf32>
+    }
+  } {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 0}
+  // expected-error @below {{reads memory that op 'scf.for' (id 0) writes (read after write)}}
+  %x = memref.load %m[%i] {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 1} : memref<4xf32>
+  // expected-note @below {{the other op is here}}
+  scf.for %k = %lb to %ub step %ub {
+    scf.if %c {
+      scf.if %c {
+        memref.store %v, %n[%i] : memref<4xf32>
+      }
+    }
+  } {opsched.start = 1, opsched.end = 2, opsched.stream = 0, opsched.id = 2, opsched.waits = array<i64: 1>}
+  // expected-error @below {{reads memory that op 'scf.for' (id 2) writes (read after write)}}
+  %y = memref.load %n[%i] {opsched.start = 1, opsched.end = 2, opsched.stream = 1, opsched.id = 3} : memref<4xf32>
+  %s = arith.addf %x, %y {opsched.start = 2, opsched.end = 3, opsched.stream = 0, opsched.id = 4, opsched.waits = array<i64: 1, 3>} : f32
+  return %s : f32
+}
+
+// -----
+
+// An op with both its own effects and a region (linalg.generic on memrefs):
+// its own effects, its payload adds none.
+func.func @generic_own(%m: memref<4xf32>, %n: memref<4xf32>, %i: index) -> f32 attributes {opsched.streams = 2 : i64} {
+  // expected-note @below {{the other op is here}}
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"], opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 0} ins(%m : memref<4xf32>) outs(%n : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  }
+  // expected-error @below {{reads memory that op 'linalg.generic' (id 0) writes (read after write)}}
+  %x = memref.load %n[%i] {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 1} : memref<4xf32>
+  return %x : f32
+}
+
+// -----
+
+// A loop is speculatable only when everything in it is: a division nested
+// two deep makes the outer loop not speculatable.
+func.func @nested_speculation(%c: i1, %j: i32) attributes {opsched.streams = 2 : i64} {
+  %c0 = arith.constant {opsched.start = 0, opsched.end = 0, opsched.stream = 0, opsched.id = 0} 0 : index
+  %c1 = arith.constant {opsched.start = 0, opsched.end = 0, opsched.stream = 1, opsched.id = 1} 1 : index
+  // expected-note @below {{the other op is here}}
+  cf.assert %c, "x" {opsched.start = 0, opsched.end = 1, opsched.stream = 0, opsched.id = 2}
+  // expected-error @below {{is not speculatable and op 'cf.assert' (id 2) may not return}}
+  scf.for %k = %c0 to %c1 step %c1 {
+    scf.for %q = %c0 to %c1 step %c1 {
+      %d = arith.divsi %j, %j : i32
+    }
+  } {opsched.start = 0, opsched.end = 1, opsched.stream = 1, opsched.id = 3, opsched.waits = array<i64: 0>}
+  // A loop of speculatable ops is speculatable: no error.
+  scf.for %k = %c0 to %c1 step %c1 {
+    scf.for %q = %c0 to %c1 step %c1 {
+      %d = arith.addi %j, %j : i32
+    }
+  } {opsched.start = 1, opsched.end = 2, opsched.stream = 1, opsched.id = 4}
+  return
+}
