@@ -48,7 +48,8 @@ typedef struct opsched_schedule_options {
   int32_t resource_limit; /* capacity: sum of running demands; 0 = streams */
   /* Improvement budget after list scheduling; 0 = none. Each unit allows
    * about OPSCHED_EFFORT_UNIT op placements of local search (65536 / n list
-   * decodes, at least one); the search stops early at a proven lower bound.
+   * decodes; at least one per unit up to 65536 ops, one in all above); the
+   * search stops early at a proven lower bound.
    * The result never has a longer makespan than effort 0. See
    * docs/streams.md. */
   int32_t effort;

@@ -596,17 +596,21 @@ static void local_search(const opsched_graph *g, opsched_schedule *s, int64_t pl
   uint64_t rng = 0x6f70736368656475u ^ (uint64_t)n ^
                  ((uint64_t)opsched_graph_num_edges(g) << 32);
   /* Budget: units of OPSCHED_EFFORT_UNIT op placements, i.e. about
-   * 65536/n list decodes each (at least one): the work stays k * 65536
-   * placements on blocks over 4096 ops too (a floor of 16 decodes made
-   * effort 16 on an 11.7k-op block cost 3M placements, 8.9 s). A fraction
-   * of a unit (a block's share, opsched_effort_share) gets its fraction of
-   * the decodes, at least one. */
-  int64_t per_unit = OPSCHED_EFFORT_UNIT / n;
-  if (per_unit < 1)
-    per_unit = 1;
-  int64_t budget = opsched_sat_add(
-      opsched_sat_mul(placements / OPSCHED_EFFORT_UNIT, per_unit),
-      placements % OPSCHED_EFFORT_UNIT * per_unit / OPSCHED_EFFORT_UNIT);
+   * 65536/n list decodes each: the work stays k * 65536 placements on
+   * blocks over 4096 ops too (a floor of 16 decodes made effort 16 on an
+   * 11.7k-op block cost 3M placements, 8.9 s), and on blocks over 65536
+   * ops a unit is less than one decode (effort 16 on a 100k-op block: 10
+   * decodes, not 16). A fraction of a unit (a block's share,
+   * opsched_effort_share) gets its fraction of the decodes; at least one
+   * in all. */
+  int64_t budget;
+  if (n > OPSCHED_EFFORT_UNIT) {
+    budget = placements / n;
+  } else {
+    int64_t per_unit = OPSCHED_EFFORT_UNIT / n;
+    budget = opsched_sat_add(opsched_sat_mul(placements / OPSCHED_EFFORT_UNIT, per_unit),
+                             placements % OPSCHED_EFFORT_UNIT * per_unit / OPSCHED_EFFORT_UNIT);
+  }
   if (budget < 1)
     budget = 1;
   int64_t stall_limit = 4 * (int64_t)n > 200 ? 4 * (int64_t)n : 200;
