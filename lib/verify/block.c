@@ -124,23 +124,9 @@ typedef struct uwalk {
   size_t n, capr;
 } uwalk;
 
-static int grow(void **p, size_t *cap, size_t need, size_t size) {
-  if (need <= *cap)
-    return 1;
-  size_t c = *cap ? 2 * *cap : 64;
-  while (c < need)
-    c *= 2;
-  void *q = realloc(*p, c * size);
-  if (!q)
-    return 0;
-  *p = q;
-  *cap = c;
-  return 1;
-}
-
 static int uwalk_push(uwalk *w, MlirBlock block) {
-  if (!grow((void **)&w->path, &w->cap, w->depth + 1, sizeof *w->path) ||
-      !grow((void **)&w->blocks, &w->capb, w->nblocks + 1, sizeof *w->blocks))
+  if (!vreserve((void **)&w->path, w->depth + 1, &w->cap, sizeof *w->path) ||
+      !vreserve((void **)&w->blocks, w->nblocks + 1, &w->capb, sizeof *w->blocks))
     return 0;
   w->blocks[w->nblocks] = block.ptr;
   w->path[w->depth++] = (upath){(int32_t)w->nblocks++, 0};
@@ -163,7 +149,7 @@ static int uwalk_operands(uwalk *w, MlirOperation op) {
     if (d == 0)
       continue; /* not a block the op is in */
     const upath *p = &w->path[d - 1];
-    if (!grow((void **)&w->rec, &w->capr, w->n + 1, sizeof *w->rec))
+    if (!vreserve((void **)&w->rec, w->n + 1, &w->capr, sizeof *w->rec))
       return 0;
     w->rec[w->n++] = (vuse_rec){p->bnum, owner.ptr,
                                 {-1, (int32_t)mlirOpResultGetResultNumber(val), p->idx}};
@@ -269,15 +255,10 @@ static int collect_uses(vblock *b) {
   const vblock_uses *g =
       c->nblock_uses ? bsearch(&key, c->block_uses, c->nblock_uses, sizeof key, cmp_block_uses)
                      : NULL;
-  if (!g)
-    return 1;
-  b->uses = malloc(g->count * sizeof *b->uses);
-  if (!b->uses) {
-    b->c->oom = 1;
-    return 0;
+  if (g) {
+    b->uses = c->uses + g->first;
+    b->nuses = g->count;
   }
-  memcpy(b->uses, c->uses + g->first, g->count * sizeof *b->uses);
-  b->nuses = b->capuses = g->count;
   return 1;
 }
 
@@ -506,7 +487,6 @@ void vverify_block(vctx *c, MlirBlock block, int top_level) {
     vcheck_buffers(&b);
   }
   vhb_free(&b.h);
-  free(b.uses);
   free(b.ops);
   free(b.pool);
   free(b.ids);

@@ -1,5 +1,6 @@
 /* lib/verify/fxindex.c - per class and stream, the latest op (fxindex.h). */
 #include "fxindex.h"
+#include "verify_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,20 +73,6 @@ static int32_t tab_get(vtab *t, const uint64_t k[3], int32_t fresh, int *oom) {
   return fresh;
 }
 
-/* Room for one more element of `*p` (n used, *cap allocated); 0 when out of
- * memory. */
-static int reserve(void **p, size_t n, size_t *cap, size_t size) {
-  if (n < *cap)
-    return 1;
-  size_t c = *cap ? 2 * *cap : 64;
-  void *q = realloc(*p, c * size);
-  if (!q)
-    return 0;
-  *p = q;
-  *cap = c;
-  return 1;
-}
-
 void vfx_index_free(vfxindex *ix) {
   tab_free(&ix->classes);
   tab_free(&ix->slots);
@@ -98,7 +85,7 @@ int32_t vfx_class(vfxindex *ix, uint64_t a, uint64_t b, uint64_t c, int create) 
   const uint64_t k[3] = {a, b, c};
   if (!create)
     return tab_get(&ix->classes, k, -1, &ix->oom);
-  if (!reserve((void **)&ix->head, ix->nclass, &ix->capclass, sizeof *ix->head)) {
+  if (!vreserve((void **)&ix->head, ix->nclass + 1, &ix->capclass, sizeof *ix->head)) {
     ix->oom = 1;
     return -1;
   }
@@ -110,7 +97,7 @@ int32_t vfx_class(vfxindex *ix, uint64_t a, uint64_t b, uint64_t c, int create) 
 
 void vfx_note(vfxindex *ix, int32_t cls, int32_t stream, int32_t x) {
   const uint64_t k[3] = {(uint64_t)cls, (uint64_t)(int64_t)stream, 0};
-  if (!reserve((void **)&ix->e, ix->ne, &ix->cape, sizeof *ix->e)) {
+  if (!vreserve((void **)&ix->e, ix->ne + 1, &ix->cape, sizeof *ix->e)) {
     ix->oom = 1;
     return;
   }

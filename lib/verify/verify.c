@@ -34,6 +34,20 @@
 
 void *vcalloc(size_t n, size_t size) { return calloc(n ? n : 1, size ? size : 1); }
 
+int vreserve(void **p, size_t need, size_t *cap, size_t size) {
+  if (need <= *cap)
+    return 1;
+  size_t c = *cap ? 2 * *cap : 64;
+  while (c < need)
+    c *= 2;
+  void *q = realloc(*p, c * size);
+  if (!q)
+    return 0;
+  *p = q;
+  *cap = c;
+  return 1;
+}
+
 int64_t vsat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
 
 int vevent_cmp(const void *a, const void *b) {

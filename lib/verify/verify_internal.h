@@ -129,8 +129,8 @@ typedef struct vblock {
   int32_t n;
   vop *ops;
   int64_t *pool; /* slot/offset/size arrays of all ops */
-  vuse *uses;
-  size_t nuses, capuses;
+  const vuse *uses; /* in vctx.uses */
+  size_t nuses;
   int timed, multi;
   int32_t S; /* dense streams (1 without stream attributes) */
   vidpos *ids;
@@ -140,6 +140,10 @@ typedef struct vblock {
 
 /* verify.c: diagnostics, attributes. */
 void *vcalloc(size_t n, size_t size);
+
+/* Room for `need` elements of `size` bytes in *p (*cap allocated, doubling
+ * from 64); 0 when out of memory (*p unchanged). */
+int vreserve(void **p, size_t need, size_t *cap, size_t size);
 int64_t vsat_add(int64_t a, int64_t b);
 __attribute__((format(printf, 3, 4))) void vdiag_at(vctx *c, MlirOperation op,
                                                     const char *fmt, ...);
