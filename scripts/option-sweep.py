@@ -90,7 +90,7 @@ def cell(secs, cpu, rc, timeout):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", nargs="+", type=int, default=[10000])
-    ap.add_argument("--kinds", nargs="+", default=["dag", "blocks", "wide", "nested", "random"])
+    ap.add_argument("--kinds", nargs="+", default=["dag", "blocks", "wide", "nested", "random", "fanout"])
     ap.add_argument("--only", default="", help="run only the option sets this regular expression finds")
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--build", default=os.environ.get("OPSCHED_BUILD_DIR", os.path.join(ROOT, "build")))

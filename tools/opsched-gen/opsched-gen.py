@@ -20,6 +20,12 @@ N ops, on small static tensors so the ops are real but the files stay lean.
                                   (L_i = L when SEED is 0) of an NxN matmul
                                   with its own weight argument and a relu;
                                   the chains' results are summed pairwise
+  opsched-gen.py fanout N         one value read by every op: N ops ready at
+                                  once, results of two sizes (every second
+                                  an 8x8 tensor), every fourth summed into a
+                                  chain that ends the function (a tight
+                                  max-memory on many streams turns most of
+                                  the ready ops away at every step)
   opsched-gen.py nested N [SEED]  deep nesting: about sqrt(N)/2 scf.if
                                   regions nested in one another, each block a
                                   random DAG of its share of the N ops
@@ -304,12 +310,31 @@ def effects(out, n, seed, streams, rate):
     out.write("  return %k : i32\n}\n")
 
 
+def fanout(out, n):
+    t8 = "tensor<8x8xf32>"
+    out.write("func.func @scale(%%a: %s, %%b: %s, %%c: %s) -> %s {\n" % (T, T, t8, T))
+    out.write("  %%s = arith.addf %%a, %%b : %s\n" % T)
+    out.write("  %%s8 = arith.addf %%c, %%c : %s\n" % t8)
+    for i in range(n):
+        if i % 2:
+            out.write("  %%v%d = arith.mulf %%s8, %%c : %s\n" % (i, t8))
+        else:
+            out.write("  %%v%d = arith.mulf %%s, %%a : %s\n" % (i, T))
+    acc = "%v0"
+    for i in range(4, n, 4):
+        out.write("  %%r%d = arith.addf %s, %%v%d : %s\n" % (i, acc, i, T))
+        acc = "%%r%d" % i
+    out.write("  return %s : %s\n}\n" % (acc, T))
+
+
 if __name__ == "__main__":
     out = sys.stdout
     if len(sys.argv) >= 3 and sys.argv[1] == "dag":
         dag(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     elif len(sys.argv) >= 3 and sys.argv[1] == "blocks":
         blocks(out, int(sys.argv[2]))
+    elif len(sys.argv) >= 3 and sys.argv[1] == "fanout":
+        fanout(out, int(sys.argv[2]))
     elif len(sys.argv) >= 5 and sys.argv[1] == "chains":
         chains(out, int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]),
                int(sys.argv[5]) if len(sys.argv) > 5 else 0)
