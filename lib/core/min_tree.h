@@ -1,8 +1,8 @@
 /* lib/core/min_tree.h - a fixed-size array of int64 values with range
- * minima (internal): the gated list scheduler's ready ops by priority
- * position, each holding its allocation, so that a scan for the next op
- * that can fit a memory limit jumps over every op that cannot, instead of
- * visiting each (schedule.c, gated_list_schedule).
+ * minima (internal): ready ops by priority position, each holding what it
+ * needs (its allocation in the gated list scheduler, its resource demand
+ * in the list scheduler), so that a scan for the next op that fits jumps
+ * over every op that does not, instead of visiting each (schedule.c).
  *
  * A complete binary tree over a power-of-two number of leaves; every
  * operation is O(log n) and iterative. */

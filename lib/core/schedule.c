@@ -51,6 +51,14 @@ typedef struct ready_queue {
   opsched_heap heap; /* when pos == NULL */
   opsched_bitq bits;
   int32_t *pos, *at; /* v's place in the order, the op at a place */
+  /* With places and demands above 1 (ready_by_demand): each ready op's
+   * demand at its place instead of `bits`, `count` of them, so that the
+   * first op whose demand fits is found without taking out those before
+   * it (100k ready ops of demand 2 under a capacity of 3 took them all
+   * out and back at every step). fit.node NULL: not kept. */
+  opsched_min_tree fit;
+  const opsched_graph *g;
+  int64_t count;
 } ready_queue;
 
 /* Fills r->pos / r->at when the keys pack; returns 0 (the heap then, also
@@ -120,18 +128,46 @@ static void ready_init(ready_queue *r, int32_t *ids, const int64_t *prio, int32_
   ready_places(r, prio, n);
 }
 
+/* Keeps the ready ops' demands (ready_queue.fit) when some op demands more
+ * than 1 and the queue has places; before any push. */
+static void ready_by_demand(ready_queue *r, const opsched_graph *g, int32_t n) {
+  int32_t most = 1;
+  for (int32_t v = 0; v < n && r->pos; v++)
+    most = opsched_graph_demand(g, v) > most ? opsched_graph_demand(g, v) : most;
+  if (most > 1 && opsched_min_tree_init(&r->fit, n) == 0)
+    r->g = g;
+  else
+    opsched_min_tree_free(&r->fit); /* out of memory: take out and put back */
+}
+
 static void ready_free(ready_queue *r) {
   if (r->pos)
     opsched_bitq_free(&r->bits);
   opsched_free(r->pos);
   opsched_free(r->at);
+  opsched_min_tree_free(&r->fit);
 }
 
 static inline void ready_push(ready_queue *r, int32_t v) {
-  if (r->pos)
+  if (r->fit.node) {
+    opsched_min_tree_set(&r->fit, r->pos[v], opsched_graph_demand(r->g, v));
+    r->count++;
+  } else if (r->pos) {
     opsched_bitq_push(&r->bits, r->pos[v]);
-  else
+  } else {
     opsched_heap_push(&r->heap, v);
+  }
+}
+
+/* The first ready op, by (prio, id), whose demand is at most `free_cap`,
+ * taken out; -1 when none (ready_by_demand's queue only). */
+static int32_t ready_take_fitting(ready_queue *r, int32_t free_cap) {
+  int32_t p = opsched_min_tree_first_at_most(&r->fit, 0, free_cap);
+  if (p < 0)
+    return -1;
+  opsched_min_tree_set(&r->fit, p, INT64_MAX);
+  r->count--;
+  return r->at[p];
 }
 
 static inline int32_t ready_pop(ready_queue *r) {
@@ -139,7 +175,7 @@ static inline int32_t ready_pop(ready_queue *r) {
 }
 
 static inline int64_t ready_size(const ready_queue *r) {
-  return r->pos ? r->bits.size : r->heap.size;
+  return r->fit.node ? r->count : r->pos ? r->bits.size : r->heap.size;
 }
 
 /* Event-driven list scheduling (Graham): at each instant, start ready ops in
@@ -168,6 +204,7 @@ static opsched_status list_schedule(const opsched_graph *g,
   }
   ready_queue ready;
   ready_init(&ready, ready_ids, prio, n);
+  ready_by_demand(&ready, g, n);
   run_queue running = {run_ids, 0, 0, s->end}; /* by (end, id) */
   for (int32_t v = 0; v < n; v++)
     if (missing[v] == 0)
@@ -179,7 +216,10 @@ static opsched_status list_schedule(const opsched_graph *g,
     /* Start what fits, best priority first. */
     int32_t naside = 0;
     while (ready_size(&ready) > 0 && free_streams > 0 && free_cap > 0) {
-      int32_t v = ready_pop(&ready);
+      /* Those before it would be set aside: their demands do not fit. */
+      int32_t v = ready.fit.node ? ready_take_fitting(&ready, free_cap) : ready_pop(&ready);
+      if (v < 0)
+        break;
       int32_t d = opsched_graph_demand(g, v);
       if (d > free_cap) {
         aside[naside++] = v;
