@@ -533,14 +533,54 @@ static inline void alloc_push(alloc_queue *a, int32_t v) {
 /* The ready ops by (prio, id) (prio_places): a bit queue over the
  * positions, read in order without taking out the ops passed over (the
  * keyed heap popped them and pushed them back). The free run also keeps
- * their allocations by position (`fit`, gated_list_schedule). */
+ * their allocations by position (`fit`, gated_list_schedule), one tree per
+ * demand when the block has at most READY_CLASSES distinct demands
+ * (demand[k] the class's), else one tree of every demand (demand[0] 0).
+ * fit[0].node NULL: not kept. */
+enum { READY_CLASSES = 4 };
+
 typedef struct ready_bits {
   opsched_bitq q;
   const int32_t *place; /* prio_places' */
   int32_t n;
-  opsched_min_tree fit; /* node NULL: not kept */
+  opsched_min_tree fit[READY_CLASSES];
+  int32_t demand[READY_CLASSES], classes;
   const acc128 *allocs;
+  const opsched_graph *g;
 } ready_bits;
+
+/* v's tree in r->fit. */
+static inline opsched_min_tree *fit_of(ready_bits *r, int32_t v) {
+  int32_t d = opsched_graph_demand(r->g, v), k = 0;
+  while (k + 1 < r->classes && r->demand[k] != d)
+    k++;
+  return &r->fit[k];
+}
+
+static void fit_free(ready_bits *r) {
+  for (int32_t k = 0; k < READY_CLASSES; k++)
+    opsched_min_tree_free(&r->fit[k]);
+}
+
+/* The demand classes and their trees; 0, -1 when out of memory. */
+static int fit_init(ready_bits *r, int32_t n) {
+  r->classes = 0;
+  for (int32_t v = 0; v < n && r->classes <= READY_CLASSES; v++) {
+    int32_t d = opsched_graph_demand(r->g, v), k = 0;
+    while (k < r->classes && r->demand[k] != d)
+      k++;
+    if (k == r->classes && r->classes++ < READY_CLASSES)
+      r->demand[k] = d;
+  }
+  if (r->classes > READY_CLASSES) {
+    r->classes = 1;
+    r->demand[0] = 0; /* every demand: those that do not fit are visited */
+  }
+  for (int32_t k = 0; k < r->classes; k++)
+    if (opsched_min_tree_init(&r->fit[k], n) != 0)
+      return -1;
+  return 0;
+}
 
 /* The smallest queued position >= x, -1 when none. */
 static int32_t bitq_next(const opsched_bitq *q, int32_t n, int32_t x0) {
@@ -577,14 +617,14 @@ static inline void make_ready(ready_bits *ready, alloc_queue *a, int32_t window,
   opsched_bitq_push(&ready->q, ready->place[v]);
   if (!window)
     alloc_push(a, v);
-  if (ready->fit.node)
-    opsched_min_tree_set(&ready->fit, ready->place[v], acc_i64(&ready->allocs[v]));
+  if (ready->fit[0].node)
+    opsched_min_tree_set(fit_of(ready, v), ready->place[v], acc_i64(&ready->allocs[v]));
 }
 
 /* v started: its allocation leaves `fit`. */
 static inline void ready_started(ready_bits *ready, int32_t v) {
-  if (ready->fit.node)
-    opsched_min_tree_set(&ready->fit, ready->place[v], INT64_MAX);
+  if (ready->fit[0].node)
+    opsched_min_tree_set(fit_of(ready, v), ready->place[v], INT64_MAX);
 }
 
 /* The smallest queued position (q not empty). */
@@ -641,24 +681,36 @@ static int gate_fits(gate_range *r, const acc128 *lim, const acc128 *need) {
 }
 
 /* The free run's ready ops that have not started hold their allocations
- * (saturated) by priority position in `fit` (ready_bits): a scan past an
- * op the limit turns away jumps to the next one whose allocation fits, so
- * a block of many ready ops under a full budget costs O(log n) per step,
- * not O(ready) (opsched-gen fanout 100000, max-memory=1KiB on 16 streams:
- * 44 s before).
+ * (saturated) by priority position and demand in `fit` (ready_bits): a
+ * scan past an op the limit or the capacity turns away jumps to the next
+ * one whose demand and allocation fit, so a block of many ready ops under
+ * a full budget costs O(log n) per step, not O(ready) (opsched-gen fanout
+ * 100000, max-memory=1KiB on 16 streams: 44 s before; with demands of 2
+ * under a capacity of 3 and max-memory=4MiB, 18.6 s).
  *
- * The position just before the next queued op after c whose allocation
- * fits beside `live` under `lim` (the last position when none): the scan
- * resumes there. Every op passed over would have been turned away (live
- * plus its allocation is over the limit); the least of those sums is
- * recorded in r as that comparison would have. */
-static int32_t next_fitting(const opsched_min_tree *fit, gate_range *r, const acc128 *lim,
-                            const acc128 *live, int32_t c) {
+ * The position just before the next queued op after c whose demand fits
+ * `free_cap` and allocation fits beside `live` under `lim` (the last
+ * position when none): the scan resumes there. Every op passed over would
+ * have been turned away: by the capacity, or (its demand fitting) by the
+ * limit, a comparison whose least sum is recorded in r as the visit would
+ * have. */
+static int32_t next_fitting(const ready_bits *ready, gate_range *r, const acc128 *lim,
+                            const acc128 *live, int32_t free_cap, int32_t c) {
   int64_t room = acc_less(lim, live) ? -1 : (int64_t)lim->lo - acc_i64(live);
-  int32_t next = opsched_min_tree_first_at_most(fit, c + 1, room);
-  if (next < 0)
-    next = fit->n;
-  int64_t least = opsched_min_tree_min(fit, c + 1, next);
+  int32_t next = ready->n;
+  for (int32_t k = 0; k < ready->classes; k++) {
+    int32_t p = ready->demand[k] <= free_cap
+                    ? opsched_min_tree_first_at_most(&ready->fit[k], c + 1, room)
+                    : -1;
+    next = p >= 0 && p < next ? p : next;
+  }
+  int64_t least = INT64_MAX; /* of the classes whose demand fits */
+  for (int32_t k = 0; k < ready->classes; k++) {
+    int64_t m = ready->demand[k] <= free_cap
+                    ? opsched_min_tree_min(&ready->fit[k], c + 1, next)
+                    : INT64_MAX;
+    least = m < least ? m : least;
+  }
   if (least < INT64_MAX) {
     acc128 need = *live;
     acc_add(&need, least);
@@ -689,9 +741,9 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   /* at: the order's op at each position (window), by_alloc's (free run) */
   int32_t *at = opsched_alloc_array_raw((size_t)n, sizeof *at);
   alloc_queue by_alloc = {{{NULL}, 0, 0}, NULL, at};
-  ready_bits ready = {{{NULL}, 0, 0}, NULL, n, {NULL, 0, 0}, allocs};
+  ready_bits ready = {.n = n, .allocs = allocs, .g = g};
   if (!prio || !run_ids || !missing || !remaining || !lanes_ok || !started || !allocs ||
-      !at || opsched_bitq_init(&ready.q, n) != 0 || opsched_min_tree_init(&ready.fit, n) != 0 ||
+      !at || opsched_bitq_init(&ready.q, n) != 0 || fit_init(&ready, n) != 0 ||
       (!window && opsched_bitq_init(&by_alloc.q, n) != 0))
     goto done;
   memcpy(prio, prio_in, sizeof *prio * (size_t)n);
@@ -750,8 +802,8 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       int fits = room && gate_fits(range, &lim, &need);
       if (window && !fits && prio[v] == next)
         break; /* nothing overtakes a head that does not fit */
-      if (!fits && room && !window)
-        c = next_fitting(&ready.fit, range, &lim, &live, c);
+      if (!fits && !window && (room || ready.demand[0] > 0))
+        c = next_fitting(&ready, range, &lim, &live, free_cap, c);
       if (!fits)
         continue;
       bitq_remove(&ready.q, c);
@@ -806,7 +858,7 @@ done:
   opsched_free(run_ids);
   opsched_free(place_local);
   opsched_bitq_free(&ready.q);
-  opsched_min_tree_free(&ready.fit);
+  fit_free(&ready);
   opsched_free(missing);
   opsched_free(remaining);
   opsched_lanes_free(&lanes);
