@@ -5,31 +5,38 @@
 
 #include <string.h>
 
-enum { CH = OPSCHED_PROF_CHUNK, HALF = OPSCHED_PROF_CHUNK / 2, GROUP = OPSCHED_PROF_GROUP };
+enum {
+  CH = OPSCHED_PROF_CHUNK,
+  HALF = OPSCHED_PROF_CHUNK / 2,
+  GROUP = OPSCHED_PROF_GROUP,
+  CLASSES = OPSCHED_PROF_CLASSES,
+  STALE_ALL = (1 << OPSCHED_PROF_CLASSES) - 1 /* every class's summary */
+};
 
 /* The group arrays for `count` groups (grown: realloc); 0 when out of
  * memory. Every group is stale. */
 static int groups_alloc(opsched_prof *p, size_t count) {
   if (!p->grouped)
     return 1;
+  size_t per_class = count * CLASSES;
   uint8_t *st = opsched_realloc_array(p->gstale, count, sizeof *st);
   if (st)
     p->gstale = st;
-  uint8_t *fu = opsched_realloc_array(p->gfull, count, sizeof *fu);
+  uint8_t *fu = opsched_realloc_array(p->gfull, per_class, sizeof *fu);
   if (fu)
     p->gfull = fu;
-  int64_t *fi = opsched_realloc_array(p->gfit, count, sizeof *fi);
+  int64_t *fi = opsched_realloc_array(p->gfit, per_class, sizeof *fi);
   if (fi)
     p->gfit = fi;
-  int64_t *ff = opsched_realloc_array(p->gff, count, sizeof *ff);
+  int64_t *ff = opsched_realloc_array(p->gff, per_class, sizeof *ff);
   if (ff)
     p->gff = ff;
-  int64_t *af = opsched_realloc_array(p->gafter, count, sizeof *af);
+  int64_t *af = opsched_realloc_array(p->gafter, per_class, sizeof *af);
   if (af)
     p->gafter = af;
   if (!st || !fu || !fi || !ff || !af)
     return 0;
-  memset(p->gstale, 1, count);
+  memset(p->gstale, STALE_ALL, count);
   return 1;
 }
 
@@ -39,7 +46,7 @@ static void groups_touch(opsched_prof *p, int32_t from, int32_t to) {
   if (!p->grouped)
     return;
   for (int32_t g = from / GROUP; g <= to / GROUP; g++)
-    p->gstale[g] = 1;
+    p->gstale[g] = STALE_ALL;
 }
 
 int opsched_prof_init(opsched_prof *p, int32_t streams, int32_t cap,
@@ -63,6 +70,7 @@ int opsched_prof_init(opsched_prof *p, int32_t streams, int32_t cap,
   p->cap = cap;
   p->max_demand = max_demand > 0 ? max_demand : 1;
   p->runs = (int64_t)streams * p->max_demand <= cap;
+  p->classes = p->skips = 0;
   p->nch = 0;
   if (!p->ch || !p->dir || !p->first || !p->pt || !p->pcnt || !p->puse)
     return 0;
@@ -91,21 +99,34 @@ void opsched_prof_free(opsched_prof *p) {
   p->first = NULL;
 }
 
+/* Forgets every skip (its demand stays): the profile lost ops. */
+static void skips_forget(opsched_prof *p) {
+  for (int i = 0; i < OPSCHED_PROF_SKIPS; i++) {
+    p->skip[i].lo = p->skip[i].hi = -1;
+    p->skip[i].cost = INT64_MAX;
+  }
+}
+
 void opsched_prof_reset(opsched_prof *p) {
   p->memo_lo = -1;
+  skips_forget(p);
   p->pm = 1;
   p->pt[0] = 0;
   p->pcnt[0] = p->puse[0] = 0;
   opsched_prof_chunk *c = &p->ch[0];
   memset(c, 0, sizeof *c);
   c->len = 1;
-  c->full_first = c->full_last = -1;
-  c->stale = c->mm_stale = 0;
+  /* One empty step: full for no class (every class's demand fits the
+   * capacity, opsched_prof_earliest). */
+  for (int i = 0; i < CLASSES; i++)
+    c->full_first[i] = c->full_last[i] = -1;
+  c->stale = 0;
+  c->mm_stale = 0;
   p->dir[0] = 0;
   p->first[0] = 0;
   p->nch = 1;
   if (p->grouped)
-    memset(p->gstale, 1, (size_t)p->cap_ch / GROUP + 1);
+    memset(p->gstale, STALE_ALL, (size_t)p->cap_ch / GROUP + 1);
 }
 
 static opsched_prof_chunk *chunk(const opsched_prof *p, int32_t c) {
@@ -195,8 +216,8 @@ static int split_chunk(opsched_prof *p, int32_t ci) {
   b->add_cnt = a->add_cnt;
   b->add_use = a->add_use;
   a->len = HALF;
-  a->stale = a->mm_stale = 1;
-  b->stale = b->mm_stale = 1;
+  a->stale = b->stale = STALE_ALL;
+  a->mm_stale = b->mm_stale = 1;
   size_t tail = (size_t)(p->nch - ci - 1);
   memmove(p->dir + ci + 2, p->dir + ci + 1, tail * sizeof *p->dir);
   memmove(p->first + ci + 2, p->first + ci + 1, tail * sizeof *p->first);
@@ -233,7 +254,7 @@ static int split_at(opsched_prof *p, int64_t x, opsched_prof_pos q, opsched_prof
   c->cnt[k] = c->cnt[q.k];
   c->use[k] = c->use[q.k];
   c->len++;
-  c->stale = 1;
+  c->stale = STALE_ALL;
   *at = (opsched_prof_pos){q.c, k};
   return 1;
 }
@@ -244,14 +265,15 @@ static void add_steps(opsched_prof_chunk *c, int32_t a, int32_t b, int32_t dc,
   if (a == 0 && b == c->len) {
     c->add_cnt += dc;
     c->add_use += du;
-    c->stale = 1;
+    c->stale = STALE_ALL;
     return;
   }
   for (int32_t k = a; k < b; k++) {
     c->cnt[k] += dc;
     c->use[k] += du;
   }
-  c->stale = c->mm_stale = 1;
+  c->stale = STALE_ALL;
+  c->mm_stale = 1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -467,8 +489,18 @@ static int skip_bad(opsched_prof *p, const fit *f, opsched_prof_pos *q) {
 }
 
 /* ---------------------------------------------------------------------- */
-/* The earliest start when only the running count binds: runs of free time */
-/* (fewer than `streams` running) between full steps.                      */
+/* The earliest start by runs of free time between full steps: when only  */
+/* the running count binds (class 0), and for an op of cost > 0 whose      */
+/* demand has a class when the capacity can bind.                          */
+
+/* Which steps are full for the op: those where `streams` ops run already
+ * or, when the capacity can bind, where more than `use_max` (the capacity
+ * less the op's demand) is in use; `cls`, the class whose summaries
+ * describe those steps. */
+typedef struct run_class {
+  int cls;
+  int64_t use_max;
+} run_class;
 
 /* The run of free time [a, b) (doubled time, 0 <= a < b) takes an op of
  * cost > 0 at start a / 2 (the first t with 2t + 1 >= a) when 2 (a / 2 +
@@ -477,24 +509,27 @@ static int skip_bad(opsched_prof *p, const fit *f, opsched_prof_pos *q) {
  * walk's answer. (An op of cost 0 walks any chunk with an inner run.) */
 static int64_t run_fit(int64_t a, int64_t b) { return (b >> 1) - (a >> 1); }
 
-/* Inlined into its callers (the two walks): as a call
- * it cost more on the walks of blocks of ~2,000 ops. */
+/* Inlined into its callers (the walks), `capacity` a constant in each: as
+ * a call it cost more on the walks of blocks of ~2,000 ops. */
 static inline __attribute__((always_inline)) void
-runs_refresh(const opsched_prof *p, opsched_prof_chunk *c) {
-  int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
-  c->full_first = c->full_last = -1;
-  c->fit_max = -1;
+runs_refresh(const opsched_prof *p, opsched_prof_chunk *c, run_class rc, int capacity) {
+  const int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
+  const int64_t use_max = capacity ? rc.use_max - c->add_use : 0;
+  int32_t first = -1, last = -1;
+  int64_t fit_max = -1;
   for (int32_t k = 0; k < c->len; k++) {
-    if (c->cnt[k] <= free_max)
+    if (c->cnt[k] <= free_max && (!capacity || c->use[k] <= use_max))
       continue;
-    if (c->full_last >= 0 && k > c->full_last + 1 &&
-        run_fit(c->t[c->full_last + 1], c->t[k]) > c->fit_max)
-      c->fit_max = run_fit(c->t[c->full_last + 1], c->t[k]);
-    if (c->full_first < 0)
-      c->full_first = k;
-    c->full_last = k;
+    if (last >= 0 && k > last + 1 && run_fit(c->t[last + 1], c->t[k]) > fit_max)
+      fit_max = run_fit(c->t[last + 1], c->t[k]);
+    if (first < 0)
+      first = k;
+    last = k;
   }
-  c->stale = 0;
+  c->full_first[rc.cls] = first;
+  c->full_last[rc.cls] = last;
+  c->fit_max[rc.cls] = fit_max;
+  c->stale &= ~(1u << rc.cls);
 }
 
 /* The op to place and its first candidate start in the current run of
@@ -516,34 +551,36 @@ static int64_t after_step(const opsched_prof *p, int32_t ci, int32_t k) {
   return k + 1 < c->len ? c->t[k + 1] : p->first[ci + 1];
 }
 
-/* Group g's summary (opsched_prof.gfit etc.) from its chunks': the runs
- * inside the chunks (fit_max) and those between the last full step of one
- * chunk and the first of the next chunk of the group that has one. Returns
- * 0 (the group stays stale) when a chunk's summary is stale: the walk
- * refreshes the chunks it enters, so a group is summarised once walked. */
-static int group_refresh(opsched_prof *p, int32_t g) {
+/* Group g's summary for class `cls` (opsched_prof.gfit etc.) from its
+ * chunks': the runs inside the chunks (fit_max) and those between the last
+ * full step of one chunk and the first of the next chunk of the group that
+ * has one. Returns 0 (the group stays stale) when a chunk's summary is
+ * stale: the walk refreshes the chunks it enters, so a group is summarised
+ * once walked. */
+static int group_refresh(opsched_prof *p, int32_t g, int cls) {
   int32_t c0 = g * GROUP, c1 = c0 + GROUP < p->nch ? c0 + GROUP : p->nch;
+  int32_t gi = g * CLASSES + cls;
   int64_t best = -1, after = -1;
   int full = 0;
   for (int32_t ci = c0; ci < c1; ci++)
-    if (chunk(p, ci)->stale)
+    if (chunk(p, ci)->stale & (1u << cls))
       return 0;
   for (int32_t ci = c0; ci < c1; ci++) {
     opsched_prof_chunk *c = chunk(p, ci);
-    if (c->full_first < 0)
+    if (c->full_first[cls] < 0)
       continue;
-    best = c->fit_max > best ? c->fit_max : best;
+    best = c->fit_max[cls] > best ? c->fit_max[cls] : best;
     if (!full)
-      p->gff[g] = c->t[c->full_first];
-    else if (run_fit(after, c->t[c->full_first]) > best)
-      best = run_fit(after, c->t[c->full_first]);
+      p->gff[gi] = c->t[c->full_first[cls]];
+    else if (run_fit(after, c->t[c->full_first[cls]]) > best)
+      best = run_fit(after, c->t[c->full_first[cls]]);
     full = 1;
-    after = after_step(p, ci, c->full_last);
+    after = after_step(p, ci, c->full_last[cls]);
   }
-  p->gfit[g] = best;
-  p->gfull[g] = (uint8_t)full;
-  p->gafter[g] = after;
-  p->gstale[g] = 0;
+  p->gfit[gi] = best;
+  p->gfull[gi] = (uint8_t)full;
+  p->gafter[gi] = after;
+  p->gstale[g] &= (uint8_t)~(1u << cls);
   return 1;
 }
 
@@ -555,17 +592,17 @@ static int group_refresh(opsched_prof *p, int32_t g) {
  * group's first full step with r's start or go on from the run after its
  * last. Returns 1 with r updated (*done: r.t is the answer), 0 when the
  * group must be walked. */
-static int group_cross(opsched_prof *p, int32_t ci, int64_t cost, run_query *r,
+static int group_cross(opsched_prof *p, int32_t ci, int64_t cost, int cls, run_query *r,
                        int *done) {
-  int32_t g = ci / GROUP;
+  int32_t g = ci / GROUP, gi = g * CLASSES + cls;
   if (ci % GROUP != 0 || ci + GROUP >= p->nch) /* grouped, cost > 0: the caller's */
     return 0;
-  if ((p->gstale[g] && !group_refresh(p, g)) || p->gfit[g] >= cost)
+  if (((p->gstale[g] & (1u << cls)) && !group_refresh(p, g, cls)) || p->gfit[gi] >= cost)
     return 0;
-  if (p->gfull[g] && p->gff[g] >= r->hi)
+  if (p->gfull[gi] && p->gff[gi] >= r->hi)
     *done = 1;
-  else if (p->gfull[g])
-    run_from(r, p->gafter[g]);
+  else if (p->gfull[gi])
+    run_from(r, p->gafter[gi]);
   return 1;
 }
 
@@ -577,13 +614,16 @@ static int group_cross(opsched_prof *p, int32_t ci, int64_t cost, run_query *r,
  * not a bound that sends the walk into chunks where the op then fits
  * nowhere) is crossed by its summary (the run entering it ends at its
  * first full step, the run leaving it starts after its last). The last
- * step is empty, never full. */
-/* `grouped` (a constant in each caller: the ungrouped walk pays no test
- * for it) crosses groups by their summaries (group_cross), on grouped
- * profiles for an op of cost > 0. */
+ * step is empty, full for no class. */
+/* `grouped` and `capacity` (constants in each caller: a walk pays no test
+ * for what it does not use) cross groups by their summaries
+ * (group_cross; grouped profiles, an op of cost > 0) and count the
+ * capacity in what is full. */
 static inline __attribute__((always_inline)) int64_t
-earliest_runs_walk(opsched_prof *p, int64_t t0, int64_t cost, int grouped) {
+earliest_runs_walk(opsched_prof *p, int64_t t0, int64_t cost, run_class rc, int grouped,
+                   int capacity) {
   run_query r = {t0, cost, 0, 0};
+  const int cls = rc.cls;
   opsched_prof_pos q = locate(p, cost > 0 ? 2 * t0 + 1 : 2 * t0);
   run_from(&r, 0); /* t0 itself: its span starts in q's step */
   for (int32_t ci = q.c, k = q.k;; ci++, k = 0) {
@@ -591,26 +631,27 @@ earliest_runs_walk(opsched_prof *p, int64_t t0, int64_t cost, int grouped) {
     if (c->t[k] >= r.hi)
       return r.t;
     int done = 0;
-    if (grouped && k == 0 && group_cross(p, ci, cost, &r, &done)) {
+    if (grouped && k == 0 && group_cross(p, ci, cost, cls, &r, &done)) {
       if (done)
         return r.t;
       ci += GROUP - 1; /* the loop's ci++: the next group's first chunk */
       continue;
     }
-    if (k == 0 && c->stale)
-      runs_refresh(p, c);
-    if (k > 0 || (c->full_first >= 0 && c->fit_max >= cost)) {
-      int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
+    if (k == 0 && (c->stale & (1u << cls)))
+      runs_refresh(p, c, rc, capacity);
+    if (k > 0 || (c->full_first[cls] >= 0 && c->fit_max[cls] >= cost)) {
+      const int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
+      const int64_t use_max = capacity ? rc.use_max - c->add_use : 0;
       for (; k < c->len; k++) {
         if (c->t[k] >= r.hi)
           return r.t;
-        if (c->cnt[k] > free_max)
+        if (c->cnt[k] > free_max || (capacity && c->use[k] > use_max))
           run_from(&r, after_step(p, ci, k));
       }
-    } else if (c->full_first >= 0) {
-      if (c->t[c->full_first] >= r.hi)
+    } else if (c->full_first[cls] >= 0) {
+      if (c->t[c->full_first[cls]] >= r.hi)
         return r.t;
-      run_from(&r, after_step(p, ci, c->full_last));
+      run_from(&r, after_step(p, ci, c->full_last[cls]));
     }
     if (ci + 1 == p->nch)
       return r.t;
@@ -618,28 +659,54 @@ earliest_runs_walk(opsched_prof *p, int64_t t0, int64_t cost, int grouped) {
 }
 
 static int64_t earliest_runs(opsched_prof *p, int64_t t0, int64_t cost) {
-  return earliest_runs_walk(p, t0, cost, 0);
+  return earliest_runs_walk(p, t0, cost, (run_class){0, 0}, 0, 0);
 }
 
 static int64_t earliest_runs_grouped(opsched_prof *p, int64_t t0, int64_t cost) {
-  return earliest_runs_walk(p, t0, cost, 1);
+  return earliest_runs_walk(p, t0, cost, (run_class){0, 0}, 1, 0);
+}
+
+static int64_t earliest_class(opsched_prof *p, int64_t t0, int64_t cost, run_class rc) {
+  return earliest_runs_walk(p, t0, cost, rc, 0, 1);
+}
+
+static int64_t earliest_class_grouped(opsched_prof *p, int64_t t0, int64_t cost,
+                                      run_class rc) {
+  return earliest_runs_walk(p, t0, cost, rc, 1, 1);
+}
+
+/* The class of `demand` (registered on first ask while there is room), -1
+ * when every class is some other demand's. */
+static int demand_class(opsched_prof *p, int32_t demand) {
+  for (int i = 0; i < p->classes; i++)
+    if (p->demand[i] == demand)
+      return i;
+  if (p->classes == CLASSES)
+    return -1;
+  p->demand[p->classes] = demand;
+  return p->classes++;
 }
 
 /* ---------------------------------------------------------------------- */
 /* The earliest start, any limits.                                          */
 
-/* Candidates only move forward: past a step where the op does not fit, to
- * the end of the run of such steps (the flat decoder jumped one step at a
- * time and landed on the same start, the first whose window begins after
- * the run), and the window's first step is found from there by a local
- * walk. */
-int64_t opsched_prof_earliest(opsched_prof *p, int64_t t, int64_t cost,
-                              int32_t demand) {
+/* The earliest start for an op of class `cls` (query_class; -1: none).
+ * Otherwise candidates only move forward: past a step where the op does
+ * not fit, to the end of the run of such steps (the flat decoder jumped
+ * one step at a time and landed on the same start, the first whose window
+ * begins after the run), and the window's first step is found from there
+ * by a local walk. */
+static int64_t earliest_from(opsched_prof *p, int64_t t, int64_t cost, int32_t demand,
+                             int cls) {
   if (p->flat)
     return flat_earliest(p, t, cost, demand);
   if (p->runs && demand <= p->max_demand)
     return p->grouped && cost > 0 ? earliest_runs_grouped(p, t, cost)
                                   : earliest_runs(p, t, cost);
+  if (cls >= 0) {
+    run_class rc = {cls, (int64_t)p->cap - demand};
+    return p->grouped ? earliest_class_grouped(p, t, cost, rc) : earliest_class(p, t, cost, rc);
+  }
   fit f = {(int64_t)p->streams - 1, (int64_t)p->cap - demand, cost > 0};
   int64_t lo = cost > 0 ? 2 * t + 1 : 2 * t;
   int64_t hi = cost > 0 ? 2 * (t + cost) : 2 * t + 1;
@@ -670,6 +737,42 @@ int64_t opsched_prof_earliest(opsched_prof *p, int64_t t, int64_t cost,
   return t;
 }
 
+
+/* Skips: no start in a skip's [lo, hi) fitted an op of its demand and
+ * cost when the skip was learned, and since then the profile has only
+ * gained ops (a reset or a restore forgets it), so none fits such an op
+ * now either, nor a longer one (its span holds the shorter one's) or,
+ * when the capacity can bind, a heavier one. A query of cost > 0 starts
+ * from the furthest skip that holds its start and stands for it, and what
+ * it learns extends its own demand's skip. */
+int64_t opsched_prof_earliest(opsched_prof *p, int64_t t, int64_t cost,
+                              int32_t demand) {
+  /* A demand over the capacity fits nowhere: the step walk's answer. */
+  if (cost <= 0 || demand > (p->runs ? p->max_demand : p->cap))
+    return earliest_from(p, t, cost, demand, -1);
+  int own = p->runs ? 0 : -1;
+  int64_t from = t;
+  for (int32_t i = 0, n = p->runs ? 1 : p->skips; i < n; i++) {
+    if (!p->runs && p->skip[i].demand == demand)
+      own = i;
+    if ((p->runs || p->skip[i].demand <= demand) && p->skip[i].cost <= cost &&
+        p->skip[i].lo <= t && t <= p->skip[i].hi && p->skip[i].hi > from)
+      from = p->skip[i].hi;
+  }
+  if (own < 0 && p->skips < OPSCHED_PROF_SKIPS) {
+    own = p->skips++;
+    p->skip[own].demand = demand; /* empty: skips_forget's */
+  }
+  int64_t a = earliest_from(p, from, cost, demand, p->runs ? 0 : demand_class(p, demand));
+  if (own >= 0) {
+    if (!(p->skip[own].cost <= cost && p->skip[own].lo <= t && t <= p->skip[own].hi))
+      p->skip[own].lo = t; /* else [lo, hi) and [t, a) join */
+    p->skip[own].hi = a;
+    p->skip[own].cost = cost;
+  }
+  return a;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Snapshots of a flat profile.                                            */
 
@@ -682,6 +785,7 @@ void opsched_prof_snap_save(const opsched_prof *p, opsched_prof_snap *s) {
 
 void opsched_prof_snap_restore(opsched_prof *p, const opsched_prof_snap *s) {
   p->memo_lo = -1;
+  skips_forget(p);
   p->pm = s->pm;
   memcpy(p->pt, s->pt, sizeof *s->pt * (size_t)s->pm);
   memcpy(p->pcnt, s->cnt, sizeof *s->cnt * (size_t)s->pm);

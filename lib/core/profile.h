@@ -17,7 +17,12 @@
 
 #include <stdint.h>
 
-enum { OPSCHED_PROF_CHUNK = 64, OPSCHED_PROF_GROUP = 8 };
+enum {
+  OPSCHED_PROF_CHUNK = 64,
+  OPSCHED_PROF_GROUP = 8,
+  OPSCHED_PROF_CLASSES = 8,
+  OPSCHED_PROF_SKIPS = 64
+};
 
 typedef struct opsched_prof_chunk {
   int64_t t[OPSCHED_PROF_CHUNK];
@@ -28,13 +33,16 @@ typedef struct opsched_prof_chunk {
   /* Over t/cnt/use as stored, i.e. without add_cnt/add_use; valid when
    * `mm_stale` is 0 (recomputed when a search needs them). */
   int32_t min_cnt, max_cnt, min_use, max_use, mm_stale;
-  /* Runs, when only the running count can bind (opsched_prof.runs): the
-   * first and last step where the count is full (-1: none), and of the
-   * runs of free time between two full steps of the chunk, the largest
-   * cost > 0 one of them takes (`fit_max`; 0: none does, -1: no such run).
-   * Valid when `stale` is 0. */
-  int32_t full_first, full_last, stale;
-  int64_t fit_max;
+  /* Runs, per demand class (opsched_prof.demand; class 0 alone when only
+   * the running count can bind, opsched_prof.runs): the first and last
+   * step that is full for the class (an op of it does not fit there; -1:
+   * none), and of the runs of free time between two full steps of the
+   * chunk, the largest cost > 0 one of them takes (`fit_max`; 0: none
+   * does, -1: no such run). Class c's are valid when bit c of `stale` is
+   * 0. */
+  int32_t full_first[OPSCHED_PROF_CLASSES], full_last[OPSCHED_PROF_CLASSES];
+  int64_t fit_max[OPSCHED_PROF_CLASSES];
+  uint32_t stale;
 } opsched_prof_chunk;
 
 typedef struct opsched_prof {
@@ -48,6 +56,21 @@ typedef struct opsched_prof {
    * chunks' runs of free time instead of their steps. */
   int runs;
   int32_t max_demand;
+  /* Otherwise the demand of each class (cost > 0 queries of up to
+   * OPSCHED_PROF_CLASSES distinct demands, in the order first asked: kept
+   * across resets), whose runs of free time the search walks as above; a
+   * query of a further demand walks the steps. */
+  int32_t demand[OPSCHED_PROF_CLASSES], classes;
+  /* Skips (opsched_prof_earliest), one per demand of the ops of cost > 0
+   * asked (the first OPSCHED_PROF_SKIPS distinct demands since init; one
+   * for every demand when only the running count binds): starts known not
+   * to fit. None of [lo, hi) fits an op of that demand of cost >= `cost`;
+   * forgotten (empty) after a reset or a restore. */
+  struct {
+    int64_t lo, hi, cost;
+    int32_t demand;
+  } skip[OPSCHED_PROF_SKIPS];
+  int32_t skips;
   /* Small profiles (at most OPSCHED_PROF_FLAT_OPS ops) stay one flat array
    * of breakpoints (the decoder's profile before issue 16's round 6):
    * cheaper there than chunks. Step i is [pt[i], pt[i+1]). */
@@ -55,13 +78,13 @@ typedef struct opsched_prof {
   int64_t *pt;
   int32_t *pcnt, *puse, pm;
   /* Groups of OPSCHED_PROF_GROUP consecutive chunks (directory positions
-   * [g * GROUP, (g + 1) * GROUP)), when only the running count binds: the
-   * largest cost > 0 any run of free time between two full steps of the
-   * group takes (inside a chunk or across chunks: `gfit`, -1 none), the
-   * time of its first full step and where the run after its last full
-   * step starts (`gff`, `gafter`; `gfull` 0: no full step). Valid when
-   * gstale[g] is 0; the earliest-start query crosses such a group in O(1)
-   * when no run of it takes the op. */
+   * [g * GROUP, (g + 1) * GROUP)), per class (index g * CLASSES + class):
+   * the largest cost > 0 any run of free time between two full steps of
+   * the group takes (inside a chunk or across chunks: `gfit`, -1 none),
+   * the time of its first full step and where the run after its last full
+   * step starts (`gff`, `gafter`; `gfull` 0: no full step). Valid when bit
+   * `class` of gstale[g] is 0; the earliest-start query crosses such a
+   * group in O(1) when no run of it takes the op. */
   uint8_t *gstale, *gfull;
   int64_t *gfit, *gff, *gafter;
   /* Whether the groups are kept: profiles of more than

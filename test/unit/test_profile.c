@@ -312,8 +312,96 @@ static void test_run_fit(void) {
   opsched_prof_free(&p);
 }
 
+/* Fanout-shaped queries: every op asks from one of a few early starts, so
+ * the search crosses the whole profile placed so far (the capacity-bound
+ * classes' run summaries, the skips each class learns) and lands at its
+ * end or in a gap a shorter or lighter op left. Checked against the
+ * reference, with 1 to 11 distinct demands (over OPSCHED_PROF_CLASSES: the
+ * step walk from a lighter class's skip for the rest). */
+static void fanout_run(uint64_t seed, int32_t n, int32_t streams, int32_t cap,
+                       int32_t demands, int64_t max_cost) {
+  uint64_t s = seed * 0x9e3779b97f4a7c15u + 7;
+  flat f = {malloc(sizeof(int64_t) * (2 * (size_t)n + 2)),
+            malloc(sizeof(int32_t) * (2 * (size_t)n + 2)),
+            malloc(sizeof(int32_t) * (2 * (size_t)n + 2)), 1, streams, cap};
+  f.pt[0] = 0;
+  f.cnt[0] = f.use[0] = 0;
+  opsched_prof p;
+  CHECK(opsched_prof_init(&p, streams, cap, demands, n));
+  int mismatches = 0;
+  for (int32_t i = 0; i < n; i++) {
+    int64_t cost = 1 + (int64_t)(rnd(&s) % (uint64_t)max_cost);
+    if (rnd(&s) % 16 == 0)
+      cost = 0;
+    int32_t demand = 1 + (int32_t)(rnd(&s) % (uint64_t)demands);
+    int64_t est = (int64_t)(rnd(&s) % 3) * 5;
+    int64_t a = opsched_prof_earliest(&p, est, cost, demand);
+    int64_t b = flat_earliest(&f, est, cost, demand);
+    if (a != b && mismatches++ < 3)
+      fprintf(stderr, "fanout seed %llu op %d: earliest %lld, reference %lld\n",
+              (unsigned long long)seed, (int)i, (long long)a, (long long)b);
+    CHECK(opsched_prof_add(&p, b, cost, demand));
+    flat_add(&f, b, cost, demand);
+  }
+  CHECK_EQ_I64(mismatches, 0);
+  CHECK_EQ_I64(p.classes, p.runs ? 0 : demands < OPSCHED_PROF_CLASSES ? demands
+                                                                 : OPSCHED_PROF_CLASSES);
+  opsched_prof_free(&p);
+  free(f.pt);
+  free(f.cnt);
+  free(f.use);
+}
+
+static void test_fanout_profiles(void) {
+  for (uint64_t seed = 1; seed <= 2; seed++) {
+    fanout_run(seed, 5000, 4, 3, 2, 3);       /* grouped, two classes */
+    fanout_run(seed + 10, 3000, 4, 5, 4, 6);  /* ungrouped, four */
+    fanout_run(seed + 20, 5000, 8, 9, 6, 4);  /* six demands */
+    fanout_run(seed + 50, 5000, 8, 12, 11, 4); /* eleven: three walk steps */
+    fanout_run(seed + 30, 1000, 4, 3, 2, 3);  /* flat */
+    fanout_run(seed + 40, 5000, 4, 8, 2, 5);  /* runs: class 0 alone */
+  }
+}
+
+/* What a skip may stand for (opsched_prof_earliest): only later queries of
+ * its class, of at least its cost, and only until the profile loses ops. */
+static void test_skips(void) {
+  opsched_prof p;
+  CHECK(opsched_prof_init(&p, 1, 1, 1, 4000)); /* chunked, runs */
+  CHECK(opsched_prof_add(&p, 0, 2, 1));
+  CHECK(opsched_prof_add(&p, 3, 7, 1));
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 3, 1), 10); /* skip [0, 10), cost 3 */
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 1, 1), 2);  /* a shorter op: the gap */
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 1, 4, 1), 10);
+  opsched_prof_reset(&p);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 3, 1), 0); /* the skip is gone */
+  opsched_prof_free(&p);
+  /* Capacity 3 on 4 streams: demand 2 beside [0, 10) of demand 2 waits,
+   * demand 1 does not. */
+  CHECK(opsched_prof_init(&p, 4, 3, 2, 4000));
+  CHECK(!p.runs);
+  CHECK(opsched_prof_add(&p, 0, 10, 2));
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 2, 2), 10);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 2, 1), 0);
+  CHECK_EQ_I64(p.classes, 2);
+  opsched_prof_free(&p);
+  /* A restored snapshot (flat) forgets the skips too. */
+  CHECK(opsched_prof_init(&p, 1, 1, 1, 16));
+  int64_t pt[40];
+  int32_t cnt[40], use[40];
+  opsched_prof_snap empty = {pt, cnt, use, 0};
+  opsched_prof_snap_save(&p, &empty);
+  CHECK(opsched_prof_add(&p, 0, 10, 1));
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 2, 1), 10);
+  opsched_prof_snap_restore(&p, &empty);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 2, 1), 0);
+  opsched_prof_free(&p);
+}
+
 int main(void) {
   test_small();
+  test_skips();
+  test_fanout_profiles();
   test_run_fit();
   test_random_profiles();
   test_snapshots();
