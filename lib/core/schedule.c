@@ -533,52 +533,134 @@ static inline void alloc_push(alloc_queue *a, int32_t v) {
 /* The ready ops by (prio, id) (prio_places): a bit queue over the
  * positions, read in order without taking out the ops passed over (the
  * keyed heap popped them and pushed them back). The free run also keeps
- * their allocations by position (`fit`, gated_list_schedule), one tree per
- * demand when the block has at most READY_CLASSES distinct demands
- * (demand[k] the class's), else one tree of every demand (demand[0] 0).
- * fit[0].node NULL: not kept. */
-enum { READY_CLASSES = 4 };
-
+ * their allocations (`fit`, gated_list_schedule): one tree per distinct
+ * demand (class k, demand[k] ascending), over the class's ops in position
+ * order (an op's `rank` among them; pos[off[k] + rank] its position), so
+ * the trees hold n values in all whatever the demands. One demand: a tree
+ * over the positions themselves (cls, rank and pos NULL). fit NULL: not
+ * kept. */
 typedef struct ready_bits {
   opsched_bitq q;
   const int32_t *place; /* prio_places' */
   int32_t n;
-  opsched_min_tree fit[READY_CLASSES];
-  int32_t demand[READY_CLASSES], classes;
+  opsched_min_tree *fit;
+  int32_t *demand, classes;
+  int64_t *off;
+  int32_t *pos, *cls, *rank;
   const acc128 *allocs;
   const opsched_graph *g;
 } ready_bits;
 
-/* v's tree in r->fit. */
-static inline opsched_min_tree *fit_of(ready_bits *r, int32_t v) {
-  int32_t d = opsched_graph_demand(r->g, v), k = 0;
-  while (k + 1 < r->classes && r->demand[k] != d)
-    k++;
-  return &r->fit[k];
+/* v's value in its class's tree becomes x. */
+static inline void fit_set(ready_bits *r, int32_t v, int64_t x) {
+  if (r->cls)
+    opsched_min_tree_set(&r->fit[r->cls[v]], r->rank[v], x);
+  else
+    opsched_min_tree_set(&r->fit[0], r->place[v], x);
+}
+
+/* The first rank of class k whose position is >= x. */
+static int32_t fit_rank_from(const ready_bits *r, int32_t k, int32_t x) {
+  if (!r->pos)
+    return x;
+  int64_t lo = r->off[k], hi = r->off[k + 1];
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (r->pos[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return (int32_t)(lo - r->off[k]);
+}
+
+static int32_t fit_pos(const ready_bits *r, int32_t k, int32_t rank) {
+  return r->pos ? r->pos[r->off[k] + rank] : rank;
 }
 
 static void fit_free(ready_bits *r) {
-  for (int32_t k = 0; k < READY_CLASSES; k++)
+  for (int32_t k = 0; r->fit && k < r->classes; k++)
     opsched_min_tree_free(&r->fit[k]);
+  opsched_free(r->fit);
+  opsched_free(r->demand);
+  opsched_free(r->off);
+  opsched_free(r->pos);
+  opsched_free(r->cls);
+  opsched_free(r->rank);
+  r->fit = NULL;
 }
 
-/* The demand classes and their trees; 0, -1 when out of memory. */
-static int fit_init(ready_bits *r, int32_t n) {
-  r->classes = 0;
-  for (int32_t v = 0; v < n && r->classes <= READY_CLASSES; v++) {
-    int32_t d = opsched_graph_demand(r->g, v), k = 0;
-    while (k < r->classes && r->demand[k] != d)
-      k++;
-    if (k == r->classes && r->classes++ < READY_CLASSES)
-      r->demand[k] = d;
-  }
-  if (r->classes > READY_CLASSES) {
-    r->classes = 1;
-    r->demand[0] = 0; /* every demand: those that do not fit are visited */
+/* The classes of the ops' demands, ascending (sorted and deduplicated;
+ * the usual block has one demand: no sort). */
+static int fit_classes(ready_bits *r, int32_t n) {
+  int32_t d0 = n > 0 ? opsched_graph_demand(r->g, 0) : 1, v = 1;
+  while (v < n && opsched_graph_demand(r->g, v) == d0)
+    v++;
+  r->classes = 1;
+  if (!(r->demand = opsched_alloc_array_raw(v < n ? (size_t)n : 1, sizeof *r->demand)))
+    return -1;
+  r->demand[0] = d0;
+  if (v == n)
+    return 0;
+  int64_t one[2] = {0, n};
+  for (v = 0; v < n; v++)
+    r->demand[v] = opsched_graph_demand(r->g, v);
+  mem_csr_sort_dedupe(one, r->demand, 1);
+  r->classes = (int32_t)one[1];
+  int32_t *fewer = opsched_realloc_array(r->demand, (size_t)r->classes, sizeof *fewer);
+  r->demand = fewer ? fewer : r->demand;
+  return 0;
+}
+
+/* Each op's class and rank, each class's positions (ops with several
+ * demands). */
+static int fit_ranks(ready_bits *r, int32_t n) {
+  r->off = opsched_alloc_array((size_t)r->classes + 1, sizeof *r->off);
+  r->pos = opsched_alloc_array_raw((size_t)n, sizeof *r->pos);
+  r->cls = opsched_alloc_array_raw((size_t)n, sizeof *r->cls);
+  r->rank = opsched_alloc_array_raw((size_t)n, sizeof *r->rank);
+  if (!r->off || !r->pos || !r->cls || !r->rank)
+    return -1;
+  for (int32_t v = 0; v < n; v++) {
+    int32_t d = opsched_graph_demand(r->g, v), lo = 0, hi = r->classes - 1;
+    while (lo < hi) { /* demand[] holds d */
+      int32_t mid = lo + (hi - lo) / 2;
+      if (r->demand[mid] < d)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    r->cls[v] = lo;
+    r->off[lo + 1]++;
   }
   for (int32_t k = 0; k < r->classes; k++)
-    if (opsched_min_tree_init(&r->fit[k], n) != 0)
+    r->off[k + 1] += r->off[k];
+  int64_t *fill = opsched_alloc_array_raw((size_t)r->classes, sizeof *fill);
+  if (!fill)
+    return -1;
+  memcpy(fill, r->off, sizeof *fill * (size_t)r->classes);
+  for (int32_t x = 0; x < n; x++) { /* positions in order: ranks ascend */
+    int32_t v = r->place[n + x], k = r->cls[v];
+    r->rank[v] = (int32_t)(fill[k] - r->off[k]);
+    r->pos[fill[k]++] = x;
+  }
+  opsched_free(fill);
+  return 0;
+}
+
+/* The classes and their trees (fit NULL before); 0, -1 when out of
+ * memory (fit_free releases what was made). */
+static int fit_init(ready_bits *r, int32_t n) {
+  if (fit_classes(r, n) != 0 || (r->classes > 1 && fit_ranks(r, n) != 0))
+    return -1;
+  r->fit = opsched_alloc_array((size_t)r->classes, sizeof *r->fit);
+  if (!r->fit)
+    return -1;
+  for (int32_t k = 0; k < r->classes; k++) {
+    int32_t size = r->pos ? (int32_t)(r->off[k + 1] - r->off[k]) : n;
+    if (opsched_min_tree_init(&r->fit[k], size) != 0)
       return -1;
+  }
   return 0;
 }
 
@@ -617,14 +699,14 @@ static inline void make_ready(ready_bits *ready, alloc_queue *a, int32_t window,
   opsched_bitq_push(&ready->q, ready->place[v]);
   if (!window)
     alloc_push(a, v);
-  if (ready->fit[0].node)
-    opsched_min_tree_set(fit_of(ready, v), ready->place[v], acc_i64(&ready->allocs[v]));
+  if (ready->fit)
+    fit_set(ready, v, acc_i64(&ready->allocs[v]));
 }
 
 /* v started: its allocation leaves `fit`. */
 static inline void ready_started(ready_bits *ready, int32_t v) {
-  if (ready->fit[0].node)
-    opsched_min_tree_set(fit_of(ready, v), ready->place[v], INT64_MAX);
+  if (ready->fit)
+    fit_set(ready, v, INT64_MAX);
 }
 
 /* The smallest queued position (q not empty). */
@@ -697,18 +779,16 @@ static int gate_fits(gate_range *r, const acc128 *lim, const acc128 *need) {
 static int32_t next_fitting(const ready_bits *ready, gate_range *r, const acc128 *lim,
                             const acc128 *live, int32_t free_cap, int32_t c) {
   int64_t room = acc_less(lim, live) ? -1 : (int64_t)lim->lo - acc_i64(live);
-  int32_t next = ready->n;
-  for (int32_t k = 0; k < ready->classes; k++) {
-    int32_t p = ready->demand[k] <= free_cap
-                    ? opsched_min_tree_first_at_most(&ready->fit[k], c + 1, room)
-                    : -1;
-    next = p >= 0 && p < next ? p : next;
+  int32_t next = ready->n, k;
+  for (k = 0; k < ready->classes && ready->demand[k] <= free_cap; k++) {
+    int32_t i = opsched_min_tree_first_at_most(&ready->fit[k], fit_rank_from(ready, k, c + 1), room);
+    int32_t p = i >= 0 ? fit_pos(ready, k, i) : ready->n;
+    next = p < next ? p : next;
   }
-  int64_t least = INT64_MAX; /* of the classes whose demand fits */
-  for (int32_t k = 0; k < ready->classes; k++) {
-    int64_t m = ready->demand[k] <= free_cap
-                    ? opsched_min_tree_min(&ready->fit[k], c + 1, next)
-                    : INT64_MAX;
+  int64_t least = INT64_MAX; /* of the classes whose demand fits: [0, k) */
+  for (int32_t j = 0; j < k; j++) {
+    int64_t m = opsched_min_tree_min(&ready->fit[j], fit_rank_from(ready, j, c + 1),
+                                     fit_rank_from(ready, j, next));
     least = m < least ? m : least;
   }
   if (least < INT64_MAX) {
@@ -726,8 +806,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
                                           time_ix *ix) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  /* Written before read: not zeroed. */
-  int64_t *prio = opsched_alloc_array_raw((size_t)n, sizeof *prio);
+  int64_t *prio = opsched_alloc_array_raw((size_t)n, sizeof *prio); /* raw: written first */
   int32_t *run_ids = opsched_alloc_array_raw((size_t)n, sizeof *run_ids);
   int32_t *place_local = NULL;
   int32_t *missing = opsched_alloc_array_raw((size_t)n, sizeof *missing);
@@ -743,11 +822,12 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
   alloc_queue by_alloc = {{{NULL}, 0, 0}, NULL, at};
   ready_bits ready = {.n = n, .allocs = allocs, .g = g};
   if (!prio || !run_ids || !missing || !remaining || !lanes_ok || !started || !allocs ||
-      !at || opsched_bitq_init(&ready.q, n) != 0 || fit_init(&ready, n) != 0 ||
+      !at || opsched_bitq_init(&ready.q, n) != 0 ||
       (!window && opsched_bitq_init(&by_alloc.q, n) != 0))
     goto done;
   memcpy(prio, prio_in, sizeof *prio * (size_t)n);
-  if (!(ready.place = prio_places(m, prio, s->memo, &place_local)))
+  if (!(ready.place = prio_places(m, prio, s->memo, &place_local)) ||
+      (!window && fit_init(&ready, n) != 0)) /* only the free run jumps */
     goto done;
   /* alloc_less's order, as keys (alloc_keys); with a window the order's. */
   const int64_t *akey = window ? prio : alloc_keys(m, allocs, prio, s->memo, &akey_local);
@@ -802,7 +882,7 @@ static opsched_status gated_list_schedule(const opsched_graph *g,
       int fits = room && gate_fits(range, &lim, &need);
       if (window && !fits && prio[v] == next)
         break; /* nothing overtakes a head that does not fit */
-      if (!fits && !window && (room || ready.demand[0] > 0))
+      if (!fits && !window)
         c = next_fitting(&ready, range, &lim, &live, free_cap, c);
       if (!fits)
         continue;
