@@ -22,6 +22,23 @@ typedef struct flat {
   int32_t m, streams, cap;
 } flat;
 
+/* An empty reference for n ops (2n breakpoints at most). */
+static flat flat_make(int32_t n, int32_t streams, int32_t cap) {
+  size_t m = 2 * (size_t)n + 2;
+  flat f = {malloc(sizeof(int64_t) * m), malloc(sizeof(int32_t) * m),
+            malloc(sizeof(int32_t) * m), 1, streams, cap};
+  CHECK(f.pt && f.cnt && f.use);
+  f.pt[0] = 0;
+  f.cnt[0] = f.use[0] = 0;
+  return f;
+}
+
+static void flat_free(flat *f) {
+  free(f->pt);
+  free(f->cnt);
+  free(f->use);
+}
+
 static int32_t flat_seg(const flat *c, int64_t x) {
   int32_t lo = 0, hi = c->m - 1;
   while (lo < hi) {
@@ -114,11 +131,7 @@ static void random_run(uint64_t seed, int32_t n, int32_t streams,
                        int32_t cap, int32_t max_demand, int64_t max_cost,
                        int64_t spread) {
   uint64_t s = seed * 0x9e3779b97f4a7c15u + 1;
-  flat f = {malloc(sizeof(int64_t) * (2 * (size_t)n + 2)),
-            malloc(sizeof(int32_t) * (2 * (size_t)n + 2)),
-            malloc(sizeof(int32_t) * (2 * (size_t)n + 2)), 1, streams, cap};
-  f.pt[0] = 0;
-  f.cnt[0] = f.use[0] = 0;
+  flat f = flat_make(n, streams, cap);
   opsched_prof p;
   CHECK(opsched_prof_init(&p, streams, cap, max_demand, n));
   CHECK(p.flat == (n <= OPSCHED_PROF_FLAT_OPS));
@@ -158,9 +171,7 @@ static void random_run(uint64_t seed, int32_t n, int32_t streams,
   CHECK_EQ_I64(opsched_prof_earliest(&p, 5, 3, max_demand), 5);
   CHECK(p.nch == 1 && p.pm == 1);
   opsched_prof_free(&p);
-  free(f.pt);
-  free(f.cnt);
-  free(f.use);
+  flat_free(&f);
 }
 
 static void test_random_profiles(void) {
@@ -321,11 +332,7 @@ static void test_run_fit(void) {
 static void fanout_run(uint64_t seed, int32_t n, int32_t streams, int32_t cap,
                        int32_t demands, int64_t max_cost) {
   uint64_t s = seed * 0x9e3779b97f4a7c15u + 7;
-  flat f = {malloc(sizeof(int64_t) * (2 * (size_t)n + 2)),
-            malloc(sizeof(int32_t) * (2 * (size_t)n + 2)),
-            malloc(sizeof(int32_t) * (2 * (size_t)n + 2)), 1, streams, cap};
-  f.pt[0] = 0;
-  f.cnt[0] = f.use[0] = 0;
+  flat f = flat_make(n, streams, cap);
   opsched_prof p;
   CHECK(opsched_prof_init(&p, streams, cap, demands, n));
   int mismatches = 0;
@@ -347,9 +354,7 @@ static void fanout_run(uint64_t seed, int32_t n, int32_t streams, int32_t cap,
   CHECK_EQ_I64(p.classes, p.runs ? 0 : demands < OPSCHED_PROF_CLASSES ? demands
                                                                  : OPSCHED_PROF_CLASSES);
   opsched_prof_free(&p);
-  free(f.pt);
-  free(f.cnt);
-  free(f.use);
+  flat_free(&f);
 }
 
 static void test_fanout_profiles(void) {
