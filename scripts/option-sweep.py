@@ -6,7 +6,12 @@ Target: no input of <= 100k ops over 5 s in the pass with any option value
 except policy=exact with an explicit large budget.
 
   scripts/option-sweep.py [--sizes 10000 ...] [--kinds dag ...] [--only REGEX]
-                          [--timeout S] [--build DIR] [--csv FILE]
+                          [--resources K] [--timeout S] [--build DIR] [--csv FILE]
+
+--resources K gives the arith and math ops of every input the demands 1,
+2, ..., K in turn (`opsched.resources`) and every option set a capacity
+of at least K (`resource-limit`, raised or added): the list schedulers'
+and the resource profile's paths for demands above 1 (round 22's cliffs).
 
 The last column (`verify s`) is op-schedule-verify on the output (the
 checker's own time), for the default option set of each stream count.
@@ -60,6 +65,32 @@ def generate(kind, n, path, build):
                             str(n)], stdout=f, check=True)
 
 
+# An arith or math op's operands, before its attribute dictionary.
+DEMAND_SITE = re.compile(r"^(\s*%\w+ = (?:arith|math)\.\w+ [^:{]*?) : ", re.M)
+
+
+def add_demands(path, k):
+    """Demands 1..k in turn on the arith and math ops of the file at path."""
+    with open(path) as f:
+        text = f.read()
+    count = [0]
+
+    def annotate(m):
+        count[0] += 1
+        return "%s {opsched.resources = %d : i64} : " % (m.group(1), (count[0] - 1) % k + 1)
+
+    with open(path, "w") as f:
+        f.write(DEMAND_SITE.sub(annotate, text))
+
+
+def with_capacity(opts, k):
+    """opts with a resource-limit of at least k."""
+    m = re.search(r"resource-limit=(\d+)", opts)
+    if not m:
+        return opts + " resource-limit=%d" % k
+    return opts if int(m.group(1)) >= k else opts.replace(m.group(0), "resource-limit=%d" % k)
+
+
 def timed(cmd, timeout):
     """(pass seconds or None, wall seconds, cpu seconds, exit code or
     'timeout'). The pass's time is --mlir-timing's (wall) scaled by the
@@ -92,6 +123,8 @@ def main():
     ap.add_argument("--sizes", nargs="+", type=int, default=[10000])
     ap.add_argument("--kinds", nargs="+", default=["dag", "blocks", "wide", "nested", "random", "fanout"])
     ap.add_argument("--only", default="", help="run only the option sets this regular expression finds")
+    ap.add_argument("--resources", type=int, default=0, metavar="K",
+                    help="demands 1..K on the arith and math ops, a capacity of at least K")
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--build", default=os.environ.get("OPSCHED_BUILD_DIR", os.path.join(ROOT, "build")))
     ap.add_argument("--csv", help="also write kind,size,options,pass_s,cpu_s,wall_s,exit rows here")
@@ -105,11 +138,14 @@ def main():
             for n in a.sizes:
                 src, out = os.path.join(tmp, "in.mlir"), os.path.join(tmp, "out.mlir")
                 generate(kind, n, src, a.build)
-                for opts in [o % {"tmp": tmp} for o in OPTIONS if re.search(a.only, o)]:
+                if a.resources > 0:
+                    add_demands(src, a.resources)
+                for plain in [o % {"tmp": tmp} for o in OPTIONS if re.search(a.only, o)]:
+                    opts = with_capacity(plain, a.resources) if a.resources > 0 else plain
                     secs, wall, cpu, rc = timed([sched, "--op-schedule=" + opts, src, "-o", out, "--mlir-timing"],
                                            a.timeout)
                     ver = ""
-                    if rc == 0 and re.fullmatch(r"streams=\d+", opts):
+                    if rc == 0 and re.fullmatch(r"streams=\d+", plain):
                         vs, vw, vc, vrc = timed([sched, "--op-schedule-verify", out, "-o", os.devnull, "--mlir-timing"],
                                             a.timeout)
                         ver = cell(vs, vc, vrc, a.timeout)
