@@ -126,6 +126,21 @@ static void test_small(void) {
   opsched_prof_free(&p);
 }
 
+/* Op i placed at the reference's earliest start in both profiles; a
+ * different answer from the profile counts in *mismatches (the first 3
+ * printed). The start placed. */
+static int64_t place_both(opsched_prof *p, flat *f, int64_t est, int64_t cost, int32_t demand,
+                          int *mismatches, const char *what, uint64_t seed, int32_t i) {
+  int64_t a = opsched_prof_earliest(p, est, cost, demand);
+  int64_t b = flat_earliest(f, est, cost, demand);
+  if (a != b && (*mismatches)++ < 3)
+    fprintf(stderr, "%sseed %llu op %d: earliest %lld, reference %lld\n", what,
+            (unsigned long long)seed, (int)i, (long long)a, (long long)b);
+  CHECK(opsched_prof_add(p, b, cost, demand));
+  flat_add(f, b, cost, demand);
+  return b;
+}
+
 /* One seeded run: n ops placed serially against both profiles. */
 static void random_run(uint64_t seed, int32_t n, int32_t streams,
                        int32_t cap, int32_t max_demand, int64_t max_cost,
@@ -149,13 +164,7 @@ static void random_run(uint64_t seed, int32_t n, int32_t streams,
                               : (int64_t)(rnd(&s) % (uint64_t)(horizon + 1));
     if (est < 0)
       est = 0;
-    int64_t a = opsched_prof_earliest(&p, est, cost, demand);
-    int64_t b = flat_earliest(&f, est, cost, demand);
-    if (a != b && mismatches++ < 3)
-      fprintf(stderr, "seed %llu op %d: earliest %lld, reference %lld\n",
-              (unsigned long long)seed, (int)i, (long long)a, (long long)b);
-    CHECK(opsched_prof_add(&p, b, cost, demand));
-    flat_add(&f, b, cost, demand);
+    int64_t b = place_both(&p, &f, est, cost, demand, &mismatches, "", seed, i);
     if (b + cost > horizon)
       horizon = b + cost;
   }
@@ -342,13 +351,7 @@ static void fanout_run(uint64_t seed, int32_t n, int32_t streams, int32_t cap,
       cost = 0;
     int32_t demand = 1 + (int32_t)(rnd(&s) % (uint64_t)demands);
     int64_t est = (int64_t)(rnd(&s) % 3) * 5;
-    int64_t a = opsched_prof_earliest(&p, est, cost, demand);
-    int64_t b = flat_earliest(&f, est, cost, demand);
-    if (a != b && mismatches++ < 3)
-      fprintf(stderr, "fanout seed %llu op %d: earliest %lld, reference %lld\n",
-              (unsigned long long)seed, (int)i, (long long)a, (long long)b);
-    CHECK(opsched_prof_add(&p, b, cost, demand));
-    flat_add(&f, b, cost, demand);
+    place_both(&p, &f, est, cost, demand, &mismatches, "fanout ", seed, i);
   }
   CHECK_EQ_I64(mismatches, 0);
   CHECK_EQ_I64(p.classes, p.runs ? 0 : demands < OPSCHED_PROF_CLASSES ? demands
