@@ -24,6 +24,8 @@ typedef struct exact_ctx {
   uint64_t *predmask, *usermask; /* per node / per buffer, w words each */
   int64_t *kept, *transient;     /* per node: outputs kept / freed at once */
   int32_t *by_lb, *by_alloc;     /* nodes by static bound desc / alloc asc */
+  int32_t *rd;                   /* an expansion's ops (expansions) */
+  int64_t *rd_freed;             /* and the bytes each frees */
   int64_t *static_lb;
   /* States: `cap` is the budget, `alloc` what the arrays hold now. */
   int64_t cap, alloc, count;
@@ -185,6 +187,8 @@ static void ctx_free(exact_ctx *x) {
   opsched_free(x->transient);
   opsched_free(x->by_lb);
   opsched_free(x->by_alloc);
+  opsched_free(x->rd);
+  opsched_free(x->rd_freed);
   opsched_free(x->static_lb);
   opsched_free(x->keys);
   opsched_free(x->g);
@@ -228,6 +232,8 @@ static opsched_status ctx_init(exact_ctx *x, const mem_model *m, int64_t budget)
   x->transient = opsched_alloc_array((size_t)n, sizeof *x->transient);
   x->by_lb = opsched_alloc_array((size_t)n, sizeof *x->by_lb);
   x->by_alloc = opsched_alloc_array((size_t)n, sizeof *x->by_alloc);
+  x->rd = opsched_alloc_array((size_t)n, sizeof *x->rd);
+  x->rd_freed = opsched_alloc_array((size_t)n, sizeof *x->rd_freed);
   x->static_lb = opsched_alloc_array((size_t)n, sizeof *x->static_lb);
   x->keys = opsched_alloc_array((size_t)x->alloc * w, sizeof *x->keys);
   x->g = opsched_alloc_array((size_t)x->alloc, sizeof *x->g);
@@ -240,7 +246,7 @@ static opsched_status ctx_init(exact_ctx *x, const mem_model *m, int64_t budget)
   x->eg = opsched_alloc_array((size_t)x->ecap, sizeof *x->eg);
   x->es = opsched_alloc_array((size_t)x->ecap, sizeof *x->es);
   if (!x->predmask || !x->usermask || !x->kept || !x->transient || !x->by_lb ||
-      !x->by_alloc || !x->static_lb || !x->keys || !x->g || !x->live || !x->parent ||
+      !x->by_alloc || !x->rd || !x->rd_freed || !x->static_lb || !x->keys || !x->g || !x->live || !x->parent ||
       !x->last || !x->depth || !x->table || !x->ef || !x->eg || !x->es)
     return OPSCHED_ERR_NOMEM;
   for (int64_t i = 0; i < tsize; i++)
@@ -265,6 +271,59 @@ static opsched_status ctx_init(exact_ctx *x, const mem_model *m, int64_t budget)
   sort_nodes(x->by_lb, x->static_lb, n, 1);
   sort_nodes(x->by_alloc, m->alloc_bytes, n, 0);
   return OPSCHED_OK;
+}
+
+/* Bytes of the buffers v reads that no op outside `next` (S + v) reads:
+ * freed when v runs. */
+static int64_t freed_by(const exact_ctx *x, int32_t v, const uint64_t *next) {
+  const mem_model *m = x->m;
+  size_t w = (size_t)x->w;
+  int64_t freed = 0;
+  for (int64_t i = m->use_off[v]; i < m->use_off[v + 1]; i++) {
+    int32_t k = m->use_buf[i];
+    if (m->forever[k])
+      continue;
+    const uint64_t *um = x->usermask + (size_t)k * w;
+    int last = 1;
+    for (size_t j = 0; j < w && last; j++)
+      last = (um[j] & ~next[j]) == 0;
+    if (last)
+      freed = opsched_sat_add(freed, m->size[k]);
+  }
+  return freed;
+}
+
+/* The ops to expand state s into (live bytes `live`, peak g), ascending, in
+ * x->rd with the bytes each frees in x->rd_freed; returns their number:
+ * every ready op (not in S, its predecessors in S), or the first that fits
+ * under g and frees at least what it keeps alone (forced: moving it first
+ * never raises the peak). One scan for both (the sets do not change while
+ * s expands). cur: scratch of w words. */
+static int32_t expansions(exact_ctx *x, int32_t s, int64_t live, int64_t g, uint64_t *cur) {
+  size_t w = (size_t)x->w;
+  const uint64_t *sk = x->keys + (size_t)s * w;
+  int32_t count = 0;
+  for (int32_t v = 0; v < x->n; v++) {
+    if (in_set(sk, v))
+      continue;
+    const uint64_t *pm = x->predmask + (size_t)v * w;
+    int ready = 1;
+    for (size_t i = 0; i < w && ready; i++)
+      ready = (pm[i] & ~sk[i]) == 0;
+    if (!ready)
+      continue;
+    memcpy(cur, sk, sizeof *cur * w);
+    cur[v >> 6] |= 1ull << (v & 63);
+    int64_t freed = freed_by(x, v, cur);
+    if (opsched_sat_add(live, x->m->alloc_bytes[v]) <= g && x->kept[v] <= freed) {
+      x->rd[0] = v;
+      x->rd_freed[0] = freed;
+      return 1;
+    }
+    x->rd[count] = v;
+    x->rd_freed[count++] = freed;
+  }
+  return count;
 }
 
 /* State 0: nothing scheduled (cur is the empty set); returns its bound. */
@@ -348,87 +407,59 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int64_t work_budget
       break;
     }
     int64_t g = x.g[s], live = x.live[s];
-    int32_t forced = -1;
-    /* An expansion scans every op's predecessor set (n * w words) twice and
-     * bounds each candidate (n): stop when that passes the work budget. */
+    /* The budget counts an expansion as two scans of every op's predecessor
+     * set (n * w words) and a bound per candidate (n): stop when that
+     * passes it. (One scan since round 23; the count is kept so that the
+     * budget, hence every order, stays as it was.) */
     work += 2 * (int64_t)n * (int64_t)(w + 1);
     if (work_budget > 0 && work > work_budget) {
       exhausted = 1;
       lb_at_stop = x.ef[e];
       break;
     }
-    /* Pass 0 looks for a forced op; pass 1 expands it alone, or else every
-     * ready op. */
-    for (int pass = 0; pass < 2 && !exhausted; pass++) {
-      for (int32_t v = 0; v < n && !exhausted; v++) {
-        const uint64_t *sk = x.keys + (size_t)s * w;
-        if (in_set(sk, v) || (forced >= 0 && v != forced))
+    int32_t cands = expansions(&x, s, live, g, cur);
+    for (int32_t c = 0; c < cands; c++) {
+      int32_t v = x.rd[c];
+      memcpy(cur, x.keys + (size_t)s * w, sizeof *cur * w);
+      cur[v >> 6] |= 1ull << (v & 63);
+      int64_t during = opsched_sat_add(live, m->alloc_bytes[v]);
+      int64_t freed = x.rd_freed[c];
+      int64_t nlive = during == INT64_MAX ? during
+                                          : during - freed - x.transient[v];
+      int64_t ng = during > g ? during : g;
+      if (ng >= ub)
+        continue;
+      work += n;
+      int64_t f = bound(&x, cur, nlive);
+      if (f < ng)
+        f = ng;
+      if (f >= ub)
+        continue;
+      int32_t t = lookup(&x, cur, &slot);
+      if (t >= 0) {
+        if (x.g[t] <= ng)
           continue;
-        const uint64_t *pm = x.predmask + (size_t)v * w;
-        int ready = 1;
-        for (size_t i = 0; i < w && ready; i++)
-          ready = (pm[i] & ~sk[i]) == 0;
-        if (!ready)
-          continue;
-        memcpy(cur, sk, sizeof *cur * w);
-        cur[v >> 6] |= 1ull << (v & 63);
-        int64_t during = opsched_sat_add(live, m->alloc_bytes[v]);
-        int64_t freed = 0;
-        for (int64_t i = m->use_off[v]; i < m->use_off[v + 1]; i++) {
-          int32_t k = m->use_buf[i];
-          if (m->forever[k])
-            continue;
-          const uint64_t *um = x.usermask + (size_t)k * w;
-          int last = 1;
-          for (size_t j = 0; j < w && last; j++)
-            last = (um[j] & ~cur[j]) == 0;
-          if (last)
-            freed = opsched_sat_add(freed, m->size[k]);
+      } else {
+        if (x.count == x.cap) {
+          exhausted = 1;
+          break;
         }
-        if (pass == 0) {
-          if (during <= g && x.kept[v] <= freed)
-            forced = v;
-          if (forced >= 0)
-            break;
-          continue;
+        if (x.count == x.alloc) {
+          if (grow_states(&x) != OPSCHED_OK)
+            goto done;
+          lookup(&x, cur, &slot); /* the table moved */
         }
-        int64_t nlive = during == INT64_MAX ? during
-                                            : during - freed - x.transient[v];
-        int64_t ng = during > g ? during : g;
-        if (ng >= ub)
-          continue;
-        work += n;
-        int64_t f = bound(&x, cur, nlive);
-        if (f < ng)
-          f = ng;
-        if (f >= ub)
-          continue;
-        int32_t t = lookup(&x, cur, &slot);
-        if (t >= 0) {
-          if (x.g[t] <= ng)
-            continue;
-        } else {
-          if (x.count == x.cap) {
-            exhausted = 1;
-            break;
-          }
-          if (x.count == x.alloc) {
-            if (grow_states(&x) != OPSCHED_OK)
-              goto done;
-            lookup(&x, cur, &slot); /* the table moved */
-          }
-          t = (int32_t)x.count++;
-          x.table[slot] = t;
-          memcpy(x.keys + (size_t)t * w, cur, sizeof *cur * w);
-          x.live[t] = nlive;
-          x.depth[t] = x.depth[s] + 1;
-        }
-        x.g[t] = ng;
-        x.parent[t] = s;
-        x.last[t] = v;
-        if (push_entry(&x, &heap, f, t) != OPSCHED_OK)
-          goto done;
+        t = (int32_t)x.count++;
+        x.table[slot] = t;
+        memcpy(x.keys + (size_t)t * w, cur, sizeof *cur * w);
+        x.live[t] = nlive;
+        x.depth[t] = x.depth[s] + 1;
       }
+      x.g[t] = ng;
+      x.parent[t] = s;
+      x.last[t] = v;
+      if (push_entry(&x, &heap, f, t) != OPSCHED_OK)
+        goto done;
     }
     if (exhausted) {
       lb_at_stop = x.ef[e];
