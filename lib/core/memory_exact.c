@@ -381,7 +381,7 @@ opsched_status mem_exact(const mem_model *m, int64_t budget, int64_t work_budget
   opsched_heap heap = {0};
   uint64_t *cur = opsched_alloc_array(w, sizeof *cur);
   if (st != OPSCHED_OK || !cur ||
-      opsched_heap_init_owned(&heap, 1024, entry_less, &x) != 0) {
+      opsched_heap_init_owned(&heap, 64, entry_less, &x) != 0) {
     st = OPSCHED_ERR_NOMEM;
     goto done;
   }

@@ -568,9 +568,30 @@ static void radix_passes(uint64_t *keys, uint64_t *tmp, size_t n, int first,
     memcpy(keys, src, sizeof *keys * n);
 }
 
+/* Few keys: an insertion sort by the bytes from `first` up (stable, the
+ * radix sort's order) skips the radix sort's fixed cost, 8 KiB of counts
+ * cleared and a 256-entry prefix sum per byte, which dominates on the many
+ * small blocks of loop bodies and branches (round 24). */
+enum { RADIX_SMALL = 32 };
+
+static void insertion_sort_from(uint64_t *keys, size_t n, int first) {
+  int shift = 8 * first;
+  for (size_t i = 1; i < n; i++) {
+    uint64_t k = keys[i], kk = k >> shift;
+    size_t j = i;
+    for (; j > 0 && (keys[j - 1] >> shift) > kk; j--)
+      keys[j] = keys[j - 1];
+    keys[j] = k;
+  }
+}
+
 static void radix_sort_from(uint64_t *keys, uint64_t *tmp, size_t n, int first) {
   if (n == 0)
     return;
+  if (n <= RADIX_SMALL) {
+    insertion_sort_from(keys, n, first);
+    return;
+  }
   if (n > UINT32_MAX) { /* the counts below are 32-bit: sort by halves, merge */
     size_t h = n / 2;
     radix_sort_from(keys, tmp, h, first);

@@ -1264,11 +1264,7 @@ static void offer_peak(gated_best *b, int64_t limit, int32_t n_nodes, const int6
 
 static void gated_memo_clear(opsched_schedule_memo *memo) {
   for (int32_t i = 0; i < memo->gated_count; i++) {
-    opsched_gated_memo *e = &memo->gated[i];
-    opsched_free(e->prio);
-    opsched_free(e->start);
-    opsched_free(e->end);
-    opsched_free(e->stream);
+    opsched_free(memo->gated[i].prio); /* the entry's block */
   }
   memo->gated_count = memo->gated_next = 0;
 }
@@ -1337,28 +1333,20 @@ static void gated_memo_add(opsched_schedule_memo *memo, const opsched_schedule *
   size_t n = (size_t)s->n;
   int64_t fail_min = r->failed ? acc_i64(&r->fail_min) : INT64_MAX;
   opsched_gated_memo e = {acc_i64(&r->fit_max), fail_min, peak, makespan, window, s->streams,
-                          s->resource_limit,
-                          opsched_alloc_array(n, sizeof *e.prio),
-                          opsched_alloc_array(n, sizeof *e.start),
-                          opsched_alloc_array(n, sizeof *e.end),
-                          opsched_alloc_array(n, sizeof *e.stream)};
-  if (!e.prio || !e.start || !e.end || !e.stream) {
-    opsched_free(e.prio);
-    opsched_free(e.start);
-    opsched_free(e.end);
-    opsched_free(e.stream);
+                          s->resource_limit, NULL, NULL, NULL, NULL};
+  /* One block for the four arrays, `prio` owning it (gated_memo_free). */
+  if (!(e.prio = opsched_alloc_array_raw(n, 3 * sizeof(int64_t) + sizeof(int32_t))))
     return;
-  }
+  e.start = e.prio + n;
+  e.end = e.start + n;
+  e.stream = (int32_t *)(e.end + n);
   memcpy(e.prio, prio, sizeof *prio * n);
   memcpy(e.start, s->start, sizeof *s->start * n);
   memcpy(e.end, s->end, sizeof *s->end * n);
   memcpy(e.stream, s->stream, sizeof *s->stream * n);
   opsched_gated_memo *slot = &memo->gated[memo->gated_next];
   if (memo->gated_count == OPSCHED_GATED_MEMO_MAX) {
-    opsched_free(slot->prio);
-    opsched_free(slot->start);
-    opsched_free(slot->end);
-    opsched_free(slot->stream);
+    opsched_free(slot->prio); /* the entry's block */
   } else {
     memo->gated_count++;
   }

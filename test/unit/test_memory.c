@@ -576,6 +576,32 @@ static void test_radix_sort(void) {
   free(t);
 }
 
+static int cmp_u64(const void *pa, const void *pb) {
+  uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* mem_radix_sort_u64 on 0-80 keys, both sides of the few-keys path (an
+ * insertion sort up to 32 keys): the order qsort gives, with keys equal
+ * in their high bytes, equal in full, and differing only in low bytes. */
+static void test_radix_sort_few(void) {
+  const uint64_t masks[3] = {0x0300000000000007ull, 0xff000000000000ffull, 0x00000000000003ffull};
+  uint64_t x = 2463534242ull, r[80], t[80], want[80];
+  int mismatches = 0;
+  for (int mk = 0; mk < 3; mk++)
+    for (int n = 0; n <= 80; n++) {
+      for (int i = 0; i < n; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        r[i] = want[i] = x & masks[mk];
+      }
+      qsort(want, (size_t)n, sizeof *want, cmp_u64);
+      mem_radix_sort_u64(r, t, (size_t)n);
+      for (int i = 0; i < n; i++)
+        mismatches += r[i] != want[i];
+    }
+  CHECK_EQ_I64(mismatches, 0);
+}
+
 /* mem_alloc_order_of: nodes by (alloc_bytes, id). Five nodes allocating
  * 30, 10, 30, 0, 10 bytes: positions 3 1 4 0 2, bytes 0 10 10 30 30;
  * computed once (the same object on the second call). On a block of 5000
@@ -898,6 +924,7 @@ int main(void) {
   test_use_cycle();
   test_bruteforce();
   test_radix_sort();
+  test_radix_sort_few();
   test_alloc_order();
   test_model_ranks();
   test_peak_in_time_ties();
