@@ -29,6 +29,15 @@ N ops, on small static tensors so the ops are real but the files stay lean.
   opsched-gen.py nested N [SEED]  deep nesting: about sqrt(N)/2 scf.if
                                   regions nested in one another, each block a
                                   random DAG of its share of the N ops
+  opsched-gen.py loops N          many small blocks: scf.for loops of 20
+                                  body ops each (a tensor carried in
+                                  iter_args), one op between loops
+  opsched-gen.py branches N       tiny blocks: sibling scf.if ops whose
+                                  then-block (2 ops and a yield) reads values
+                                  defined outside it (captures)
+  opsched-gen.py cfg N            a region of many blocks: blocks of 10 ops
+                                  chained by cf.br, a tensor passed as the
+                                  block argument
 
   opsched-gen.py effects N [SEED] [STREAMS] [WAITS]
                                   an annotated schedule for
@@ -327,12 +336,64 @@ def fanout(out, n):
     out.write("  return %s : %s\n}\n" % (acc, T))
 
 
+
+def loops(out, n):
+    out.write("func.func @scale(%%a: %s, %%b: %s) -> %s {\n" % (T, T, T))
+    out.write("  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n")
+    out.write("  %c4 = arith.constant 4 : index\n")
+    x = "%a"
+    for j in range(max(1, n // 22)):
+        out.write("  %%l%d = scf.for %%i%d = %%c0 to %%c4 step %%c1 iter_args(%%t%d = %s) -> (%s) {\n"
+                  % (j, j, j, x, T))
+        p = "%%t%d" % j
+        for i in range(20):
+            out.write("    %%w%d_%d = arith.mulf %s, %%b : %s\n" % (j, i, p, T))
+            if i % 3 == 0:
+                p = "%%w%d_%d" % (j, i)
+        out.write("    scf.yield %%w%d_19 : %s\n  }\n" % (j, T))
+        out.write("  %%o%d = arith.addf %%l%d, %%b : %s\n" % (j, j, T))
+        x = "%%o%d" % j
+    out.write("  return %s : %s\n}\n" % (x, T))
+
+
+def branches(out, n):
+    rnd = lcg(3)
+    out.write("func.func @scale(%%a: %s, %%b: %s, %%c: i1) -> %s {\n" % (T, T, T))
+    outer = ["%a", "%b"]
+    for j in range(max(1, n // 6)):
+        x, y = outer[-1 - next(rnd) % min(100, len(outer))], outer[next(rnd) % len(outer)]
+        out.write("  %%r%d = scf.if %%c -> (%s) {\n" % (j, T))
+        out.write("    %%p%d = arith.mulf %s, %s : %s\n" % (j, x, y, T))
+        out.write("    %%q%d = arith.addf %%p%d, %%a : %s\n" % (j, j, T))
+        out.write("    scf.yield %%q%d : %s\n  } else {\n    scf.yield %s : %s\n  }\n" % (j, T, x, T))
+        outer.append("%%r%d" % j)
+    out.write("  return %s : %s\n}\n" % (outer[-1], T))
+
+
+def cfg(out, n):
+    nb = max(1, n // 10)
+    out.write("func.func @scale(%%a: %s, %%b: %s) -> %s {\n  cf.br ^bb1(%%a : %s)\n" % (T, T, T, T))
+    for j in range(1, nb + 1):
+        out.write("^bb%d(%%x%d: %s):\n" % (j, j, T))
+        p = "%%x%d" % j
+        for i in range(9):
+            out.write("  %%v%d_%d = arith.addf %s, %%b : %s\n" % (j, i, p, T))
+            if i % 2:
+                p = "%%v%d_%d" % (j, i)
+        if j < nb:
+            out.write("  cf.br ^bb%d(%%v%d_8 : %s)\n" % (j + 1, j, T))
+        else:
+            out.write("  return %%v%d_8 : %s\n" % (j, T))
+    out.write("}\n")
+
 if __name__ == "__main__":
     out = sys.stdout
     if len(sys.argv) >= 3 and sys.argv[1] == "dag":
         dag(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     elif len(sys.argv) >= 3 and sys.argv[1] == "blocks":
         blocks(out, int(sys.argv[2]))
+    elif len(sys.argv) >= 3 and sys.argv[1] in ("loops", "branches", "cfg"):
+        {"loops": loops, "branches": branches, "cfg": cfg}[sys.argv[1]](out, int(sys.argv[2]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "fanout":
         fanout(out, int(sys.argv[2]))
     elif len(sys.argv) >= 5 and sys.argv[1] == "chains":
