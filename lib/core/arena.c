@@ -445,10 +445,15 @@ static void sort_keys(sort_key *keys, int32_t count) {
   int bid = bit_length((uint64_t)maxid);
   int b2 = bit_length((uint64_t)hi2 - (uint64_t)lo2);
   int b1 = bit_length((uint64_t)hi1 - (uint64_t)lo1);
+  /* Few keys (the improvement rounds sort a small block's buffers many
+   * times): on the stack. Not zero-filled: the sort writes tmp before
+   * reading it. */
+  enum { FEW_KEYS = 64 };
+  uint64_t few[2 * FEW_KEYS];
   uint64_t *packed = NULL;
   if (b1 + b2 + bid <= 64 && minid >= 0)
-    /* Not zero-filled: the sort writes tmp before reading it. */
-    packed = opsched_realloc_array(NULL, 2 * (size_t)count, sizeof *packed);
+    packed = count <= FEW_KEYS ? few
+                               : opsched_realloc_array(NULL, 2 * (size_t)count, sizeof *packed);
   if (!packed) {
     qsort(keys, (size_t)count, sizeof *keys, cmp_key);
     return;
@@ -465,7 +470,8 @@ static void sort_keys(sort_key *keys, int32_t count) {
     keys[i].k2 = (int64_t)(((k >> bid) & mask2) + (uint64_t)lo2);
     keys[i].k1 = (int64_t)(((b2 + bid >= 64 ? 0 : k >> (b2 + bid))) + (uint64_t)lo1);
   }
-  opsched_free(packed);
+  if (packed != few)
+    opsched_free(packed);
 }
 
 /* Drops every buffer, in offset order, to its lowest feasible offset.

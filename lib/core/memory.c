@@ -58,11 +58,7 @@ struct opsched_memory_result {
 void opsched_memory_result_destroy(opsched_memory_result *r) {
   if (!r)
     return;
-  opsched_free(r->order);
-  opsched_free(r->during);
-  opsched_free(r->after);
-  opsched_free(r->starts);
-  opsched_free(r);
+  opsched_free(r); /* its arrays are in its block */
 }
 
 /* Runs one heuristic into `order`. */
@@ -307,17 +303,23 @@ opsched_status opsched_memory_schedule_memo(const opsched_graph *g, const opsche
   int32_t exact_max = o->exact_max_nodes ? o->exact_max_nodes : 40;
   int64_t limit = o->max_memory ? o->max_memory : INT64_MAX;
   st = OPSCHED_ERR_NOMEM;
-  int32_t *scratch = opsched_alloc_array((size_t)n, sizeof *scratch);
-  opsched_memory_result *r = opsched_alloc_array(1, sizeof *r);
-  if (!scratch || !r)
+  /* One zeroed block (a block's search asks for many results): the
+   * result, its arrays and the scratch order, which it keeps until
+   * destroyed (opsched_memory_result_destroy frees r only). */
+  size_t un = (size_t)n;
+  opsched_memory_result *r =
+      un > (SIZE_MAX - sizeof *r) / (3 * sizeof(int64_t) + 2 * sizeof(int32_t))
+          ? NULL
+          : opsched_alloc_array(1, sizeof *r + un * (3 * sizeof(int64_t) + 2 * sizeof(int32_t)));
+  int32_t *scratch = NULL;
+  if (!r)
     goto done;
   r->n = n;
-  r->order = opsched_alloc_array((size_t)n, sizeof *r->order);
-  r->during = opsched_alloc_array((size_t)n, sizeof *r->during);
-  r->after = opsched_alloc_array((size_t)n, sizeof *r->after);
-  r->starts = opsched_alloc_array((size_t)n, sizeof *r->starts);
-  if (!r->order || !r->during || !r->after || !r->starts)
-    goto done;
+  r->during = (int64_t *)(r + 1);
+  r->after = r->during + un;
+  r->starts = r->after + un;
+  r->order = (int32_t *)(r->starts + un);
+  scratch = r->order + un;
   r->peak = -1;
   r->resident = m->resident;
   r->lower_bound = mem_trivial_lower_bound(m);
@@ -374,7 +376,6 @@ opsched_status opsched_memory_schedule_memo(const opsched_graph *g, const opsche
   }
   st = OPSCHED_OK;
 done:
-  opsched_free(scratch);
   if (!memo)
     mem_model_free(&local);
   if (st != OPSCHED_OK) {

@@ -539,15 +539,13 @@ static opsched_status dfs_postorder(const mem_model *m, const int32_t *roots,
                                     int32_t nroots, const int32_t *pred,
                                     int32_t *order) {
   int32_t n = m->n, t = 0;
-  uint8_t *seen = opsched_alloc_array((size_t)n, sizeof *seen);
-  int32_t *stack = opsched_alloc_array((size_t)n, sizeof *stack);
-  int64_t *next = opsched_alloc_array((size_t)n, sizeof *next);
-  if (!seen || !stack || !next) {
-    opsched_free(seen);
-    opsched_free(stack);
-    opsched_free(next);
+  /* One zeroed block: next, stack, seen. */
+  size_t un = (size_t)n;
+  int64_t *next = opsched_alloc_array(un, sizeof(int64_t) + sizeof(int32_t) + 1);
+  if (!next)
     return OPSCHED_ERR_NOMEM;
-  }
+  int32_t *stack = (int32_t *)(next + un);
+  uint8_t *seen = (uint8_t *)(stack + un);
   for (int32_t r = 0; r < nroots; r++) {
     if (seen[roots[r]])
       continue;
@@ -570,9 +568,7 @@ static opsched_status dfs_postorder(const mem_model *m, const int32_t *roots,
       }
     }
   }
-  opsched_free(seen);
-  opsched_free(stack);
-  opsched_free(next);
+  opsched_free(next); /* the block */
   return OPSCHED_OK;
 }
 

@@ -429,12 +429,13 @@ static int32_t hold_end(const mem_model *m, const int32_t *pos, int32_t k) {
 static int64_t simulate_i64(const mem_model *m, const int32_t *order, int64_t *during,
                             int64_t *after) {
   int32_t n = m->n;
-  /* pos not zero-filled (set below), the per-step sums zeroed. */
-  int32_t *pos = opsched_realloc_array(NULL, (size_t)n + 1, sizeof *pos);
-  int64_t *at = opsched_alloc_array(2 * ((size_t)n + 1), sizeof *at);
+  /* One block: the per-step sums (zeroed), then pos (set below). */
+  int64_t *at = opsched_alloc_array_raw(2 * ((size_t)n + 1) + ((size_t)n + 2) / 2, sizeof *at);
+  int32_t *pos = at ? (int32_t *)(at + 2 * ((size_t)n + 1)) : NULL;
   int64_t peak = -2;
-  if (!pos || !at)
+  if (!at)
     goto done;
+  memset(at, 0, sizeof *at * 2 * ((size_t)n + 1));
   int64_t *alloc_at = at, *free_at = at + n + 1;
   peak = -1;
   if (!order_positions(m, order, pos))
@@ -457,8 +458,7 @@ static int64_t simulate_i64(const mem_model *m, const int32_t *order, int64_t *d
   }
   peak = best;
 done:
-  opsched_free(pos);
-  opsched_free(at);
+  opsched_free(at); /* the block */
   return peak;
 }
 

@@ -509,6 +509,13 @@ typedef struct run_class {
  * walk's answer. (An op of cost 0 walks any chunk with an inner run.) */
 static int64_t run_fit(int64_t a, int64_t b) { return (b >> 1) - (a >> 1); }
 
+/* Whether the run [a, b) of doubled time holds an instant [2t, 2t + 1),
+ * where an op of cost 0 fits: an even number in [a, b). Zero-cost queries
+ * (allocations, views) cross the chunks that have none by their summary
+ * instead of reading every step (round 24: 100k memref ops with effort=16,
+ * 5.9 s in the pass). */
+static int zero_fit(int64_t a, int64_t b) { return ((b + 1) >> 1) > ((a + 1) >> 1); }
+
 /* Inlined into its callers (the walks), `capacity` a constant in each: as
  * a call it cost more on the walks of blocks of ~2,000 ops. */
 static inline __attribute__((always_inline)) void
@@ -517,11 +524,15 @@ runs_refresh(const opsched_prof *p, opsched_prof_chunk *c, run_class rc, int cap
   const int64_t use_max = capacity ? rc.use_max - c->add_use : 0;
   int32_t first = -1, last = -1;
   int64_t fit_max = -1;
+  int zero_fits = 0;
   for (int32_t k = 0; k < c->len; k++) {
     if (c->cnt[k] <= free_max && (!capacity || c->use[k] <= use_max))
       continue;
-    if (last >= 0 && k > last + 1 && run_fit(c->t[last + 1], c->t[k]) > fit_max)
-      fit_max = run_fit(c->t[last + 1], c->t[k]);
+    if (last >= 0 && k > last + 1) {
+      if (run_fit(c->t[last + 1], c->t[k]) > fit_max)
+        fit_max = run_fit(c->t[last + 1], c->t[k]);
+      zero_fits |= zero_fit(c->t[last + 1], c->t[k]);
+    }
     if (first < 0)
       first = k;
     last = k;
@@ -529,6 +540,7 @@ runs_refresh(const opsched_prof *p, opsched_prof_chunk *c, run_class rc, int cap
   c->full_first[rc.cls] = first;
   c->full_last[rc.cls] = last;
   c->fit_max[rc.cls] = fit_max;
+  c->zero_fits[rc.cls] = (uint8_t)zero_fits;
   c->stale &= ~(1u << rc.cls);
 }
 
@@ -639,7 +651,8 @@ earliest_runs_walk(opsched_prof *p, int64_t t0, int64_t cost, run_class rc, int 
     }
     if (k == 0 && (c->stale & (1u << cls)))
       runs_refresh(p, c, rc, capacity);
-    if (k > 0 || (c->full_first[cls] >= 0 && c->fit_max[cls] >= cost)) {
+    if (k > 0 || (c->full_first[cls] >= 0 &&
+                  (cost > 0 ? c->fit_max[cls] >= cost : c->zero_fits[cls]))) {
       const int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
       const int64_t use_max = capacity ? rc.use_max - c->add_use : 0;
       for (; k < c->len; k++) {

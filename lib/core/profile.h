@@ -38,10 +38,12 @@ typedef struct opsched_prof_chunk {
    * step that is full for the class (an op of it does not fit there; -1:
    * none), and of the runs of free time between two full steps of the
    * chunk, the largest cost > 0 one of them takes (`fit_max`; 0: none
-   * does, -1: no such run). Class c's are valid when bit c of `stale` is
-   * 0. */
+   * does, -1: no such run) and whether one of them holds an even doubled
+   * time, an instant where an op of cost 0 fits (`zero_fits`). Class c's
+   * are valid when bit c of `stale` is 0. */
   int32_t full_first[OPSCHED_PROF_CLASSES], full_last[OPSCHED_PROF_CLASSES];
   int64_t fit_max[OPSCHED_PROF_CLASSES];
+  uint8_t zero_fits[OPSCHED_PROF_CLASSES];
   uint32_t stale;
 } opsched_prof_chunk;
 

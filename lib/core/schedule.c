@@ -963,12 +963,17 @@ static opsched_status gated_window_schedule(const opsched_graph *g, const mem_mo
                                             gate_range *range, time_ix *ix) {
   int32_t n = s->n, streams = s->streams, cap = s->resource_limit;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  /* Written before read (prio: positions 0..n-1): not zeroed. */
-  int32_t *run_ids = opsched_alloc_array_raw((size_t)n, sizeof *run_ids);
-  int32_t *missing = opsched_alloc_array_raw((size_t)n, sizeof *missing);
-  int32_t *remaining = opsched_alloc_array_raw((size_t)m->nb, sizeof *remaining);
-  int32_t *at = opsched_alloc_array_raw((size_t)n, sizeof *at);
-  uint8_t *started = opsched_alloc_array((size_t)n, sizeof *started);
+  /* One block (run once per budget of a block's search: few allocations
+   * on small blocks); written before read (prio: positions 0..n-1) except
+   * `started`, zeroed. */
+  size_t un = (size_t)n, unb = (size_t)m->nb;
+  int32_t *run_ids = opsched_alloc_array_raw(3 * un + unb + (un + 3) / 4 + 1, sizeof *run_ids);
+  int32_t *missing = run_ids ? run_ids + un : NULL;
+  int32_t *at = run_ids ? missing + un : NULL;
+  int32_t *remaining = run_ids ? at + un : NULL;
+  uint8_t *started = run_ids ? (uint8_t *)(remaining + unb) : NULL;
+  if (started)
+    memset(started, 0, un);
   acc128 *allocs_local = NULL;
   const acc128 *allocs = op_allocs(m, s->memo, &allocs_local);
   opsched_lanes lanes;
@@ -1039,11 +1044,7 @@ static opsched_status gated_window_schedule(const opsched_graph *g, const mem_mo
   }
   st = OPSCHED_OK;
 done:
-  opsched_free(run_ids);
-  opsched_free(missing);
-  opsched_free(remaining);
-  opsched_free(at);
-  opsched_free(started);
+  opsched_free(run_ids); /* the block */
   opsched_free(allocs_local);
   opsched_lanes_free(&lanes);
   return st;
@@ -1522,11 +1523,12 @@ static opsched_status limited_times(const opsched_graph *g,
   int64_t limit = o->max_memory;
   opsched_memory_result *r = NULL;
   opsched_status st = OPSCHED_ERR_NOMEM;
-  int64_t *prio = opsched_alloc_array((size_t)n, sizeof *prio);
-  gated_best b = {opsched_alloc_array((size_t)n, sizeof(int64_t)),
-                  opsched_alloc_array((size_t)n, sizeof(int64_t)),
-                  opsched_alloc_array((size_t)n, sizeof(int32_t)), 0, 0, 0, 0};
-  if (!prio || !b.start || !b.end || !b.stream)
+  /* One zeroed block: prio, then the gated best's times and streams. */
+  size_t un = (size_t)n;
+  int64_t *prio = opsched_alloc_array(un, 3 * sizeof(int64_t) + sizeof(int32_t));
+  gated_best b = {prio ? prio + un : NULL, prio ? prio + 2 * un : NULL,
+                  prio ? (int32_t *)(prio + 3 * un) : NULL, 0, 0, 0, 0};
+  if (!prio)
     goto done;
   if ((st = gated_candidates(g, o, m, s, prio, &b, &r)) != OPSCHED_OK)
     goto done;
@@ -1561,10 +1563,7 @@ static opsched_status limited_times(const opsched_graph *g,
   st = OPSCHED_OK;
 done:
   opsched_memory_result_destroy(r);
-  opsched_free(prio);
-  opsched_free(b.start);
-  opsched_free(b.end);
-  opsched_free(b.stream);
+  opsched_free(prio); /* the block */
   return st;
 }
 

@@ -330,6 +330,55 @@ static void test_run_fit(void) {
   CHECK_EQ_I64(opsched_prof_earliest(&p, 1000, 0, 1), 1002);
   CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 1, 1), 2100);
   opsched_prof_free(&p);
+  /* Ops of cost 0 at every instant 0..2999: the runs between them hold
+   * odd doubled times only, where an op of cost 1 fits and one of cost 0
+   * does not; a query of cost 0 crosses their chunks by the summary
+   * (zero_fits) to the first free instant. */
+  CHECK(opsched_prof_init(&p, 1, 1, 1, 4000));
+  for (int64_t i = 0; i < 3000; i++)
+    CHECK(opsched_prof_add(&p, i, 0, 1));
+  CHECK(p.nch > 10);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 0, 1), 3000);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 1500, 0, 1), 3000);
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 1, 1), 0);
+  CHECK(opsched_prof_add(&p, 1200, 1, 1)); /* [1200, 1201): the instants stay full */
+  CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 0, 1), 3000);
+  opsched_prof_free(&p);
+}
+
+/* Allocation-shaped queries (round 24): two ops of cost 0 asked from time
+ * 0 for each op of cost > 0 placed near the end, so the instants fill up
+ * and every zero-cost query crosses most of the profile. Checked against
+ * the reference, on runs (demand 1), classes (demands) and flat profiles. */
+static void zero_cost_run(uint64_t seed, int32_t n, int32_t streams, int32_t cap,
+                          int32_t demands, int64_t max_cost) {
+  uint64_t s = seed * 0x9e3779b97f4a7c15u + 11;
+  flat f = flat_make(n, streams, cap);
+  opsched_prof p;
+  CHECK(opsched_prof_init(&p, streams, cap, demands, n));
+  int mismatches = 0;
+  int64_t horizon = 0;
+  for (int32_t i = 0; i < n; i++) {
+    int zero = i % 3 != 2;
+    int64_t cost = zero ? 0 : 1 + (int64_t)(rnd(&s) % (uint64_t)max_cost);
+    int32_t demand = 1 + (int32_t)(rnd(&s) % (uint64_t)demands);
+    int64_t est = zero ? (int64_t)(rnd(&s) % 4) : horizon - (int64_t)(rnd(&s) % 8);
+    est = est < 0 ? 0 : est;
+    int64_t b = place_both(&p, &f, est, cost, demand, &mismatches, "zero ", seed, i);
+    horizon = b + cost > horizon ? b + cost : horizon;
+  }
+  CHECK_EQ_I64(mismatches, 0);
+  opsched_prof_free(&p);
+  flat_free(&f);
+}
+
+static void test_zero_cost_profiles(void) {
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    zero_cost_run(seed, 6000, 4, 4, 1, 5);      /* runs, grouped */
+    zero_cost_run(seed + 10, 3000, 2, 2, 1, 3); /* runs, ungrouped */
+    zero_cost_run(seed + 20, 3000, 4, 6, 3, 5); /* classes */
+    zero_cost_run(seed + 30, 1000, 4, 4, 1, 5); /* flat */
+  }
 }
 
 /* Fanout-shaped queries: every op asks from one of a few early starts, so
@@ -411,6 +460,7 @@ int main(void) {
   test_skips();
   test_fanout_profiles();
   test_run_fit();
+  test_zero_cost_profiles();
   test_random_profiles();
   test_snapshots();
   test_earliest_memo();
