@@ -25,6 +25,9 @@ static int groups_alloc(opsched_prof *p, size_t count) {
   uint8_t *fu = opsched_realloc_array(p->gfull, per_class, sizeof *fu);
   if (fu)
     p->gfull = fu;
+  uint8_t *ze = opsched_realloc_array(p->gzero, per_class, sizeof *ze);
+  if (ze)
+    p->gzero = ze;
   int64_t *fi = opsched_realloc_array(p->gfit, per_class, sizeof *fi);
   if (fi)
     p->gfit = fi;
@@ -34,7 +37,7 @@ static int groups_alloc(opsched_prof *p, size_t count) {
   int64_t *af = opsched_realloc_array(p->gafter, per_class, sizeof *af);
   if (af)
     p->gafter = af;
-  if (!st || !fu || !fi || !ff || !af)
+  if (!st || !fu || !ze || !fi || !ff || !af)
     return 0;
   memset(p->gstale, STALE_ALL, count);
   return 1;
@@ -52,7 +55,7 @@ static void groups_touch(opsched_prof *p, int32_t from, int32_t to) {
 int opsched_prof_init(opsched_prof *p, int32_t streams, int32_t cap,
                       int32_t max_demand, int32_t ops) {
   p->memo_lo = -1;
-  p->gstale = p->gfull = NULL;
+  p->gstale = p->gfull = p->gzero = NULL;
   p->gfit = p->gff = p->gafter = NULL;
   p->flat = ops >= 0 && ops <= OPSCHED_PROF_FLAT_OPS;
   p->grouped = ops < 0 || ops > OPSCHED_PROF_GROUP_OPS;
@@ -87,10 +90,11 @@ void opsched_prof_free(opsched_prof *p) {
   opsched_free(p->puse);
   opsched_free(p->gstale);
   opsched_free(p->gfull);
+  opsched_free(p->gzero);
   opsched_free(p->gfit);
   opsched_free(p->gff);
   opsched_free(p->gafter);
-  p->gstale = p->gfull = NULL;
+  p->gstale = p->gfull = p->gzero = NULL;
   p->gfit = p->gff = p->gafter = NULL;
   p->pt = NULL;
   p->pcnt = p->puse = NULL;
@@ -573,7 +577,7 @@ static int group_refresh(opsched_prof *p, int32_t g, int cls) {
   int32_t c0 = g * GROUP, c1 = c0 + GROUP < p->nch ? c0 + GROUP : p->nch;
   int32_t gi = g * CLASSES + cls;
   int64_t best = -1, after = -1;
-  int full = 0;
+  int full = 0, zero = 0;
   for (int32_t ci = c0; ci < c1; ci++)
     if (chunk(p, ci)->stale & (1u << cls))
       return 0;
@@ -582,15 +586,20 @@ static int group_refresh(opsched_prof *p, int32_t g, int cls) {
     if (c->full_first[cls] < 0)
       continue;
     best = c->fit_max[cls] > best ? c->fit_max[cls] : best;
+    zero |= c->zero_fits[cls];
     if (!full)
       p->gff[gi] = c->t[c->full_first[cls]];
-    else if (run_fit(after, c->t[c->full_first[cls]]) > best)
-      best = run_fit(after, c->t[c->full_first[cls]]);
+    else {
+      if (run_fit(after, c->t[c->full_first[cls]]) > best)
+        best = run_fit(after, c->t[c->full_first[cls]]);
+      zero |= zero_fit(after, c->t[c->full_first[cls]]);
+    }
     full = 1;
     after = after_step(p, ci, c->full_last[cls]);
   }
   p->gfit[gi] = best;
   p->gfull[gi] = (uint8_t)full;
+  p->gzero[gi] = (uint8_t)zero;
   p->gafter[gi] = after;
   p->gstale[g] &= (uint8_t)~(1u << cls);
   return 1;
@@ -598,18 +607,20 @@ static int group_refresh(opsched_prof *p, int32_t g, int cls) {
 
 /* Crosses the group that starts at directory position ci (entered at its
  * first step, before the last chunk) by its summary when no run of it
- * takes an op of `cost` > 0: the chunk-by-chunk walk would cross each
- * chunk by its summary (fit_max < cost), find every run between two of
- * its full steps too short (the same run_fit test), and either stop at the
+ * takes an op of `cost` (> 0: gfit; 0: gzero): the chunk-by-chunk walk
+ * would cross each chunk by its summary (fit_max < cost, or no zero_fits),
+ * find every run between two of its full steps too short (the same run_fit
+ * or zero_fit test), and either stop at the
  * group's first full step with r's start or go on from the run after its
  * last. Returns 1 with r updated (*done: r.t is the answer), 0 when the
  * group must be walked. */
 static int group_cross(opsched_prof *p, int32_t ci, int64_t cost, int cls, run_query *r,
                        int *done) {
   int32_t g = ci / GROUP, gi = g * CLASSES + cls;
-  if (ci % GROUP != 0 || ci + GROUP >= p->nch) /* grouped, cost > 0: the caller's */
+  if (ci % GROUP != 0 || ci + GROUP >= p->nch)
     return 0;
-  if (((p->gstale[g] & (1u << cls)) && !group_refresh(p, g, cls)) || p->gfit[gi] >= cost)
+  if (((p->gstale[g] & (1u << cls)) && !group_refresh(p, g, cls)) ||
+      (cost > 0 ? p->gfit[gi] >= cost : p->gzero[gi]))
     return 0;
   if (p->gfull[gi] && p->gff[gi] >= r->hi)
     *done = 1;
@@ -629,7 +640,7 @@ static int group_cross(opsched_prof *p, int32_t ci, int64_t cost, int cls, run_q
  * step is empty, full for no class. */
 /* `grouped` and `capacity` (constants in each caller: a walk pays no test
  * for what it does not use) cross groups by their summaries
- * (group_cross; grouped profiles, an op of cost > 0) and count the
+ * (group_cross; grouped profiles) and count the
  * capacity in what is full. */
 static inline __attribute__((always_inline)) int64_t
 earliest_runs_walk(opsched_prof *p, int64_t t0, int64_t cost, run_class rc, int grouped,
@@ -714,8 +725,7 @@ static int64_t earliest_from(opsched_prof *p, int64_t t, int64_t cost, int32_t d
   if (p->flat)
     return flat_earliest(p, t, cost, demand);
   if (p->runs && demand <= p->max_demand)
-    return p->grouped && cost > 0 ? earliest_runs_grouped(p, t, cost)
-                                  : earliest_runs(p, t, cost);
+    return p->grouped ? earliest_runs_grouped(p, t, cost) : earliest_runs(p, t, cost);
   if (cls >= 0) {
     run_class rc = {cls, (int64_t)p->cap - demand};
     return p->grouped ? earliest_class_grouped(p, t, cost, rc) : earliest_class(p, t, cost, rc);

@@ -84,10 +84,11 @@ typedef struct opsched_prof {
    * the largest cost > 0 any run of free time between two full steps of
    * the group takes (inside a chunk or across chunks: `gfit`, -1 none),
    * the time of its first full step and where the run after its last full
-   * step starts (`gff`, `gafter`; `gfull` 0: no full step). Valid when bit
-   * `class` of gstale[g] is 0; the earliest-start query crosses such a
-   * group in O(1) when no run of it takes the op. */
-  uint8_t *gstale, *gfull;
+   * step starts (`gff`, `gafter`; `gfull` 0: no full step), and whether
+   * such a run holds an instant, where an op of cost 0 fits (`gzero`).
+   * Valid when bit `class` of gstale[g] is 0; the earliest-start query
+   * crosses such a group in O(1) when no run of it takes the op. */
+  uint8_t *gstale, *gfull, *gzero;
   int64_t *gfit, *gff, *gafter;
   /* Whether the groups are kept: profiles of more than
    * OPSCHED_PROF_GROUP_OPS ops (on smaller ones the walks are short and

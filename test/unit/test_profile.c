@@ -344,6 +344,23 @@ static void test_run_fit(void) {
   CHECK(opsched_prof_add(&p, 1200, 1, 1)); /* [1200, 1201): the instants stay full */
   CHECK_EQ_I64(opsched_prof_earliest(&p, 0, 0, 1), 3000);
   opsched_prof_free(&p);
+  /* The same with one instant in every 701 left free, asked from the
+   * previous one: the walk crosses whole chunks and groups (their
+   * summaries, gzero) and stops at each free instant, wherever it falls
+   * (inside a chunk, or in a run across two chunks). */
+  CHECK(opsched_prof_init(&p, 1, 1, 1, 20000));
+  CHECK(p.grouped);
+  for (int64_t i = 0; i < 14000; i++)
+    if (i % 701 != 700)
+      CHECK(opsched_prof_add(&p, i, 0, 1));
+  int missed = 0;
+  for (int64_t free_at = 700; free_at < 14000; free_at += 701)
+    missed += opsched_prof_earliest(&p, free_at - 700, 0, 1) != free_at;
+  CHECK_EQ_I64(missed, 0);
+  for (int64_t t = 0; t <= 13318; t += 37) /* to the last free instant */
+    missed += opsched_prof_earliest(&p, t, 0, 1) != (t % 701 == 700 ? t : t + 700 - t % 701);
+  CHECK_EQ_I64(missed, 0);
+  opsched_prof_free(&p);
 }
 
 /* Allocation-shaped queries (round 24): two ops of cost 0 asked from time

@@ -38,6 +38,11 @@ N ops, on small static tensors so the ops are real but the files stay lean.
   opsched-gen.py cfg N            a region of many blocks: blocks of 10 ops
                                   chained by cf.br, a tensor passed as the
                                   block argument
+  opsched-gen.py memrefs N        memref ops, two of every three of cost 0:
+                                  an allocation, a linalg.add into it from
+                                  two of the 64 latest memrefs, and a view of
+                                  it (effort's decodes ask the profile for
+                                  the earliest instant of each cost-0 op)
 
   opsched-gen.py effects N [SEED] [STREAMS] [WAITS]
                                   an annotated schedule for
@@ -386,14 +391,31 @@ def cfg(out, n):
             out.write("  return %%v%d_8 : %s\n" % (j, T))
     out.write("}\n")
 
+
+def memrefs(out, n):
+    rnd = lcg(5)
+    m = "memref<4x4xf32>"
+    out.write("func.func @scale(%%a: %s, %%b: %s) {\n" % (m, m))
+    names = ["%a", "%b"]
+    for i in range(0, n, 3):
+        recent = names[-64:]
+        x, y = recent[next(rnd) % len(recent)], recent[next(rnd) % len(recent)]
+        out.write("  %%m%d = memref.alloc() : %s\n" % (i, m))
+        out.write("  linalg.add ins(%s, %s : %s, %s) outs(%%m%d : %s)\n" % (x, y, m, m, i, m))
+        out.write("  %%s%d = memref.subview %%m%d[0, 0] [2, 2] [1, 1] : %s to "
+                  "memref<2x2xf32, strided<[4, 1]>>\n" % (i, i, m))
+        names.append("%%m%d" % i)
+    out.write("  return\n}\n")
+
 if __name__ == "__main__":
     out = sys.stdout
     if len(sys.argv) >= 3 and sys.argv[1] == "dag":
         dag(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     elif len(sys.argv) >= 3 and sys.argv[1] == "blocks":
         blocks(out, int(sys.argv[2]))
-    elif len(sys.argv) >= 3 and sys.argv[1] in ("loops", "branches", "cfg"):
-        {"loops": loops, "branches": branches, "cfg": cfg}[sys.argv[1]](out, int(sys.argv[2]))
+    elif len(sys.argv) >= 3 and sys.argv[1] in ("loops", "branches", "cfg", "memrefs"):
+        {"loops": loops, "branches": branches, "cfg": cfg, "memrefs": memrefs}[sys.argv[1]](
+            out, int(sys.argv[2]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "fanout":
         fanout(out, int(sys.argv[2]))
     elif len(sys.argv) >= 5 and sys.argv[1] == "chains":
