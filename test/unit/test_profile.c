@@ -363,61 +363,36 @@ static void test_run_fit(void) {
   opsched_prof_free(&p);
 }
 
-/* Allocation-shaped queries (round 24): two ops of cost 0 asked from time
- * 0 for each op of cost > 0 placed near the end, so the instants fill up
- * and every zero-cost query crosses most of the profile. Checked against
- * the reference, on runs (demand 1), classes (demands) and flat profiles. */
-static void zero_cost_run(uint64_t seed, int32_t n, int32_t streams, int32_t cap,
-                          int32_t demands, int64_t max_cost) {
-  uint64_t s = seed * 0x9e3779b97f4a7c15u + 11;
+/* Fanout-shaped queries: every op asks from one of a few early starts, so
+ * the search crosses the whole profile placed so far (the capacity-bound
+ * classes' run summaries, the skips each class learns) and lands at its
+ * end or in a gap a shorter or lighter op left. Checked against the
+ * reference, with 1 to 11 distinct demands (over OPSCHED_PROF_CLASSES: the
+ * step walk from a lighter class's skip for the rest).
+ *
+ * Allocation-shaped queries (alloc_shape, round 24): two ops of cost 0
+ * asked from time 0 to 3 for each op of cost > 0 placed near the end, so
+ * the instants fill up and every zero-cost query crosses most of the
+ * profile. */
+static void shaped_run(int alloc_shape, uint64_t seed, int32_t n, int32_t streams,
+                       int32_t cap, int32_t demands, int64_t max_cost) {
+  uint64_t s = seed * 0x9e3779b97f4a7c15u + 7;
   flat f = flat_make(n, streams, cap);
   opsched_prof p;
   CHECK(opsched_prof_init(&p, streams, cap, demands, n));
   int mismatches = 0;
   int64_t horizon = 0;
   for (int32_t i = 0; i < n; i++) {
-    int zero = i % 3 != 2;
-    int64_t cost = zero ? 0 : 1 + (int64_t)(rnd(&s) % (uint64_t)max_cost);
-    int32_t demand = 1 + (int32_t)(rnd(&s) % (uint64_t)demands);
-    int64_t est = zero ? (int64_t)(rnd(&s) % 4) : horizon - (int64_t)(rnd(&s) % 8);
-    est = est < 0 ? 0 : est;
-    int64_t b = place_both(&p, &f, est, cost, demand, &mismatches, "zero ", seed, i);
-    horizon = b + cost > horizon ? b + cost : horizon;
-  }
-  CHECK_EQ_I64(mismatches, 0);
-  opsched_prof_free(&p);
-  flat_free(&f);
-}
-
-static void test_zero_cost_profiles(void) {
-  for (uint64_t seed = 1; seed <= 3; seed++) {
-    zero_cost_run(seed, 6000, 4, 4, 1, 5);      /* runs, grouped */
-    zero_cost_run(seed + 10, 3000, 2, 2, 1, 3); /* runs, ungrouped */
-    zero_cost_run(seed + 20, 3000, 4, 6, 3, 5); /* classes */
-    zero_cost_run(seed + 30, 1000, 4, 4, 1, 5); /* flat */
-  }
-}
-
-/* Fanout-shaped queries: every op asks from one of a few early starts, so
- * the search crosses the whole profile placed so far (the capacity-bound
- * classes' run summaries, the skips each class learns) and lands at its
- * end or in a gap a shorter or lighter op left. Checked against the
- * reference, with 1 to 11 distinct demands (over OPSCHED_PROF_CLASSES: the
- * step walk from a lighter class's skip for the rest). */
-static void fanout_run(uint64_t seed, int32_t n, int32_t streams, int32_t cap,
-                       int32_t demands, int64_t max_cost) {
-  uint64_t s = seed * 0x9e3779b97f4a7c15u + 7;
-  flat f = flat_make(n, streams, cap);
-  opsched_prof p;
-  CHECK(opsched_prof_init(&p, streams, cap, demands, n));
-  int mismatches = 0;
-  for (int32_t i = 0; i < n; i++) {
-    int64_t cost = 1 + (int64_t)(rnd(&s) % (uint64_t)max_cost);
-    if (rnd(&s) % 16 == 0)
+    int64_t cost = alloc_shape && i % 3 != 2 ? 0 : 1 + (int64_t)(rnd(&s) % (uint64_t)max_cost);
+    if (!alloc_shape && rnd(&s) % 16 == 0)
       cost = 0;
     int32_t demand = 1 + (int32_t)(rnd(&s) % (uint64_t)demands);
-    int64_t est = (int64_t)(rnd(&s) % 3) * 5;
-    place_both(&p, &f, est, cost, demand, &mismatches, "fanout ", seed, i);
+    int64_t est = !alloc_shape ? (int64_t)(rnd(&s) % 3) * 5
+                  : cost == 0  ? (int64_t)(rnd(&s) % 4)
+                               : horizon - (int64_t)(rnd(&s) % 8);
+    int64_t b = place_both(&p, &f, est < 0 ? 0 : est, cost, demand, &mismatches,
+                           alloc_shape ? "alloc " : "fanout ", seed, i);
+    horizon = b + cost > horizon ? b + cost : horizon;
   }
   CHECK_EQ_I64(mismatches, 0);
   CHECK_EQ_I64(p.classes, p.runs ? 0 : demands < OPSCHED_PROF_CLASSES ? demands
@@ -426,14 +401,23 @@ static void fanout_run(uint64_t seed, int32_t n, int32_t streams, int32_t cap,
   flat_free(&f);
 }
 
+static void test_zero_cost_profiles(void) {
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    shaped_run(1, seed, 6000, 4, 4, 1, 5);      /* runs, grouped */
+    shaped_run(1, seed + 10, 3000, 2, 2, 1, 3); /* runs, ungrouped */
+    shaped_run(1, seed + 20, 3000, 4, 6, 3, 5); /* classes */
+    shaped_run(1, seed + 30, 1000, 4, 4, 1, 5); /* flat */
+  }
+}
+
 static void test_fanout_profiles(void) {
   for (uint64_t seed = 1; seed <= 2; seed++) {
-    fanout_run(seed, 5000, 4, 3, 2, 3);       /* grouped, two classes */
-    fanout_run(seed + 10, 3000, 4, 5, 4, 6);  /* ungrouped, four */
-    fanout_run(seed + 20, 5000, 8, 9, 6, 4);  /* six demands */
-    fanout_run(seed + 50, 5000, 8, 12, 11, 4); /* eleven: three walk steps */
-    fanout_run(seed + 30, 1000, 4, 3, 2, 3);  /* flat */
-    fanout_run(seed + 40, 5000, 4, 8, 2, 5);  /* runs: class 0 alone */
+    shaped_run(0, seed, 5000, 4, 3, 2, 3);       /* grouped, two classes */
+    shaped_run(0, seed + 10, 3000, 4, 5, 4, 6);  /* ungrouped, four */
+    shaped_run(0, seed + 20, 5000, 8, 9, 6, 4);  /* six demands */
+    shaped_run(0, seed + 50, 5000, 8, 12, 11, 4); /* eleven: three walk steps */
+    shaped_run(0, seed + 30, 1000, 4, 3, 2, 3);  /* flat */
+    shaped_run(0, seed + 40, 5000, 4, 8, 2, 5);  /* runs: class 0 alone */
   }
 }
 
