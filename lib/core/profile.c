@@ -510,7 +510,7 @@ typedef struct run_class {
  * cost > 0 at start a / 2 (the first t with 2t + 1 >= a) when 2 (a / 2 +
  * cost) <= b, i.e. cost <= b / 2 - a / 2: run_from's candidate, so a chunk
  * none of whose inner runs takes the op is crossed by its summary with the
- * walk's answer. (An op of cost 0 walks any chunk with an inner run.) */
+ * walk's answer. An op of cost 0 needs an instant instead (zero_fit). */
 static int64_t run_fit(int64_t a, int64_t b) { return (b >> 1) - (a >> 1); }
 
 /* Whether the run [a, b) of doubled time holds an instant [2t, 2t + 1),
@@ -519,6 +519,13 @@ static int64_t run_fit(int64_t a, int64_t b) { return (b >> 1) - (a >> 1); }
  * instead of reading every step (round 24: 100k memref ops with effort=16,
  * 5.9 s in the pass). */
 static int zero_fit(int64_t a, int64_t b) { return ((b + 1) >> 1) > ((a + 1) >> 1); }
+
+/* Whether some run a summary stands for (a chunk's or a group's: the
+ * largest run_fit `fit_max`, whether one holds an instant `zero`) takes an op
+ * of `cost`. */
+static int summary_takes(int64_t fit_max, int zero, int64_t cost) {
+  return cost > 0 ? fit_max >= cost : zero;
+}
 
 /* Inlined into its callers (the walks), `capacity` a constant in each: as
  * a call it cost more on the walks of blocks of ~2,000 ops. */
@@ -620,7 +627,7 @@ static int group_cross(opsched_prof *p, int32_t ci, int64_t cost, int cls, run_q
   if (ci % GROUP != 0 || ci + GROUP >= p->nch)
     return 0;
   if (((p->gstale[g] & (1u << cls)) && !group_refresh(p, g, cls)) ||
-      (cost > 0 ? p->gfit[gi] >= cost : p->gzero[gi]))
+      summary_takes(p->gfit[gi], p->gzero[gi], cost))
     return 0;
   if (p->gfull[gi] && p->gff[gi] >= r->hi)
     *done = 1;
@@ -662,8 +669,8 @@ earliest_runs_walk(opsched_prof *p, int64_t t0, int64_t cost, run_class rc, int 
     }
     if (k == 0 && (c->stale & (1u << cls)))
       runs_refresh(p, c, rc, capacity);
-    if (k > 0 || (c->full_first[cls] >= 0 &&
-                  (cost > 0 ? c->fit_max[cls] >= cost : c->zero_fits[cls]))) {
+    if (k > 0 ||
+        (c->full_first[cls] >= 0 && summary_takes(c->fit_max[cls], c->zero_fits[cls], cost))) {
       const int64_t free_max = (int64_t)p->streams - 1 - c->add_cnt;
       const int64_t use_max = capacity ? rc.use_max - c->add_use : 0;
       for (; k < c->len; k++) {

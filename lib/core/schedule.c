@@ -1335,7 +1335,7 @@ static void gated_memo_add(opsched_schedule_memo *memo, const opsched_schedule *
   int64_t fail_min = r->failed ? acc_i64(&r->fail_min) : INT64_MAX;
   opsched_gated_memo e = {acc_i64(&r->fit_max), fail_min, peak, makespan, window, s->streams,
                           s->resource_limit, NULL, NULL, NULL, NULL};
-  /* One block for the four arrays, `prio` owning it (gated_memo_free). */
+  /* One block for the four arrays, `prio` owning it (gated_memo_clear). */
   if (!(e.prio = opsched_alloc_array_raw(n, 3 * sizeof(int64_t) + sizeof(int32_t))))
     return;
   e.start = e.prio + n;

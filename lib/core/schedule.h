@@ -20,7 +20,7 @@ typedef struct opsched_gated_memo {
   int64_t fit_max, fail_min, peak; /* peak -1: not computed yet */
   int64_t makespan;
   int32_t window, streams, cap;
-  int64_t *prio, *start, *end;
+  int64_t *prio, *start, *end; /* one block, `prio` owning it */
   int32_t *stream;
 } opsched_gated_memo;
 
