@@ -62,6 +62,10 @@ typedef struct builder {
                                   no lookup) */
   int32_t *seen, *stack;       /* per op: reachability search stamp, work list */
   int32_t stamp, budget;
+  /* Steps (uses and operands looked at) left to the block's in-place
+   * questions (REACH_WORK); once spent, every question answers no. */
+  int64_t work_left;
+  int exhausted;
   int32_t *next_writer;        /* per tensor.empty op: earliest home writer, -1 */
   int64_t *next_init;          /* and its init operand */
   opsched_ptrmap home_writer;  /* DPS result written into its empty's home buffer */
@@ -144,6 +148,46 @@ static int64_t tied_operand(builder *b, int32_t i, intptr_t r) {
 /* Ops visited per in-place question: past it the write counts as a copy,
  * which keeps the model near-linear on huge blocks. */
 enum { REACH_BUDGET = 4096, VIEW_DEPTH = 16, CHAIN_MAX = 64 };
+/* Steps all the in-place questions of a block may take, per op and operand
+ * of the block: the questions scan use lists, which the per-question
+ * budget above does not bound (one fill the init of each of n ops made
+ * every question scan up to n uses: opsched-gen shared-init 40000 took
+ * 24 s, docs/benchmarks-scale.md "Round 25"). Past it every question
+ * answers no (a copy), so the model stays linear whatever the fan-out. */
+enum { REACH_WORK = 64 };
+
+/* Takes one step of the block's work; 0 when none is left. */
+static int spend(builder *b) {
+  if (b->work_left > 0) {
+    b->work_left--;
+    return 1;
+  }
+  b->exhausted = 1;
+  return 0;
+}
+
+/* 1 when ops[to] takes a result of ops[from] as an operand: the common
+ * in-place question (an op writing over its own init) answered from the
+ * reader's few operands, not the writer's uses. */
+enum { DIRECT_RESULTS_MAX = 8 };
+static int uses_result_of(builder *b, int32_t from, int32_t to) {
+  MlirOperation def = b->ops[from], op = b->ops[to];
+  intptr_t nr = mlirOperationGetNumResults(def);
+  if (nr == 0 || nr > DIRECT_RESULTS_MAX)
+    return 0;
+  const void *res[DIRECT_RESULTS_MAX];
+  for (intptr_t r = 0; r < nr; r++)
+    res[r] = mlirOperationGetResult(def, r).ptr;
+  for (intptr_t k = 0, nk = mlirOperationGetNumOperands(op); k < nk; k++) {
+    if (!spend(b))
+      return 0;
+    const void *v = mlirOperationGetOperand(op, k).ptr;
+    for (intptr_t r = 0; r < nr; r++)
+      if (v == res[r])
+        return 1;
+  }
+  return 0;
+}
 
 /* Index of the op of this block that `op` is or is nested in, or -1. */
 static int32_t block_index_of(const builder *b, MlirOperation op) {
@@ -197,6 +241,8 @@ static int reaches(builder *b, int32_t from, int32_t to) {
   }
   if (from == to)
     return 1;
+  if (from < to && uses_result_of(b, from, to))
+    return 1;
   int32_t stamp = ++b->stamp, top = 0;
   b->seen[from] = stamp;
   b->stack[top++] = from;
@@ -205,6 +251,8 @@ static int reaches(builder *b, int32_t from, int32_t to) {
     for (intptr_t r = 0, nr = mlirOperationGetNumResults(op); r < nr; r++)
       for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
            !mlirOpOperandIsNull(u); u = mlirOpOperandGetNextUse(u)) {
+        if (!spend(b))
+          return 0;
         int32_t t = block_index_of(b, mlirOpOperandGetOwner(u));
         if (t == to)
           return 1;
@@ -252,6 +300,8 @@ static int readers_precede(builder *b, MlirValue v, int32_t w, int64_t self, int
     return 0;
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
+    if (!spend(b))
+      return 0;
     MlirOperation owner = mlirOpOperandGetOwner(u);
     int32_t t = block_index_of(b, owner);
     if (t == w) {
@@ -293,7 +343,7 @@ static int holds_latest_within(builder *b, MlirValue head, int32_t w, int64_t se
 
 static int holds_latest(builder *b, MlirValue head, int32_t w, int64_t self) {
   b->budget = REACH_BUDGET;
-  return holds_latest_within(b, head, w, self);
+  return !b->exhausted && holds_latest_within(b, head, w, self);
 }
 
 /* True when operand `k` of ops[i] is the init tied to one of its results. */
@@ -311,6 +361,8 @@ static int is_tied_init(builder *b, int32_t i, intptr_t k) {
 static MlirValue chain_next(builder *b, MlirValue v) {
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
+    if (!spend(b))
+      return (MlirValue){NULL}; /* chain_precedes reads b->exhausted */
     MlirOperation x = mlirOpOperandGetOwner(u);
     int32_t t = opsched_ptrmap_get(b->op_index, x.ptr);
     if (t < 0)
@@ -333,14 +385,15 @@ static MlirValue chain_next(builder *b, MlirValue v) {
  * `n_init`: ops[n] may then take the buffer. */
 static int chain_precedes(builder *b, MlirValue v, int32_t n, int64_t n_init) {
   b->budget = REACH_BUDGET;
-  if (!reaches(b, block_index_of(b, mlirOpResultGetOwner(v)), n))
+  if (b->exhausted || !reaches(b, block_index_of(b, mlirOpResultGetOwner(v)), n))
     return 0;
   for (int len = 0; len < CHAIN_MAX && !mlirValueIsNull(v); len++) {
     if (!readers_precede(b, v, n, n_init, 0))
       return 0;
     v = chain_next(b, v);
   }
-  return mlirValueIsNull(v);
+  /* A chain cut short by the block's work is not known to end. */
+  return !b->exhausted && mlirValueIsNull(v);
 }
 
 /* Index of the tensor.empty of this block that `v` is, or -1. */
@@ -674,6 +727,7 @@ int opsched_block_buffers_build(opsched_block_buffers *bb, MlirBlock block,
   }
   int32_t total_results = nargs + (int32_t)results;
   int64_t total_operands = operands; /* the uses' capacity hint */
+  b.work_left = REACH_WORK * ((int64_t)n + operands + 1);
   bb->value_op = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
   bb->value_result = malloc(sizeof(int32_t) * (size_t)(total_results + 1));
   bb->value_buffer = malloc(sizeof(int32_t) * (size_t)(total_results + 1));

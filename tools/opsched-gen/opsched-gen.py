@@ -44,6 +44,14 @@ N ops, on small static tensors so the ops are real but the files stay lean.
                                   it (effort's decodes ask the profile for
                                   the earliest instant of each cost-0 op)
 
+  opsched-gen.py shared-init N    one zero-filled init (a linalg.fill of a
+                                  tensor.empty) shared by every op, as
+                                  torch-mlir emits it for the matmuls of a
+                                  network: a chain of linalg.matmul into it
+                                  and linalg.add that also read it (the
+                                  in-place questions of the buffer model
+                                  each walked its N uses: quadratic)
+
   opsched-gen.py effects N [SEED] [STREAMS] [WAITS]
                                   an annotated schedule for
                                   op-schedule-verify: N memref ops (loads,
@@ -407,6 +415,22 @@ def memrefs(out, n):
         names.append("%%m%d" % i)
     out.write("  return\n}\n")
 
+def shared_init(out, n):
+    out.write("func.func @scale(%%a: %s, %%w: %s) -> %s {\n" % (T, T, T))
+    out.write("  %%zero = arith.constant 0.0 : f32\n  %%e = tensor.empty() : %s\n" % T)
+    out.write("  %%z = linalg.fill ins(%%zero : f32) outs(%%e : %s) -> %s\n" % (T, T))
+    prev = "%a"
+    for i in range(n - 3):
+        if i % 2 == 0:
+            out.write("  %%x%d = linalg.matmul ins(%s, %%w : %s, %s) outs(%%z : %s) -> %s\n"
+                      % (i, prev, T, T, T, T))
+        else:
+            out.write("  %%x%d = linalg.add ins(%%z, %s : %s, %s) outs(%%z : %s) -> %s\n"
+                      % (i, prev, T, T, T, T))
+        prev = "%%x%d" % i
+    out.write("  return %s : %s\n}\n" % (prev, T))
+
+
 if __name__ == "__main__":
     out = sys.stdout
     if len(sys.argv) >= 3 and sys.argv[1] == "dag":
@@ -416,6 +440,8 @@ if __name__ == "__main__":
     elif len(sys.argv) >= 3 and sys.argv[1] in ("loops", "branches", "cfg", "memrefs"):
         {"loops": loops, "branches": branches, "cfg": cfg, "memrefs": memrefs}[sys.argv[1]](
             out, int(sys.argv[2]))
+    elif len(sys.argv) >= 3 and sys.argv[1] == "shared-init":
+        shared_init(out, int(sys.argv[2]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "fanout":
         fanout(out, int(sys.argv[2]))
     elif len(sys.argv) >= 5 and sys.argv[1] == "chains":
