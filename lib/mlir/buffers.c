@@ -63,9 +63,8 @@ typedef struct builder {
   int32_t *seen, *stack;       /* per op: reachability search stamp, work list */
   int32_t stamp, budget;
   /* Steps (uses and operands looked at) left to the block's in-place
-   * questions (REACH_WORK); once spent, every question answers no. */
+   * questions (REACH_WORK); at 0, every question answers no. */
   int64_t work_left;
-  int exhausted;
   int32_t *next_writer;        /* per tensor.empty op: earliest home writer, -1 */
   int64_t *next_init;          /* and its init operand */
   opsched_ptrmap home_writer;  /* DPS result written into its empty's home buffer */
@@ -158,12 +157,10 @@ enum { REACH_WORK = 64 };
 
 /* Takes one step of the block's work; 0 when none is left. */
 static int spend(builder *b) {
-  if (b->work_left > 0) {
-    b->work_left--;
-    return 1;
-  }
-  b->exhausted = 1;
-  return 0;
+  if (b->work_left == 0)
+    return 0;
+  b->work_left--;
+  return 1;
 }
 
 /* 1 when ops[to] takes a result of ops[from] as an operand: the common
@@ -343,7 +340,7 @@ static int holds_latest_within(builder *b, MlirValue head, int32_t w, int64_t se
 
 static int holds_latest(builder *b, MlirValue head, int32_t w, int64_t self) {
   b->budget = REACH_BUDGET;
-  return !b->exhausted && holds_latest_within(b, head, w, self);
+  return b->work_left > 0 && holds_latest_within(b, head, w, self);
 }
 
 /* True when operand `k` of ops[i] is the init tied to one of its results. */
@@ -362,7 +359,7 @@ static MlirValue chain_next(builder *b, MlirValue v) {
   for (MlirOpOperand u = mlirValueGetFirstUse(v); !mlirOpOperandIsNull(u);
        u = mlirOpOperandGetNextUse(u)) {
     if (!spend(b))
-      return (MlirValue){NULL}; /* chain_precedes reads b->exhausted */
+      return (MlirValue){NULL}; /* chain_precedes reads work_left */
     MlirOperation x = mlirOpOperandGetOwner(u);
     int32_t t = opsched_ptrmap_get(b->op_index, x.ptr);
     if (t < 0)
@@ -385,15 +382,16 @@ static MlirValue chain_next(builder *b, MlirValue v) {
  * `n_init`: ops[n] may then take the buffer. */
 static int chain_precedes(builder *b, MlirValue v, int32_t n, int64_t n_init) {
   b->budget = REACH_BUDGET;
-  if (b->exhausted || !reaches(b, block_index_of(b, mlirOpResultGetOwner(v)), n))
+  if (b->work_left == 0 || !reaches(b, block_index_of(b, mlirOpResultGetOwner(v)), n))
     return 0;
   for (int len = 0; len < CHAIN_MAX && !mlirValueIsNull(v); len++) {
     if (!readers_precede(b, v, n, n_init, 0))
       return 0;
     v = chain_next(b, v);
   }
-  /* A chain cut short by the block's work is not known to end. */
-  return !b->exhausted && mlirValueIsNull(v);
+  /* A chain cut short by the block's work is not known to end (one that
+   * took the last step counts as cut short too: a copy is always safe). */
+  return b->work_left > 0 && mlirValueIsNull(v);
 }
 
 /* Index of the tensor.empty of this block that `v` is, or -1. */

@@ -437,11 +437,9 @@ if __name__ == "__main__":
         dag(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     elif len(sys.argv) >= 3 and sys.argv[1] == "blocks":
         blocks(out, int(sys.argv[2]))
-    elif len(sys.argv) >= 3 and sys.argv[1] in ("loops", "branches", "cfg", "memrefs"):
-        {"loops": loops, "branches": branches, "cfg": cfg, "memrefs": memrefs}[sys.argv[1]](
-            out, int(sys.argv[2]))
-    elif len(sys.argv) >= 3 and sys.argv[1] == "shared-init":
-        shared_init(out, int(sys.argv[2]))
+    elif len(sys.argv) >= 3 and sys.argv[1] in ("loops", "branches", "cfg", "memrefs", "shared-init"):
+        {"loops": loops, "branches": branches, "cfg": cfg, "memrefs": memrefs,
+         "shared-init": shared_init}[sys.argv[1]](out, int(sys.argv[2]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "fanout":
         fanout(out, int(sys.argv[2]))
     elif len(sys.argv) >= 5 and sys.argv[1] == "chains":
