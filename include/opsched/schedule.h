@@ -103,6 +103,23 @@ void opsched_schedule_options_init(opsched_schedule_options *options);
  * 0 when effort <= 0. */
 int64_t opsched_effort_share(int32_t effort, int64_t block_ops, int64_t function_ops);
 
+/* As opsched_effort_share for a function that is one of `functions` (> 1:
+ * a module's functions, each scheduled alone) sharing effort *
+ * OPSCHED_EFFORT_UNIT: its part is divided by `functions`, still raised to
+ * effort * OPSCHED_EFFORT_PER_OP per op of the block and capped at effort *
+ * OPSCHED_EFFORT_UNIT. So the functions of a module together never get
+ * more than effort * (OPSCHED_EFFORT_UNIT + OPSCHED_EFFORT_PER_OP * their
+ * ops), however many there are. `functions` <= 1: opsched_effort_share.
+ * Any `functions` of at least opsched_effort_functions_cap(function_ops)
+ * gives the same share as that cap. */
+int64_t opsched_effort_share_among(int32_t effort, int64_t block_ops, int64_t function_ops,
+                                   int64_t functions);
+
+/* The number of functions from which opsched_effort_share_among no longer
+ * depends on it (every block then gets the per-op floor): a caller
+ * counting functions may stop there. */
+int64_t opsched_effort_functions_cap(int64_t function_ops);
+
 typedef struct opsched_schedule opsched_schedule;
 
 /* Schedules a finalized graph. On success *out receives a schedule the

@@ -219,12 +219,14 @@ static opsched_status ctx_init(exact_ctx *x, const mem_model *m, int64_t budget)
   if (cap < 1)
     cap = 1;
   x->cap = cap;
-  x->alloc = cap < 256 ? cap : 256;
+  /* Small to start (most blocks are small and their searches end within
+   * a few states); the arrays and the table double as the search grows. */
+  x->alloc = cap < 32 ? cap : 32;
   int64_t tsize = 1;
   while (tsize < 2 * x->alloc)
     tsize *= 2;
   x->tmask = tsize - 1;
-  x->ecap = 1024;
+  x->ecap = 64;
   size_t w = (size_t)x->w;
   x->predmask = opsched_alloc_array((size_t)n * w, sizeof *x->predmask);
   x->usermask = opsched_alloc_array((size_t)m->nb * w, sizeof *x->usermask);

@@ -21,16 +21,34 @@ void opsched_schedule_options_init(opsched_schedule_options *o) {
 }
 
 int64_t opsched_effort_share(int32_t effort, int64_t block_ops, int64_t function_ops) {
+  return opsched_effort_share_among(effort, block_ops, function_ops, 1);
+}
+
+int64_t opsched_effort_share_among(int32_t effort, int64_t block_ops, int64_t function_ops,
+                                   int64_t functions) {
   if (effort <= 0)
     return 0;
   int64_t whole = opsched_sat_mul(effort, OPSCHED_EFFORT_UNIT);
-  if (block_ops <= 0 || function_ops <= block_ops)
+  if (functions < 1)
+    functions = 1;
+  if (block_ops <= 0 || (function_ops <= block_ops && functions == 1))
     return whole;
-  /* whole * block_ops / function_ops without overflow: whole < 2^47. */
-  int64_t part = (int64_t)((double)whole * ((double)block_ops / (double)function_ops));
+  if (function_ops < block_ops)
+    function_ops = block_ops;
+  /* whole * block_ops / function_ops / functions without overflow: whole
+   * < 2^47. */
+  int64_t part = (int64_t)((double)whole * ((double)block_ops / (double)function_ops) /
+                           (double)functions);
   int64_t floor_ops = opsched_sat_mul(opsched_sat_mul(effort, OPSCHED_EFFORT_PER_OP), block_ops);
   int64_t share = part > floor_ops ? part : floor_ops;
   return share < whole ? (share > 0 ? share : 1) : whole;
+}
+
+int64_t opsched_effort_functions_cap(int64_t function_ops) {
+  /* From UNIT / (PER_OP * function_ops) functions on, a block's part is at
+   * most its floor (part <= UNIT * block_ops / (function_ops * functions)). */
+  int64_t ops = function_ops > 0 ? function_ops : 1;
+  return OPSCHED_EFFORT_UNIT / OPSCHED_EFFORT_PER_OP / ops + 1;
 }
 
 int64_t opsched_effort_placements(const opsched_schedule_options *o) {

@@ -66,6 +66,65 @@ void opsched_attr_set_i64_array(MlirOperation op, const char *name,
   free(copy);
 }
 
+/* ---- Attribute list (by name) ------------------------------------------ */
+
+void opsched_attr_list_begin(opsched_attr_list *l, MlirOperation op) {
+  l->op = op;
+  l->count = 0;
+}
+
+static void list_put(opsched_attr_list *l, const char *name, MlirAttribute value) {
+  for (int i = 0; i < l->count; i++)
+    if (strcmp(l->name[i], name) == 0) {
+      l->value[i] = value;
+      return;
+    }
+  if (l->count == OPSCHED_ATTR_LIST_MAX) /* full: write what it holds */
+    opsched_attr_list_commit(l);
+  l->name[l->count] = name;
+  l->value[l->count++] = value;
+}
+
+void opsched_attr_list_i64(opsched_attr_list *l, const char *name, int64_t value) {
+  MlirContext ctx = mlirOperationGetContext(l->op);
+  list_put(l, name, mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), capped(value)));
+}
+
+void opsched_attr_list_f64(opsched_attr_list *l, const char *name, double value) {
+  MlirContext ctx = mlirOperationGetContext(l->op);
+  list_put(l, name, mlirFloatAttrDoubleGet(ctx, mlirF64TypeGet(ctx), value));
+}
+
+void opsched_attr_list_remove(opsched_attr_list *l, const char *name) {
+  list_put(l, name, (MlirAttribute){NULL});
+}
+
+void opsched_attr_list_commit(opsched_attr_list *l) {
+  MlirContext ctx = mlirOperationGetContext(l->op);
+  int order[OPSCHED_ATTR_LIST_MAX];
+  /* By name, byte-wise (a dictionary's order): insertion sort of a few. */
+  for (int i = 0; i < l->count; i++) {
+    int j = i;
+    for (; j > 0 && strcmp(l->name[order[j - 1]], l->name[i]) > 0; j--)
+      order[j] = order[j - 1];
+    order[j] = i;
+  }
+  MlirNamedAttribute set[OPSCHED_ATTR_LIST_MAX];
+  MlirIdentifier remove[OPSCHED_ATTR_LIST_MAX];
+  intptr_t nset = 0, nremove = 0;
+  for (int k = 0; k < l->count; k++) {
+    int i = order[k];
+    MlirIdentifier id = mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(l->name[i]));
+    if (mlirAttributeIsNull(l->value[i]))
+      remove[nremove++] = id;
+    else
+      set[nset++] = (MlirNamedAttribute){id, l->value[i]};
+  }
+  if (nset || nremove)
+    opsched_mlir_update_discardable_attrs(l->op, set, nset, remove, nremove);
+  l->count = 0;
+}
+
 void opsched_attr_remove(MlirOperation op, const char *name) {
   mlirOperationRemoveDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
 }
@@ -86,9 +145,10 @@ static const char *const op_attr_names[OPSCHED_OP_ATTR_COUNT] = {
     [OPSCHED_OP_SIZE] = OPSCHED_ATTR_SIZE,
 };
 
-/* A full table starts over rather than grow past this many entries: nearby
- * ops share most values, and a table stays a few MiB at any size. */
-enum { TABLE_MIN = 1024, TABLE_MAX = 1 << 18 };
+/* A table starts small (most functions have few ops) and doubles; a full
+ * table starts over rather than grow past TABLE_MAX entries: nearby ops
+ * share most values, and a table stays a few MiB at any size. */
+enum { TABLE_MIN = 64, TABLE_MAX = 1 << 18 };
 
 static uint64_t mix64(uint64_t x) {
   x ^= x >> 30;

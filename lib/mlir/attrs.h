@@ -90,6 +90,26 @@ void opsched_batch_remove(opsched_attr_batch *b, opsched_op_attr name);
 /* Writes the changes to the op (one dictionary update) and clears them. */
 void opsched_batch_commit(opsched_attr_batch *b);
 
+/* Changes to any of an op's discardable attributes by name (a function's
+ * figures: about twenty), applied in one dictionary update at commit, as
+ * opsched_attr_batch does for the op attributes. `name`s are static
+ * strings (kept, not copied); the last change to a name wins. */
+enum { OPSCHED_ATTR_LIST_MAX = 32 };
+typedef struct opsched_attr_list {
+  MlirOperation op;
+  int count;
+  const char *name[OPSCHED_ATTR_LIST_MAX];
+  MlirAttribute value[OPSCHED_ATTR_LIST_MAX]; /* null: remove */
+} opsched_attr_list;
+
+void opsched_attr_list_begin(opsched_attr_list *l, MlirOperation op);
+void opsched_attr_list_i64(opsched_attr_list *l, const char *name, int64_t value);
+void opsched_attr_list_f64(opsched_attr_list *l, const char *name, double value);
+/* Removes `name` if present. */
+void opsched_attr_list_remove(opsched_attr_list *l, const char *name);
+/* Writes the changes to the op (one dictionary update) and clears them. */
+void opsched_attr_list_commit(opsched_attr_list *l);
+
 void opsched_attr_set_i64(MlirOperation op, const char *name, int64_t value);
 void opsched_attr_set_f64(MlirOperation op, const char *name, double value);
 void opsched_attr_set_i64_array(MlirOperation op, const char *name,

@@ -380,7 +380,7 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
                      opsched_op_facts *facts, const opsched_ptrmap *index,
                      opsched_ptrmap *result_index) {
   int failed = 0, oom = 0;
-  opsched_work_memo *memo = opsched_op_facts_work_memo(facts);
+  opsched_work_memo *memo = opsched_op_facts_work_memo(facts, (size_t)p->n);
   const MlirStringRef cost_name = {OPSCHED_ATTR_COST, sizeof OPSCHED_ATTR_COST - 1};
   const MlirStringRef demand_name = {OPSCHED_ATTR_RESOURCES, sizeof OPSCHED_ATTR_RESOURCES - 1};
   uint8_t *cost_dynamic = calloc((size_t)p->n, 1);

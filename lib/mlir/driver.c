@@ -54,6 +54,7 @@ typedef struct collect_ctx {
   const opsched_plan_hooks *hooks;
   opsched_op_facts *facts;
   int64_t function_ops; /* ops in all the function's blocks: effort's shares */
+  int64_t functions;    /* the functions sharing effort's unit (1 and up) */
 } collect_ctx;
 
 static int64_t ops_in_block(MlirBlock b) {
@@ -77,16 +78,39 @@ static int64_t ops_nested(MlirOperation op) {
   return n;
 }
 
+/* The functions that share effort's unit with `func`
+ * (opsched_effort_share_among): the ops of its name in its parent block, it
+ * included, counted up to `cap` (from there the share no longer depends on
+ * the count); 1 without a parent. Each function of a module was given the
+ * whole unit before: a module of 10,000 functions of 12 ops took over 60 s
+ * with effort=16. Only the parent block's list and its ops' names are
+ * read, which the function passes running beside this one never change
+ * (they may not add or remove siblings), so the count is the same on every
+ * thread and run. */
+static int64_t sibling_functions(MlirOperation func, int64_t cap) {
+  MlirBlock parent = mlirOperationGetBlock(func);
+  if (mlirBlockIsNull(parent))
+    return 1;
+  MlirIdentifier name = mlirOperationGetName(func);
+  int64_t n = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(parent); !mlirOperationIsNull(op) && n < cap;
+       op = mlirOperationGetNextInBlock(op))
+    n += mlirIdentifierEqual(mlirOperationGetName(op), name);
+  return n > 0 ? n : 1;
+}
+
 /* The options block `b` is scheduled with: with effort, its share of the
- * function's (opsched_effort_share), so that the local search's work grows
- * with the function's ops, not with its number of blocks. */
+ * function's (opsched_effort_share_among), so that the local search's work
+ * grows with the function's ops, not with its number of blocks or the
+ * module's number of functions. */
 static const opsched_options *block_options(const collect_ctx *c, MlirBlock b,
                                             opsched_options *copy) {
   if (c->options->schedule.effort <= 0 || c->options->schedule.effort_placements > 0)
     return c->options;
   *copy = *c->options;
   copy->schedule.effort_placements =
-      opsched_effort_share(copy->schedule.effort, ops_in_block(b), c->function_ops);
+      opsched_effort_share_among(copy->schedule.effort, ops_in_block(b), c->function_ops,
+                                 c->functions);
   return copy;
 }
 
@@ -169,21 +193,21 @@ static void write_summary(FILE *out, MlirOperation func, const function_figures 
 
 /* Peaks exist only where some block had buffers; stale values of an earlier
  * run are removed otherwise. */
-static void write_memory_attrs(MlirOperation func, const opsched_options *o,
+static void write_memory_attrs(opsched_attr_list *attrs, const opsched_options *o,
                                int64_t peak, int64_t original_peak, int64_t resident) {
   if (peak >= 0) {
-    opsched_attr_set_i64(func, OPSCHED_ATTR_PEAK_MEMORY, peak);
-    opsched_attr_set_i64(func, OPSCHED_ATTR_ORIGINAL_PEAK, original_peak);
-    opsched_attr_set_i64(func, OPSCHED_ATTR_RESIDENT, resident);
+    opsched_attr_list_i64(attrs, OPSCHED_ATTR_PEAK_MEMORY, peak);
+    opsched_attr_list_i64(attrs, OPSCHED_ATTR_ORIGINAL_PEAK, original_peak);
+    opsched_attr_list_i64(attrs, OPSCHED_ATTR_RESIDENT, resident);
   } else {
-    opsched_attr_remove(func, OPSCHED_ATTR_PEAK_MEMORY);
-    opsched_attr_remove(func, OPSCHED_ATTR_ORIGINAL_PEAK);
-    opsched_attr_remove(func, OPSCHED_ATTR_RESIDENT);
+    opsched_attr_list_remove(attrs, OPSCHED_ATTR_PEAK_MEMORY);
+    opsched_attr_list_remove(attrs, OPSCHED_ATTR_ORIGINAL_PEAK);
+    opsched_attr_list_remove(attrs, OPSCHED_ATTR_RESIDENT);
   }
   if (o->max_memory > 0)
-    opsched_attr_set_i64(func, OPSCHED_ATTR_MEMORY_LIMIT, o->max_memory);
+    opsched_attr_list_i64(attrs, OPSCHED_ATTR_MEMORY_LIMIT, o->max_memory);
   else
-    opsched_attr_remove(func, OPSCHED_ATTR_MEMORY_LIMIT);
+    opsched_attr_list_remove(attrs, OPSCHED_ATTR_MEMORY_LIMIT);
 }
 
 
@@ -278,59 +302,59 @@ static void gather_figures(const plan_list *l, function_figures *f) {
   cap_figures(f);
 }
 
-static void write_arena_attrs(MlirOperation func, const opsched_options *o,
+static void write_arena_attrs(opsched_attr_list *attrs, const opsched_options *o,
                               const function_figures *f) {
   if (f->arena < 0) {
-    opsched_attr_remove(func, OPSCHED_ATTR_ARENA_SIZE);
-    opsched_attr_remove(func, OPSCHED_ATTR_ALIGNMENT);
-    opsched_attr_remove(func, OPSCHED_ATTR_FRAGMENTATION);
+    opsched_attr_list_remove(attrs, OPSCHED_ATTR_ARENA_SIZE);
+    opsched_attr_list_remove(attrs, OPSCHED_ATTR_ALIGNMENT);
+    opsched_attr_list_remove(attrs, OPSCHED_ATTR_FRAGMENTATION);
     return;
   }
-  opsched_attr_set_i64(func, OPSCHED_ATTR_ARENA_SIZE, f->arena);
-  opsched_attr_set_i64(func, OPSCHED_ATTR_ALIGNMENT, o->alignment);
+  opsched_attr_list_i64(attrs, OPSCHED_ATTR_ARENA_SIZE, f->arena);
+  opsched_attr_list_i64(attrs, OPSCHED_ATTR_ALIGNMENT, o->alignment);
   /* Against the peak of live bytes, the lower bound of any arena. */
-  opsched_attr_set_f64(func, OPSCHED_ATTR_FRAGMENTATION,
+  opsched_attr_list_f64(attrs, OPSCHED_ATTR_FRAGMENTATION,
                        f->peak > 0 ? (double)f->arena / (double)f->peak - 1.0 : 0.0);
 }
 
-static void write_frontier_attrs(MlirOperation func, const function_figures *f) {
+static void write_frontier_attrs(opsched_attr_list *attrs, const function_figures *f) {
   if (f->free_makespan >= 0) {
-    opsched_attr_set_i64(func, OPSCHED_ATTR_UNCONSTRAINED_MAKESPAN, f->free_makespan);
-    opsched_attr_set_i64(func, OPSCHED_ATTR_UNCONSTRAINED_PEAK, f->free_peak);
+    opsched_attr_list_i64(attrs, OPSCHED_ATTR_UNCONSTRAINED_MAKESPAN, f->free_makespan);
+    opsched_attr_list_i64(attrs, OPSCHED_ATTR_UNCONSTRAINED_PEAK, f->free_peak);
   } else {
-    opsched_attr_remove(func, OPSCHED_ATTR_UNCONSTRAINED_MAKESPAN);
-    opsched_attr_remove(func, OPSCHED_ATTR_UNCONSTRAINED_PEAK);
+    opsched_attr_list_remove(attrs, OPSCHED_ATTR_UNCONSTRAINED_MAKESPAN);
+    opsched_attr_list_remove(attrs, OPSCHED_ATTR_UNCONSTRAINED_PEAK);
   }
 }
 
-static void write_function_attrs(MlirOperation func, const opsched_options *o,
+static void write_function_attrs(opsched_attr_list *attrs, const opsched_options *o,
                                  const function_figures *f, int reorder) {
-  opsched_attr_set_i64(func, OPSCHED_ATTR_CRITICAL_PATH, f->critical_path);
+  opsched_attr_list_i64(attrs, OPSCHED_ATTR_CRITICAL_PATH, f->critical_path);
   if (!reorder)
     return;
-  opsched_attr_set_i64(func, OPSCHED_ATTR_MAKESPAN, f->makespan);
-  opsched_attr_set_i64(func, OPSCHED_ATTR_LOWER_BOUND, f->lower_bound);
+  opsched_attr_list_i64(attrs, OPSCHED_ATTR_MAKESPAN, f->makespan);
+  opsched_attr_list_i64(attrs, OPSCHED_ATTR_LOWER_BOUND, f->lower_bound);
   /* The seed's metric: original order on one stream (= total work) over the
    * new makespan. */
-  opsched_attr_set_f64(func, OPSCHED_ATTR_SPEEDUP,
+  opsched_attr_list_f64(attrs, OPSCHED_ATTR_SPEEDUP,
                        f->makespan > 0 ? (double)f->work / (double)f->makespan : 1.0);
   /* What the schedule uses, not the option: the frontier may leave
    * streams idle, and a narrow block cannot fill them. */
-  opsched_attr_set_i64(func, OPSCHED_ATTR_STREAMS, f->streams_used > 0 ? f->streams_used : 1);
-  opsched_attr_set_i64(func, OPSCHED_ATTR_STREAMS_REQUESTED, o->schedule.streams);
-  write_frontier_attrs(func, f);
-  opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_BEFORE, f->waits_before);
-  opsched_attr_set_i64(func, OPSCHED_ATTR_WAITS_AFTER, f->waits_after);
+  opsched_attr_list_i64(attrs, OPSCHED_ATTR_STREAMS, f->streams_used > 0 ? f->streams_used : 1);
+  opsched_attr_list_i64(attrs, OPSCHED_ATTR_STREAMS_REQUESTED, o->schedule.streams);
+  write_frontier_attrs(attrs, f);
+  opsched_attr_list_i64(attrs, OPSCHED_ATTR_WAITS_BEFORE, f->waits_before);
+  opsched_attr_list_i64(attrs, OPSCHED_ATTR_WAITS_AFTER, f->waits_after);
   if (f->reuse_waits > 0)
-    opsched_attr_set_i64(func, OPSCHED_ATTR_REUSE_WAITS, f->reuse_waits);
+    opsched_attr_list_i64(attrs, OPSCHED_ATTR_REUSE_WAITS, f->reuse_waits);
   else
-    opsched_attr_remove(func, OPSCHED_ATTR_REUSE_WAITS);
-  write_memory_attrs(func, o, f->peak, f->original_peak, f->resident);
-  write_arena_attrs(func, o, f);
+    opsched_attr_list_remove(attrs, OPSCHED_ATTR_REUSE_WAITS);
+  write_memory_attrs(attrs, o, f->peak, f->original_peak, f->resident);
+  write_arena_attrs(attrs, o, f);
   if (o->schedule.streams > 1)
-    opsched_attr_set_i64(func, OPSCHED_ATTR_RESOURCE_LIMIT, opsched_options_capacity(o));
+    opsched_attr_list_i64(attrs, OPSCHED_ATTR_RESOURCE_LIMIT, opsched_options_capacity(o));
   else
-    opsched_attr_remove(func, OPSCHED_ATTR_RESOURCE_LIMIT);
+    opsched_attr_list_remove(attrs, OPSCHED_ATTR_RESOURCE_LIMIT);
 }
 
 static void write_summary(FILE *out, MlirOperation func, const function_figures *f,
@@ -520,10 +544,13 @@ static void apply_plans(plan_list *l, MlirOperation func, const opsched_options 
       write_reports(p, out, func, o);
   }
   opsched_attr_writer_free(&w);
+  opsched_attr_list fl;
+  opsched_attr_list_begin(&fl, func);
   if (f->scheduled && out->slots_only)
-    write_arena_attrs(func, o, f);
+    write_arena_attrs(&fl, o, f);
   else if (f->scheduled)
-    write_function_attrs(func, o, f, out->reorder);
+    write_function_attrs(&fl, o, f, out->reorder);
+  opsched_attr_list_commit(&fl);
 }
 
 MlirLogicalResult opsched_mlir_run_on_function(MlirOperation func, const opsched_options *o,
@@ -532,9 +559,12 @@ MlirLogicalResult opsched_mlir_run_on_function(MlirOperation func, const opsched
   opsched_plan_hooks hooks = {plan_phase_to_run, (void *)out};
   phase(out, OPSCHED_PHASE_PLAN, 1);
   /* facts NULL when out of memory: each block then makes its own. */
+  int64_t function_ops = o->schedule.effort > 0 ? ops_nested(func) : 0;
   collect_ctx c = {&l, o, out->slots_only ? OPSCHED_PLAN_PLACEMENT : OPSCHED_PLAN_SCHEDULE,
-                   out->phase ? &hooks : NULL, opsched_op_facts_new(),
-                   o->schedule.effort > 0 ? ops_nested(func) : 0};
+                   out->phase ? &hooks : NULL, opsched_op_facts_new(), function_ops,
+                   o->schedule.effort > 0
+                       ? sibling_functions(func, opsched_effort_functions_cap(function_ops))
+                       : 1};
   for (MlirRegion r = mlirOperationGetFirstRegion(func); !mlirRegionIsNull(r);
        r = mlirRegionGetNextInOperation(r))
     collect_region(&c, r, 1);

@@ -520,9 +520,11 @@ void opsched_op_facts_set_function_flag(opsched_op_facts *f, MlirOperation key, 
     f->flags[f->nflags++] = (flag_memo){key.ptr, value};
 }
 
-opsched_work_memo *opsched_op_facts_work_memo(opsched_op_facts *f) {
-  if (f && !f->work)
-    f->work = opsched_work_memo_new();
+opsched_work_memo *opsched_op_facts_work_memo(opsched_op_facts *f, size_t ops) {
+  if (f && !opsched_work_memo_fits(f->work, ops)) {
+    opsched_work_memo_free(f->work);
+    f->work = opsched_work_memo_new(ops);
+  }
   return f ? f->work : NULL;
 }
 

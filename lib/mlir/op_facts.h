@@ -18,6 +18,7 @@
 #include "mlir-c/IR.h"
 #include "queries.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct opsched_op_facts opsched_op_facts;
@@ -53,9 +54,10 @@ void opsched_op_facts_set_function_flag(opsched_op_facts *f, MlirOperation key, 
  * destination-passing op names (`f` nullable). */
 int64_t opsched_op_facts_dps_inits(opsched_op_facts *f, MlirOperation op, int64_t *first);
 
-/* The function's memo of op work (op_work.h); NULL when `f` is NULL or out
- * of memory. */
+/* The function's memo of op work (op_work.h), for a block of `ops` ops: a
+ * memo too small for it is replaced by a larger one (it only caches
+ * answers). NULL when `f` is NULL or out of memory. */
 typedef struct opsched_work_memo opsched_work_memo;
-opsched_work_memo *opsched_op_facts_work_memo(opsched_op_facts *f);
+opsched_work_memo *opsched_op_facts_work_memo(opsched_op_facts *f, size_t ops);
 
 #endif

@@ -138,14 +138,50 @@ typedef struct name_entry {
   int cls;
 } name_entry;
 
+/* Direct-mapped tables of a power of two entries each, at most the
+ * *_MEMO sizes: one allocation, sized by the ops it is made for (a
+ * function of ten ops zeroed 50 KB for the full tables). */
 struct opsched_work_memo {
-  type_entry types[TYPE_MEMO];
-  linalg_entry linalg[LINALG_MEMO];
-  maps_entry maps[MAPS_MEMO];
-  name_entry names[NAME_MEMO];
+  size_t type_mask, linalg_mask, maps_mask, name_mask;
+  type_entry *types;
+  linalg_entry *linalg;
+  maps_entry *maps;
+  name_entry *names;
 };
 
-opsched_work_memo *opsched_work_memo_new(void) { return calloc(1, sizeof(opsched_work_memo)); }
+/* The entries for `ops` ops: the least power of two >= ops, in [16, most]. */
+static size_t memo_entries(size_t ops, size_t most) {
+  size_t c = 16;
+  while (c < ops && c < most)
+    c *= 2;
+  return c;
+}
+
+opsched_work_memo *opsched_work_memo_new(size_t ops) {
+  size_t nt = memo_entries(ops, TYPE_MEMO), nl = memo_entries(ops, LINALG_MEMO);
+  size_t nm = memo_entries(ops, MAPS_MEMO), nn = memo_entries(ops, NAME_MEMO);
+  /* Every entry type holds pointers: each table starts aligned for them. */
+  size_t at_linalg = sizeof *(opsched_work_memo *)0 + nt * sizeof(type_entry);
+  size_t at_maps = at_linalg + nl * sizeof(linalg_entry);
+  size_t at_names = at_maps + nm * sizeof(maps_entry);
+  char *m = calloc(1, at_names + nn * sizeof(name_entry));
+  if (!m)
+    return NULL;
+  opsched_work_memo *memo = (opsched_work_memo *)m;
+  memo->types = (type_entry *)(m + sizeof *memo);
+  memo->linalg = (linalg_entry *)(m + at_linalg);
+  memo->maps = (maps_entry *)(m + at_maps);
+  memo->names = (name_entry *)(m + at_names);
+  memo->type_mask = nt - 1;
+  memo->linalg_mask = nl - 1;
+  memo->maps_mask = nm - 1;
+  memo->name_mask = nn - 1;
+  return memo;
+}
+
+int opsched_work_memo_fits(const opsched_work_memo *memo, size_t ops) {
+  return memo && memo->type_mask + 1 >= memo_entries(ops, TYPE_MEMO);
+}
 
 void opsched_work_memo_free(opsched_work_memo *memo) { free(memo); }
 
@@ -158,7 +194,7 @@ static size_t ptr_hash(const void *p) {
 static int64_t type_bytes(opsched_work_memo *memo, MlirType t, int *dynamic) {
   if (!memo)
     return opsched_type_bytes(t, dynamic);
-  type_entry *e = &memo->types[ptr_hash(t.ptr) % TYPE_MEMO];
+  type_entry *e = &memo->types[ptr_hash(t.ptr) & memo->type_mask];
   if (e->type != t.ptr) {
     e->dynamic = 0;
     e->bytes = opsched_type_bytes(t, &e->dynamic);
@@ -330,7 +366,7 @@ static linalg_entry *linalg_memo_entry(opsched_work_memo *memo, MlirOperation op
     types[i] = mlirValueGetType(mlirOperationGetOperand(op, i)).ptr;
     h = h * 31 + ptr_hash(types[i]);
   }
-  linalg_entry *e = &memo->linalg[h % LINALG_MEMO];
+  linalg_entry *e = &memo->linalg[h & memo->linalg_mask];
   *hit = e->maps == maps.ptr && e->noperands == n && e->body_ops == body_ops &&
          memcmp(e->types, types, sizeof *types * (size_t)n) == 0;
   if (!*hit) {
@@ -358,7 +394,7 @@ static MlirAttribute indexing_maps(opsched_work_memo *memo, MlirOperation op) {
     key.types[i] = mlirValueGetType(mlirOperationGetOperand(op, i)).ptr;
     h = h * 31 + ptr_hash(key.types[i]);
   }
-  maps_entry *e = &memo->maps[h % MAPS_MEMO];
+  maps_entry *e = &memo->maps[h & memo->maps_mask];
   if (e->name == key.name && e->dict == key.dict && e->noperands == n &&
       memcmp(e->types, key.types, sizeof *key.types * (size_t)n) == 0 &&
       opsched_mlir_op_same_properties(e->op, op))
@@ -426,7 +462,7 @@ static int name_class(opsched_work_memo *memo, MlirOperation op) {
   MlirIdentifier id = mlirOperationGetName(op);
   if (!memo)
     return name_class_of(mlirIdentifierStr(id));
-  name_entry *e = &memo->names[ptr_hash(id.ptr) % NAME_MEMO];
+  name_entry *e = &memo->names[ptr_hash(id.ptr) & memo->name_mask];
   if (e->name != id.ptr || !e->cls) {
     e->cls = name_class_of(mlirIdentifierStr(id));
     e->name = id.ptr;

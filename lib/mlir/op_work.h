@@ -6,6 +6,7 @@
 #include "mlir-c/IR.h"
 #include "opsched/cost.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Bits of one element of `type` (int, float incl. f8/f4, index = 64,
@@ -28,8 +29,11 @@ void opsched_op_work_measure(MlirOperation op, opsched_op_work *work, int *dynam
  * attributes are uniqued: a pointer names one. */
 typedef struct opsched_work_memo opsched_work_memo;
 
-/* An empty memo; NULL when out of memory. */
-opsched_work_memo *opsched_work_memo_new(void);
+/* An empty memo sized for blocks of about `ops` ops (its tables never
+ * exceed a fixed size); NULL when out of memory. */
+opsched_work_memo *opsched_work_memo_new(size_t ops);
+/* 1 when `memo` (nullable) is as large as a new memo for `ops` would be. */
+int opsched_work_memo_fits(const opsched_work_memo *memo, size_t ops);
 void opsched_work_memo_free(opsched_work_memo *memo);
 
 /* As opsched_op_work_measure, answered from `memo` (nullable) when it can:

@@ -329,8 +329,41 @@ static void test_effort_share(void) {
   CHECK(sum <= 16 * 8 * 158 * 630);
 }
 
+/* A function that is one of a module's (opsched_effort_share_among): the
+ * unit divided among the functions, raised to 8 placements per op, capped
+ * at the whole; one function is opsched_effort_share. */
+static void test_effort_share_among(void) {
+  CHECK_EQ_I64(opsched_effort_share_among(0, 12, 12, 10), 0);
+  CHECK_EQ_I64(opsched_effort_share_among(1, 12, 12, 1), 65536);
+  CHECK_EQ_I64(opsched_effort_share_among(1, 12, 12, 0), 65536); /* no count: one */
+  CHECK_EQ_I64(opsched_effort_share_among(2, 500, 1000, 1), opsched_effort_share(2, 500, 1000));
+  CHECK_EQ_I64(opsched_effort_share_among(1, 100, 100, 2), 32768);  /* half the unit */
+  CHECK_EQ_I64(opsched_effort_share_among(16, 100, 100, 4), 16 * 16384);
+  CHECK_EQ_I64(opsched_effort_share_among(1, 50, 100, 2), 16384);   /* half of half */
+  CHECK_EQ_I64(opsched_effort_share_among(1, 12, 12, 10000), 96);   /* 8 per op */
+  CHECK_EQ_I64(opsched_effort_share_among(16, 12, 12, 10000), 16 * 96);
+  CHECK_EQ_I64(opsched_effort_share_among(1, 12, 12, INT64_MAX), 96);
+  /* The cap: from it on the share does not depend on the count. */
+  for (int64_t ops = 1; ops <= 70000; ops = ops * 3 + 1) {
+    int64_t cap = opsched_effort_functions_cap(ops);
+    CHECK(cap >= 1);
+    CHECK_EQ_I64(opsched_effort_share_among(3, ops, ops, cap),
+                 opsched_effort_share_among(3, ops, ops, cap * 1000));
+    CHECK_EQ_I64(opsched_effort_share_among(3, ops, ops, cap), 3 * 8 * ops < 3 * 65536
+                                                                  ? 3 * 8 * ops
+                                                                  : 3 * 65536);
+  }
+  /* 10,000 functions of 12 ops: together at most effort * (65536 + 8 *
+   * ops), not effort * 65536 each. */
+  int64_t sum = 0;
+  for (int f = 0; f < 10000; f++)
+    sum += opsched_effort_share_among(16, 12, 12, 10000);
+  CHECK(sum <= 16 * (65536 + 8 * 12 * 10000));
+}
+
 int main(void) {
   test_effort_share();
+  test_effort_share_among();
   test_seed_demo(OPSCHED_PRIORITY_CRITICAL_PATH);
   test_seed_demo(OPSCHED_PRIORITY_PROGRAM_ORDER);
   test_one_stream_by_rank();

@@ -52,6 +52,15 @@ N ops, on small static tensors so the ops are real but the files stay lean.
                                   in-place questions of the buffer model
                                   each walked its N uses: quadratic)
 
+  opsched-gen.py functions N [PER]
+                                  many small functions, as a module of
+                                  dispatch kernels: N/PER functions of PER
+                                  ops (default 10: matmul, add, mul, tanh;
+                                  a matmul also has its tensor.empty), each
+                                  op reading one or two of the 8 latest
+                                  values of its function (what a pass pays
+                                  per function, not per op)
+
   opsched-gen.py effects N [SEED] [STREAMS] [WAITS]
                                   an annotated schedule for
                                   op-schedule-verify: N memref ops (loads,
@@ -431,6 +440,30 @@ def shared_init(out, n):
     out.write("  return %s : %s\n}\n" % (prev, T))
 
 
+def functions(out, n, per=10):
+    """Many small functions (dispatch-sized kernels): N / PER functions of
+    PER ops, each op reading one or two of the 8 latest values of its
+    function."""
+    rnd = lcg(7)
+    for f in range(max(1, n // per)):
+        out.write("func.func @kernel%d(%%a: %s, %%b: %s) -> %s {\n" % (f, T, T, T))
+        vals = ["%a", "%b"]
+        for i in range(per):
+            recent = vals[-8:]
+            x, y = recent[next(rnd) % len(recent)], recent[next(rnd) % len(recent)]
+            kind = ("linalg.matmul", "arith.addf", "arith.mulf", "math.tanh")[next(rnd) % 4]
+            if kind == "linalg.matmul":
+                out.write("  %%e%d = tensor.empty() : %s\n" % (i, T))
+                out.write("  %%v%d = linalg.matmul ins(%s, %s : %s, %s) outs(%%e%d : %s) -> %s\n"
+                          % (i, x, y, T, T, i, T, T))
+            elif kind == "math.tanh":
+                out.write("  %%v%d = math.tanh %s : %s\n" % (i, x, T))
+            else:
+                out.write("  %%v%d = %s %s, %s : %s\n" % (i, kind, x, y, T))
+            vals.append("%%v%d" % i)
+        out.write("  return %%v%d : %s\n}\n" % (per - 1, T))
+
+
 if __name__ == "__main__":
     out = sys.stdout
     if len(sys.argv) >= 3 and sys.argv[1] == "dag":
@@ -440,6 +473,8 @@ if __name__ == "__main__":
     elif len(sys.argv) >= 3 and sys.argv[1] in ("loops", "branches", "cfg", "memrefs", "shared-init"):
         {"loops": loops, "branches": branches, "cfg": cfg, "memrefs": memrefs,
          "shared-init": shared_init}[sys.argv[1]](out, int(sys.argv[2]))
+    elif len(sys.argv) >= 3 and sys.argv[1] == "functions":
+        functions(out, int(sys.argv[2]), max(1, int(sys.argv[3])) if len(sys.argv) > 3 else 10)
     elif len(sys.argv) >= 3 and sys.argv[1] == "fanout":
         fanout(out, int(sys.argv[2]))
     elif len(sys.argv) >= 5 and sys.argv[1] == "chains":
