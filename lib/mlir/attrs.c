@@ -14,58 +14,6 @@ static int64_t capped(int64_t value) {
   return value > OPSCHED_ATTR_VALUE_MAX ? OPSCHED_ATTR_VALUE_MAX : value;
 }
 
-/* `values`, or a capped copy in `*copy` (caller frees) when one is over the
- * range; NULL when that copy cannot be made. */
-static const int64_t *capped_array(const int64_t *values, intptr_t count, int64_t **copy) {
-  *copy = NULL;
-  intptr_t k = 0;
-  while (k < count && values[k] <= OPSCHED_ATTR_VALUE_MAX)
-    k++;
-  if (k == count)
-    return values;
-  *copy = malloc(sizeof **copy * (size_t)count);
-  if (!*copy)
-    return NULL;
-  for (k = 0; k < count; k++)
-    (*copy)[k] = capped(values[k]);
-  return *copy;
-}
-
-void opsched_attr_set_i64(MlirOperation op, const char *name, int64_t value) {
-  MlirContext ctx = mlirOperationGetContext(op);
-  value = capped(value);
-  mlirOperationSetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString(name),
-      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), value));
-}
-
-void opsched_attr_set_unit(MlirOperation op, const char *name, int present) {
-  MlirStringRef n = mlirStringRefCreateFromCString(name);
-  if (present)
-    mlirOperationSetDiscardableAttributeByName(op, n,
-                                               mlirUnitAttrGet(mlirOperationGetContext(op)));
-  else
-    mlirOperationRemoveDiscardableAttributeByName(op, n);
-}
-
-void opsched_attr_set_f64(MlirOperation op, const char *name, double value) {
-  MlirContext ctx = mlirOperationGetContext(op);
-  mlirOperationSetDiscardableAttributeByName(
-      op, mlirStringRefCreateFromCString(name),
-      mlirFloatAttrDoubleGet(ctx, mlirF64TypeGet(ctx), value));
-}
-
-void opsched_attr_set_i64_array(MlirOperation op, const char *name,
-                                const int64_t *values, intptr_t count) {
-  int64_t *copy;
-  const int64_t *v = capped_array(values, count, &copy);
-  if (v)
-    mlirOperationSetDiscardableAttributeByName(
-        op, mlirStringRefCreateFromCString(name),
-        mlirDenseI64ArrayGet(mlirOperationGetContext(op), count, v));
-  free(copy);
-}
-
 /* ---- Attribute list (by name) ------------------------------------------ */
 
 void opsched_attr_list_begin(opsched_attr_list *l, MlirOperation op) {
@@ -123,10 +71,6 @@ void opsched_attr_list_commit(opsched_attr_list *l) {
   if (nset || nremove)
     opsched_mlir_update_discardable_attrs(l->op, set, nset, remove, nremove);
   l->count = 0;
-}
-
-void opsched_attr_remove(MlirOperation op, const char *name) {
-  mlirOperationRemoveDiscardableAttributeByName(op, mlirStringRefCreateFromCString(name));
 }
 
 /* ---- Op attribute writer ------------------------------------------------ */

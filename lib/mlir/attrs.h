@@ -110,13 +110,4 @@ void opsched_attr_list_remove(opsched_attr_list *l, const char *name);
 /* Writes the changes to the op (one dictionary update) and clears them. */
 void opsched_attr_list_commit(opsched_attr_list *l);
 
-void opsched_attr_set_i64(MlirOperation op, const char *name, int64_t value);
-void opsched_attr_set_f64(MlirOperation op, const char *name, double value);
-void opsched_attr_set_i64_array(MlirOperation op, const char *name,
-                                const int64_t *values, intptr_t count);
-/* Removes `name` if present (stale results of an earlier run). */
-void opsched_attr_remove(MlirOperation op, const char *name);
-/* Sets a unit attribute when `present`, removes it otherwise. */
-void opsched_attr_set_unit(MlirOperation op, const char *name, int present);
-
 #endif
