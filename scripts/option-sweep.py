@@ -13,8 +13,12 @@ except policy=exact with an explicit large budget.
 of at least K (`resource-limit`, raised or added): the list schedulers'
 and the resource profile's paths for demands above 1 (round 22's cliffs).
 
-The last column (`verify s`) is op-schedule-verify on the output (the
-checker's own time), for the default option set of each stream count.
+The passes that read the schedule's attributes run too, each timed
+alone: after `streams=1`, `streams=4` and `streams=16`, op-schedule-verify,
+op-buffer-slots, op-materialize-arena and (on several streams)
+op-materialize-streams on the output, shown as `streams=4, then --PASS`;
+and op-dep-graph on each input (round 27: on dag
+100k, op-materialize-streams took 49 s).
 A run that fails (an error exit, e.g. strict-memory under a tight limit)
 is timed all the same and marked `exit N`; a timeout is marked `>S`.
 """
@@ -65,6 +69,13 @@ def generate(kind, n, path, build):
                             str(n)], stdout=f, check=True)
 
 
+# The passes run on op-schedule's output after these option sets, and
+# whether each needs several streams.
+AFTER = ["streams=1", "streams=4", "streams=16"]
+PASSES_AFTER = [("op-schedule-verify", False), ("op-buffer-slots", False), ("op-materialize-arena", False),
+                ("op-materialize-streams", True)]
+
+
 # An arith or math op's operands, before its attribute dictionary.
 DEMAND_SITE = re.compile(r"^(\s*%\w+ = (?:arith|math)\.\w+ [^:{]*?) : ", re.M)
 
@@ -106,7 +117,7 @@ def timed(cmd, timeout):
     wall = time.monotonic() - t0
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-    m = re.search(r"^\s*([0-9.]+)\s.*\b(OpSchedulePass|OpScheduleVerifyPass)\b", p.stderr, re.M)
+    m = re.search(r"^\s*([0-9.]+)\s.*\bOp\w+Pass\b", p.stderr, re.M)
     secs = float(m.group(1)) * min(1.0, cpu / wall) if m and wall > 0 else None
     return secs, wall, cpu, p.returncode
 
@@ -132,8 +143,8 @@ def main():
     a = ap.parse_args()
     sched = os.path.join(a.build, "bin/opsched-opt")
     rows, worst = [], {}
-    print("| input | size | options | pass s (cpu est.) | process cpu s | wall s | verify s (cpu est.) |\n"
-          "|---|---|---|---|---|---|---|")
+    print("| input | size | options | pass s (cpu est.) | process cpu s | wall s |\n"
+          "|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for kind in a.kinds:
             for n in a.sizes:
@@ -141,22 +152,27 @@ def main():
                 generate(kind, n, src, a.build)
                 if a.resources > 0:
                     add_demands(src, a.resources)
-                for plain in [o % {"tmp": tmp} for o in OPTIONS if re.search(a.only, o)]:
-                    opts = with_capacity(plain, a.resources) if a.resources > 0 else plain
-                    secs, wall, cpu, rc = timed([sched, "--op-schedule=" + opts, src, "-o", out, "--mlir-timing"],
-                                           a.timeout)
-                    ver = ""
-                    if rc == 0 and re.fullmatch(r"streams=\d+", plain):
-                        vs, vw, vc, vrc = timed([sched, "--op-schedule-verify", out, "-o", os.devnull, "--mlir-timing"],
-                                            a.timeout)
-                        ver = cell(vs, vc, vrc, a.timeout)
-                    shown = opts.replace(tmp + "/", "")
-                    rows.append((kind, n, shown, secs, cpu, wall, rc, ver))
-                    print("| %s | %d | `%s` | %s | %.2f | %.2f | %s |" % (
-                        kind, n, shown, cell(secs, cpu, rc, a.timeout), cpu, wall, ver), flush=True)
+
+                def run(shown, cmd):
+                    secs, wall, cpu, rc = timed(cmd + ["--mlir-timing"], a.timeout)
+                    rows.append((kind, n, shown, secs, cpu, wall, rc))
+                    print("| %s | %d | `%s` | %s | %.2f | %.2f |" % (
+                        kind, n, shown, cell(secs, cpu, rc, a.timeout), cpu, wall), flush=True)
                     t = a.timeout * 10 if rc == "timeout" else (secs if secs is not None else cpu)
                     if (kind, n) not in worst or t > worst[(kind, n)][1]:
                         worst[(kind, n)] = (shown, t, cell(secs, cpu, rc, a.timeout))
+                    return rc
+
+                if re.search(a.only, "op-dep-graph"):
+                    run("--op-dep-graph", [sched, "--op-dep-graph", src, "-o", os.devnull])
+                for plain in [o % {"tmp": tmp} for o in OPTIONS if re.search(a.only, o)]:
+                    opts = with_capacity(plain, a.resources) if a.resources > 0 else plain
+                    rc = run(opts.replace(tmp + "/", ""), [sched, "--op-schedule=" + opts, src, "-o", out])
+                    if rc != 0 or plain not in AFTER:
+                        continue
+                    for name, several in PASSES_AFTER:
+                        if not several or plain != "streams=1":
+                            run("%s, then --%s" % (opts, name), [sched, "--" + name, out, "-o", os.devnull])
     print("\n| input | size | worst option | pass s (cpu est.) |\n|---|---|---|---|")
     for (kind, n), (opts, _, text) in worst.items():
         print("| %s | %d | `%s` | %s |" % (kind, n, opts, text))

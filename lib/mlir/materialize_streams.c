@@ -48,11 +48,21 @@ static int ivec_push(ivec *a, int32_t x) {
   return 1;
 }
 
-static int ivec_push_unique(ivec *a, int32_t x) {
-  for (size_t i = 0; i < a->n; i++)
-    if (a->v[i] == x)
-      return 1;
-  return ivec_push(a, x);
+static int cmp_i32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Sorts `a` and drops repeated entries. */
+static void ivec_sort_unique(ivec *a) {
+  if (a->n < 2)
+    return;
+  qsort(a->v, a->n, sizeof *a->v, cmp_i32);
+  size_t w = 1;
+  for (size_t i = 1; i < a->n; i++)
+    if (a->v[i] != a->v[w - 1])
+      a->v[w++] = a->v[i];
+  a->n = w;
 }
 
 /* A value crossing segments: op `op`'s result `result`. */
@@ -69,6 +79,12 @@ typedef struct segment {
   MlirOperation exec;
 } segment;
 
+/* A scheduled op's id and its position in the body. */
+typedef struct id_pos {
+  int64_t id;
+  int32_t pos;
+} id_pos;
+
 typedef struct stream_job {
   MlirOperation func;
   MlirBlock body;
@@ -78,9 +94,16 @@ typedef struct stream_job {
   int64_t *id;
   uint8_t *split_after;
   opsched_ptrmap index; /* op -> position */
+  id_pos *by_id;        /* the scheduled ops by (id, position) */
   segment *segs;
   int32_t nsegs;
   ivec tail_imports; /* pairs: values the ops after the schedule read */
+  /* `!async.value<t>` by t, direct-mapped: making one prints and parses
+   * a type, and a block hands out values of few types. */
+  struct {
+    const void *type;
+    MlirType value;
+  } async_types[64];
   int errors;
 } stream_job;
 
@@ -96,11 +119,28 @@ static int32_t top_index(const stream_job *j, MlirOperation op) {
   return -1;
 }
 
-static int pair_push_unique(ivec *a, int32_t op, int32_t result) {
-  for (size_t i = 0; i + 1 < a->n; i += 2)
-    if (a->v[i] == op && a->v[i + 1] == result)
-      return 1;
+/* Appends the pair (op, result) unless it is the last one. link_segments
+ * pushes pairs by ascending (op, result) and all pushes of one pair to one
+ * list in a row, so the lists stay sorted without repeats. */
+static int pair_push_new(ivec *a, int32_t op, int32_t result) {
+  if (a->n >= 2 && a->v[a->n - 2] == op && a->v[a->n - 1] == result)
+    return 1;
   return ivec_push(a, op) && ivec_push(a, result);
+}
+
+/* The position of pair (op, result) in the sorted pair list `a` (pairs
+ * counted), or -1. */
+static intptr_t pair_find(const ivec *a, int32_t op, int32_t result) {
+  size_t lo = 0, hi = a->n / 2;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int32_t mo = a->v[2 * mid], mr = a->v[2 * mid + 1];
+    if (mo < op || (mo == op && mr < result))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < a->n / 2 && a->v[2 * lo] == op && a->v[2 * lo + 1] == result ? (intptr_t)lo : -1;
 }
 
 /* Reads every op's stream, id and waits; checks where unscheduled ops are. */
@@ -147,12 +187,41 @@ static int read_schedule(stream_job *j, int report_unannotated) {
   return j->errors == 0;
 }
 
-/* The op with id `id` among the scheduled ops before `before`, or -1. */
+static int cmp_id_pos(const void *a, const void *b) {
+  const id_pos *x = a, *y = b;
+  if (x->id != y->id)
+    return (x->id > y->id) - (x->id < y->id);
+  return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Sorts the scheduled ops by (id, position), so that find_id is a binary
+ * search: a scan back from every op with waits was quadratic on a block
+ * whose waits reach far back. */
+static int index_ids(stream_job *j) {
+  size_t n = (size_t)(j->last_sched - j->first_sched + 1);
+  j->by_id = malloc(n * sizeof *j->by_id);
+  if (!j->by_id)
+    return 0;
+  for (size_t k = 0; k < n; k++) {
+    j->by_id[k].pos = j->first_sched + (int32_t)k;
+    j->by_id[k].id = j->id[j->by_id[k].pos];
+  }
+  qsort(j->by_id, n, sizeof *j->by_id, cmp_id_pos);
+  return 1;
+}
+
+/* The last op with id `id` among the scheduled ops before `before`, or -1. */
 static int32_t find_id(const stream_job *j, int64_t id, int32_t before) {
-  for (int32_t k = before - 1; k >= j->first_sched; k--)
-    if (j->id[k] == id)
-      return k;
-  return -1;
+  size_t lo = 0, hi = (size_t)(j->last_sched - j->first_sched + 1);
+  while (lo < hi) { /* the first entry not below (id, before) */
+    size_t mid = lo + (hi - lo) / 2;
+    const id_pos *e = &j->by_id[mid];
+    if (e->id < id || (e->id == id && e->pos < before))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo > 0 && j->by_id[lo - 1].id == id ? j->by_id[lo - 1].pos : -1;
 }
 
 /* Marks the ops other ops wait on (they end a segment); checks the waits
@@ -227,11 +296,6 @@ static int build_segments(stream_job *j) {
   return ok;
 }
 
-static int cmp_i32(const void *a, const void *b) {
-  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* Adds the waits' and the values' dependencies between segments.
  *
  * Every region awaits its dependencies in one global order: tokens by
@@ -252,7 +316,7 @@ static int link_segments(stream_job *j) {
     for (intptr_t k = 0; !mlirAttributeIsNull(w) && k < mlirDenseArrayGetNumElements(w); k++) {
       int32_t src = find_id(j, mlirDenseI64ArrayGetElement(w, k), i);
       if (j->seg[src] != j->seg[i])
-        ok &= ivec_push_unique(&g->deps, j->seg[src]);
+        ok &= ivec_push(&g->deps, j->seg[src]);
     }
     for (intptr_t r = 0; r < mlirOperationGetNumResults(j->ops[i]); r++)
       for (MlirOpOperand u = mlirValueGetFirstUse(mlirOperationGetResult(j->ops[i], r));
@@ -260,16 +324,15 @@ static int link_segments(stream_job *j) {
         int32_t user = top_index(j, mlirOpOperandGetOwner(u));
         if (user >= 0 && user <= j->last_sched && j->seg[user] == j->seg[i])
           continue;
-        ok &= pair_push_unique(&g->yields, i, (int32_t)r);
+        ok &= pair_push_new(&g->yields, i, (int32_t)r);
         if (user >= 0 && user <= j->last_sched)
-          ok &= pair_push_unique(&j->segs[j->seg[user]].imports, i, (int32_t)r);
+          ok &= pair_push_new(&j->segs[j->seg[user]].imports, i, (int32_t)r);
         else
-          ok &= pair_push_unique(&j->tail_imports, i, (int32_t)r);
+          ok &= pair_push_new(&j->tail_imports, i, (int32_t)r);
       }
   }
   for (int32_t g = 0; ok && g < j->nsegs; g++)
-    if (j->segs[g].deps.n > 1)
-      qsort(j->segs[g].deps.v, j->segs[g].deps.n, sizeof(int32_t), cmp_i32);
+    ivec_sort_unique(&j->segs[g].deps);
   return ok;
 }
 
@@ -295,7 +358,7 @@ static void text_append(MlirStringRef piece, void *user) {
 }
 
 /* `!async.value<t>`; null when the text cannot be built. */
-static MlirType async_value_type(MlirContext ctx, MlirType t) {
+static MlirType make_async_value_type(MlirContext ctx, MlirType t) {
   text buf = {NULL, 0, 0};
   text_append(mlirStringRefCreateFromCString("!async.value<"), &buf);
   mlirTypePrint(t, text_append, &buf);
@@ -306,6 +369,17 @@ static MlirType async_value_type(MlirContext ctx, MlirType t) {
   return r;
 }
 
+/* make_async_value_type through the job's cache. */
+static MlirType async_value_type(stream_job *j, MlirType t) {
+  uintptr_t h = ((uintptr_t)t.ptr >> 4) * 0x9E3779B97F4A7C15u;
+  size_t slot = (size_t)(h >> (sizeof h * 8 - 6));
+  if (j->async_types[slot].type != t.ptr || mlirTypeIsNull(j->async_types[slot].value)) {
+    j->async_types[slot].type = t.ptr;
+    j->async_types[slot].value = make_async_value_type(mlirOperationGetContext(j->func), t);
+  }
+  return j->async_types[slot].value;
+}
+
 static MlirValue value_of(const stream_job *j, const int32_t *pair) {
   return mlirOperationGetResult(j->ops[pair[0]], pair[1]);
 }
@@ -313,10 +387,9 @@ static MlirValue value_of(const stream_job *j, const int32_t *pair) {
 /* The result of segment `g`'s execute op carrying (op, result). */
 static MlirValue exported(const stream_job *j, int32_t op, int32_t result) {
   const segment *g = &j->segs[j->seg[op]];
-  for (size_t k = 0; k + 1 < g->yields.n; k += 2)
-    if (g->yields.v[k] == op && g->yields.v[k + 1] == result)
-      return mlirOperationGetResult(g->exec, (intptr_t)(1 + k / 2));
-  return (MlirValue){NULL}; /* unreachable: link_segments recorded it */
+  intptr_t k = pair_find(&g->yields, op, result);
+  return k < 0 ? (MlirValue){NULL} /* unreachable: link_segments recorded it */
+               : mlirOperationGetResult(g->exec, 1 + k);
 }
 
 /* The body op that holds `op`. */
@@ -328,21 +401,6 @@ static MlirOperation top_op(MlirBlock body, MlirOperation op) {
     op = mlirOperationGetParentOperation(op);
   }
   return op;
-}
-
-/* Points the uses of `from` held by `inside` (or, with `outside`, by any
- * body op but that one) at `to`. */
-static void redirect_uses(MlirBlock body, MlirValue from, MlirValue to, MlirOperation holder,
-                          int outside) {
-  MlirOpOperand u = mlirValueGetFirstUse(from);
-  while (!mlirOpOperandIsNull(u)) {
-    MlirOperation owner = mlirOpOperandGetOwner(u);
-    intptr_t pos = (intptr_t)mlirOpOperandGetOperandNumber(u);
-    u = mlirOpOperandGetNextUse(u); /* before the use list changes */
-    int held = mlirOperationEqual(top_op(body, owner), holder);
-    if (held != outside)
-      mlirOperationSetOperand(owner, pos, to);
-  }
 }
 
 static MlirOperation make_op(const char *name, MlirLocation loc, intptr_t nres,
@@ -400,7 +458,7 @@ static int emit_segment(stream_job *j, segment *g, MlirType token) {
   res[0] = token;
   for (size_t k = 0; ok && k < nyield; k++) {
     yv[k] = value_of(j, &g->yields.v[2 * k]);
-    res[1 + k] = async_value_type(ctx, mlirValueGetType(yv[k]));
+    res[1 + k] = async_value_type(j, mlirValueGetType(yv[k]));
     ok &= !mlirTypeIsNull(res[1 + k]);
   }
   if (ok) {
@@ -425,9 +483,6 @@ static int emit_segment(stream_job *j, segment *g, MlirType token) {
     mlirBlockInsertOwnedOperationBefore(j->body, j->ops[g->first], g->exec);
     for (size_t k = 0; k < g->ops.n; k++)
       mlirOperationMoveBefore(j->ops[g->ops.v[k]], yield);
-    for (size_t k = 0; k < nimp; k++)
-      redirect_uses(j->body, value_of(j, &g->imports.v[2 * k]),
-                    mlirBlockGetArgument(block, (intptr_t)k), g->exec, 0);
   }
   free(opd);
   free(yv);
@@ -437,14 +492,43 @@ static int emit_segment(stream_job *j, segment *g, MlirType token) {
   return ok;
 }
 
+/* What the rewrite needs beyond the job, allocated before the IR changes:
+ * a failed allocation then leaves the body as it was. */
+typedef struct rewrite_space {
+  int32_t *last;       /* per stream: its last segment */
+  MlirValue *tail;     /* per tail_imports pair: the awaited value */
+  opsched_ptrmap execs; /* segment's execute op -> segment */
+} rewrite_space;
+
+static int space_init(rewrite_space *sp, const stream_job *j) {
+  int32_t nstreams = 0;
+  for (int32_t g = 0; g < j->nsegs; g++)
+    nstreams = j->segs[g].stream >= nstreams ? j->segs[g].stream + 1 : nstreams;
+  sp->last = malloc(((size_t)nstreams + 1) * sizeof *sp->last);
+  sp->tail = malloc((j->tail_imports.n / 2 + 1) * sizeof *sp->tail);
+  int failed = opsched_ptrmap_init(&sp->execs, (size_t)j->nsegs);
+  if (!failed && sp->last && sp->tail)
+    return 1;
+  if (!failed)
+    opsched_ptrmap_free(&sp->execs);
+  free(sp->last);
+  free(sp->tail);
+  return 0;
+}
+
+static void space_free(rewrite_space *sp) {
+  opsched_ptrmap_free(&sp->execs);
+  free(sp->last);
+  free(sp->tail);
+}
+
 /* Awaits every stream's last segment and the values the rest reads. */
-static void emit_awaits(stream_job *j, MlirOperation before) {
+static void emit_awaits(stream_job *j, MlirOperation before, rewrite_space *sp) {
   MlirLocation loc = mlirOperationGetLocation(j->ops[j->last_sched]);
+  for (int32_t g = 0; g < j->nsegs; g++)
+    sp->last[j->segs[g].stream] = g;
   for (int32_t g = 0; g < j->nsegs; g++) {
-    int last_of_stream = 1;
-    for (int32_t h = g + 1; h < j->nsegs; h++)
-      last_of_stream &= j->segs[h].stream != j->segs[g].stream;
-    if (!last_of_stream)
+    if (sp->last[j->segs[g].stream] != g)
       continue;
     MlirValue tok = mlirOperationGetResult(j->segs[g].exec, 0);
     mlirBlockInsertOwnedOperationBefore(j->body, before,
@@ -456,19 +540,51 @@ static void emit_awaits(stream_job *j, MlirOperation before) {
     MlirType t = mlirValueGetType(v);
     MlirOperation await = make_op("async.await", loc, 1, &t, 1, &fut);
     mlirBlockInsertOwnedOperationBefore(j->body, before, await);
-    redirect_uses(j->body, v, mlirOperationGetResult(await, 0),
-                  j->segs[j->seg[j->tail_imports.v[k]]].exec, 1);
+    sp->tail[k / 2] = mlirOperationGetResult(await, 0);
+  }
+}
+
+/* Points every use of a value that crosses segments, outside its
+ * producer's region, at what carries it there: the reading region's block
+ * argument, or the await after the schedule. One walk over each value's
+ * uses (a value read by many regions was walked once per region). */
+static void redirect_crossings(stream_job *j, rewrite_space *sp) {
+  for (int32_t g = 0; g < j->nsegs; g++)
+    opsched_ptrmap_put(&sp->execs, j->segs[g].exec.ptr, g);
+  for (int32_t g = 0; g < j->nsegs; g++) {
+    const ivec *y = &j->segs[g].yields;
+    for (size_t k = 0; k + 1 < y->n; k += 2) {
+      int32_t op = y->v[k], result = y->v[k + 1];
+      MlirOpOperand u = mlirValueGetFirstUse(value_of(j, &y->v[k]));
+      while (!mlirOpOperandIsNull(u)) {
+        MlirOperation owner = mlirOpOperandGetOwner(u);
+        MlirOpOperand next = mlirOpOperandGetNextUse(u); /* before the list changes */
+        MlirOperation top = top_op(j->body, owner);
+        int32_t h = mlirOperationIsNull(top) ? -1 : opsched_ptrmap_get(&sp->execs, top.ptr);
+        MlirValue to = {NULL};
+        if (h < 0) {
+          intptr_t t = pair_find(&j->tail_imports, op, result);
+          to = t < 0 ? to : sp->tail[t];
+        } else if (h != g) {
+          intptr_t a = pair_find(&j->segs[h].imports, op, result);
+          MlirRegion r = mlirOperationGetRegion(j->segs[h].exec, 0);
+          to = a < 0 ? to : mlirBlockGetArgument(mlirRegionGetFirstBlock(r), a);
+        }
+        if (!mlirValueIsNull(to))
+          mlirOperationSetOperand(owner, (intptr_t)mlirOpOperandGetOperandNumber(u), to);
+        u = next;
+      }
+    }
   }
 }
 
 /* Checks every exported value can travel as an !async.value before the
  * rewrite starts. */
 static int check_types(stream_job *j) {
-  MlirContext ctx = mlirOperationGetContext(j->func);
   for (int32_t g = 0; g < j->nsegs; g++)
     for (size_t k = 0; k + 1 < j->segs[g].yields.n; k += 2) {
       MlirValue v = value_of(j, &j->segs[g].yields.v[k]);
-      if (mlirTypeIsNull(async_value_type(ctx, mlirValueGetType(v)))) {
+      if (mlirTypeIsNull(async_value_type(j, mlirValueGetType(v)))) {
         opsched_emitf(j->ops[j->segs[g].yields.v[k]], OPSCHED_SEVERITY_ERROR,
                       "opsched: a result crossing streams cannot be an !async.value");
         return 0;
@@ -514,6 +630,7 @@ static void job_free(stream_job *j) {
   }
   free(j->segs);
   free(j->tail_imports.v);
+  free(j->by_id);
   if (j->ops)
     opsched_ptrmap_free(&j->index);
   free(j->ops);
@@ -577,7 +694,8 @@ static void localize_unranked_casts(stream_job *j) {
 /* Segments, their links, and the types crossing them; 0 on an error
  * (reported) or out of memory. */
 static int analyse(stream_job *j) {
-  return mark_splits(j) && build_segments(j) && link_segments(j) && check_types(j);
+  return index_ids(j) && mark_splits(j) && build_segments(j) && link_segments(j) &&
+         check_types(j);
 }
 
 MlirLogicalResult opsched_mlir_materialize_streams(MlirOperation func, int report_unannotated,
@@ -625,11 +743,18 @@ MlirLogicalResult opsched_mlir_materialize_streams(MlirOperation func, int repor
                                       mlirStringRefCreateFromCString("!async.token"));
     MlirOperation after = j.last_sched + 1 < j.n ? j.ops[j.last_sched + 1]
                                                  : mlirBlockGetTerminator(body);
+    rewrite_space sp;
+    int spaced = ok && space_init(&sp, &j);
+    ok = ok && spaced;
     for (int32_t g = 0; ok && g < j.nsegs; g++)
       ok = emit_segment(&j, &j.segs[g], token);
-    if (ok)
-      emit_awaits(&j, after);
-    else if (!j.errors)
+    if (ok) {
+      emit_awaits(&j, after, &sp);
+      redirect_crossings(&j, &sp);
+    }
+    if (spaced)
+      space_free(&sp);
+    if (!ok && !j.errors)
       opsched_emitf(func, OPSCHED_SEVERITY_ERROR, "opsched: out of memory");
   }
   job_free(&j);

@@ -149,3 +149,31 @@ func.func @crossing(%x: memref<4xf32>, %y: memref<4xf32>) {
   linalg.add {opsched.id = 3 : i64, opsched.stream = 1 : i64, opsched.waits = array<i64: 0>} ins(%x, %y : memref<4xf32>, memref<4xf32>) outs(%y : memref<4xf32>)
   return
 }
+
+// One value (%v) read by three other regions and after the schedule: each
+// region reads it through its own block argument, the return through an
+// await; a region that reads two crossing values lists them by producer.
+// CHECK-LABEL: func.func @shared_value
+// CHECK:         %[[T0:.*]], %[[V:.*]] = async.execute -> !async.value<tensor<4xf32>> {
+// CHECK-NEXT:      %[[X:.*]] = arith.addf %arg0, %arg0
+// CHECK-NEXT:      async.yield %[[X]]
+// CHECK:         %[[T1:.*]], %[[W:.*]] = async.execute [%[[T0]]] (%[[V]] as %[[A1:.*]]: !async.value<tensor<4xf32>>)
+// CHECK:           arith.mulf %[[A1]], %[[A1]]
+// CHECK:         %[[T2:.*]], %[[P:.*]] = async.execute [%[[T0]]] (%[[V]] as %[[A2:.*]]: !async.value<tensor<4xf32>>)
+// CHECK:           arith.subf %[[A2]], %arg0
+// CHECK:         %[[T3:.*]], %[[Q:.*]] = async.execute [%[[T0]], %[[T2]]] (%[[V]] as %[[B1:.*]]: !async.value<tensor<4xf32>>, %[[P]] as %[[B2:.*]]: !async.value<tensor<4xf32>>)
+// CHECK:           arith.divf %[[B1]], %[[B2]]
+// CHECK:         async.await %[[T1]] : !async.token
+// CHECK-NEXT:    async.await %[[T2]] : !async.token
+// CHECK-NEXT:    async.await %[[T3]] : !async.token
+// CHECK-NEXT:    %[[RV:.*]] = async.await %[[V]]
+// CHECK-NEXT:    %[[RW:.*]] = async.await %[[W]]
+// CHECK-NEXT:    %[[RQ:.*]] = async.await %[[Q]]
+// CHECK-NEXT:    return %[[RV]], %[[RQ]], %[[RW]]
+func.func @shared_value(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %v = arith.addf %a, %a {opsched.id = 0 : i64, opsched.stream = 0 : i64} : tensor<4xf32>
+  %w = arith.mulf %v, %v {opsched.id = 1 : i64, opsched.stream = 0 : i64} : tensor<4xf32>
+  %p = arith.subf %v, %a {opsched.id = 2 : i64, opsched.stream = 1 : i64, opsched.waits = array<i64: 0>} : tensor<4xf32>
+  %q = arith.divf %v, %p {opsched.id = 3 : i64, opsched.stream = 2 : i64, opsched.waits = array<i64: 0, 2>} : tensor<4xf32>
+  return %v, %q, %w : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
