@@ -48,8 +48,8 @@ struct PhaseTimers {
   static void callback(void *user, opsched_run_phase phase, int begin) {
     static const char *const names[OPSCHED_PHASE_COUNT] = {
         "opsched: plan",   "opsched: attributes", "opsched: reports",
-        "opsched: graph",  "opsched: schedule (order, memory, streams)",
-        "opsched: arena"};
+        "opsched: output files", "opsched: graph",
+        "opsched: schedule (order, memory, streams)", "opsched: arena"};
     static const char ids[OPSCHED_PHASE_COUNT] = {0};
     auto *t = static_cast<PhaseTimers *>(user);
     TypeID id = TypeID::getFromOpaquePointer(&ids[phase]);
@@ -59,6 +59,18 @@ struct PhaseTimers {
       t->instrumentor->runAfterAnalysis(names[phase], id, t->op);
   }
 };
+
+/// Writes the output files under the `opsched: output files` timer: with a
+/// large report this is a good part of the pass.
+LogicalResult writeTimed(OutputFiles &files, ArrayRef<const FunctionRun *> runs, Operation *at,
+                         StringRef who, const PhaseHooks &hooks) {
+  if (hooks.callback)
+    hooks.callback(hooks.user, OPSCHED_PHASE_FILES, 1);
+  LogicalResult result = files.write(runs, at, who);
+  if (hooks.callback)
+    hooks.callback(hooks.user, OPSCHED_PHASE_FILES, 0);
+  return result;
+}
 
 /// Collects one run's function outputs in the nested form, where the pass
 /// manager runs a clone of the pass per function, possibly in parallel.
@@ -79,7 +91,7 @@ public:
 
   /// Records `run`; the last function of the module writes every output in
   /// IR order.
-  LogicalResult finish(size_t index, FunctionRun run, StringRef who) {
+  LogicalResult finish(size_t index, FunctionRun run, StringRef who, const PhaseHooks &hooks) {
     std::lock_guard<std::mutex> lock(mutex);
     anyFailed |= !run.succeeded;
     runs[index].emplace(std::move(run));
@@ -90,7 +102,7 @@ public:
       std::vector<const FunctionRun *> list;
       for (const std::optional<FunctionRun> &r : runs)
         list.push_back(&*r);
-      result = files->write(list, parent, who);
+      result = writeTimed(*files, list, parent, who, hooks);
     }
     clear();
     return result;
@@ -204,7 +216,7 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
     std::vector<const FunctionRun *> list;
     for (const FunctionRun &r : runs)
       list.push_back(&r);
-    if (failed(files.write(list, root, getArgument())))
+    if (failed(writeTimed(files, list, root, getArgument(), hooks)))
       this->signalPassFailure();
   }
 
@@ -215,7 +227,7 @@ struct OpSchedPassBase : public PassWrapper<Derived, OperationPass<>> {
     if (ok)
       opsched::detail::runFunction(func, config, index, hooks, run);
     ok &= run.succeeded;
-    if (failed(collector->finish(index, std::move(run), getArgument())) || !ok)
+    if (failed(collector->finish(index, std::move(run), getArgument(), hooks)) || !ok)
       this->signalPassFailure();
   }
 };

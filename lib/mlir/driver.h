@@ -39,6 +39,7 @@ typedef enum opsched_run_phase {
   OPSCHED_PHASE_PLAN,       /* graph, schedule, memory, streams, arena per block */
   OPSCHED_PHASE_ATTRIBUTES, /* writing the results back (and the table, DOT text) */
   OPSCHED_PHASE_REPORTS,    /* the trace and HTML report's data */
+  OPSCHED_PHASE_FILES,      /* writing the output files, once per run */
   /* Inside OPSCHED_PHASE_PLAN, once per block (the timers add up): */
   OPSCHED_PHASE_GRAPH,    /* ops, costs, buffer model, dependency edges */
   OPSCHED_PHASE_SCHEDULE, /* order, memory policy, streams and waits */

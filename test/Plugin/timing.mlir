@@ -10,6 +10,7 @@
 // CHECK-NEXT: {{^ .*    }}(A) opsched: arena
 // CHECK-NEXT: {{^ .*  }}(A) opsched: attributes
 // CHECK-NEXT: {{^ .*  }}(A) opsched: reports
+// CHECK-NEXT: {{^ .*  }}(A) opsched: output files
 // CHECK-NOT: anonymous
 
 // PRINT: IR Dump After OpDepGraphPass (op-dep-graph)

@@ -523,6 +523,31 @@ int main(int argc, char **argv) {
   CHECK(opsched_html_write(null_out, &empty) == OPSCHED_OK);
   fclose(null_out);
 
+  /* Many blocks: the first 1000 drawn, the rest their summary only. */
+  enum { MANY = 1001 };
+  opsched_report_block *many = calloc(MANY, sizeof *many);
+  CHECK(many != NULL);
+  for (int k = 0; many && k < MANY; k++)
+    many[k] = fj_b;
+  opsched_report_function many_fn = {"@many", many, MANY};
+  opsched_report_module many_mod = {NULL, NULL, &many_fn, 1};
+  size_t lm;
+  char *hm = many ? render(opsched_html_write, &many_mod, &lm, &st) : NULL;
+  CHECK(hm && st == OPSCHED_OK);
+  if (hm) {
+    CHECK(contains(hm, "id=\"gantt-999\""));
+    CHECK(contains(hm, "class=\"opsched-data\" data-block=\"999\""));
+    CHECK(contains(hm, "id=\"makespan-1000\" data-value=\"4\""));
+    CHECK(!contains(hm, "id=\"gantt-1000\""));
+    CHECK(!contains(hm, "id=\"frontier-1000\""));
+    CHECK(!contains(hm, "class=\"opsched-data\" data-block=\"1000\""));
+    const char *note = strstr(hm, "Views left out: a page draws its first 1000 blocks of 1001;");
+    CHECK(note && note > strstr(hm, "id=\"block-1000\""));
+    CHECK(note && !strstr(note + 1, "Views left out"));
+  }
+  free(hm);
+  free(many);
+
   /* 10k ops on 4 streams: both files stay a few MB. */
   demo huge;
   demo_init(&huge, random_dag(10000, 7), 4, NULL, NULL);
