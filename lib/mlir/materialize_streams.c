@@ -107,16 +107,23 @@ typedef struct stream_job {
   int errors;
 } stream_job;
 
-/* The position of the body op that holds `op` (itself or an ancestor), or
- * -1 for the terminator and ops outside the body. */
-static int32_t top_index(const stream_job *j, MlirOperation op) {
+/* The body op that holds `op` (itself or an ancestor); null for an op
+ * outside the body. */
+static MlirOperation top_op(MlirBlock body, MlirOperation op) {
   while (!mlirOperationIsNull(op)) {
     MlirBlock b = mlirOperationGetBlock(op);
-    if (!mlirBlockIsNull(b) && mlirBlockEqual(b, j->body))
-      return opsched_ptrmap_get(&j->index, op.ptr);
+    if (!mlirBlockIsNull(b) && mlirBlockEqual(b, body))
+      return op;
     op = mlirOperationGetParentOperation(op);
   }
-  return -1;
+  return op;
+}
+
+/* The position of the body op that holds `op`, or -1 for the terminator
+ * and ops outside the body. */
+static int32_t top_index(const stream_job *j, MlirOperation op) {
+  MlirOperation top = top_op(j->body, op);
+  return mlirOperationIsNull(top) ? -1 : opsched_ptrmap_get(&j->index, top.ptr);
 }
 
 /* Appends the pair (op, result) unless it is the last one. link_segments
@@ -390,17 +397,6 @@ static MlirValue exported(const stream_job *j, int32_t op, int32_t result) {
   intptr_t k = pair_find(&g->yields, op, result);
   return k < 0 ? (MlirValue){NULL} /* unreachable: link_segments recorded it */
                : mlirOperationGetResult(g->exec, 1 + k);
-}
-
-/* The body op that holds `op`. */
-static MlirOperation top_op(MlirBlock body, MlirOperation op) {
-  while (!mlirOperationIsNull(op)) {
-    MlirBlock b = mlirOperationGetBlock(op);
-    if (!mlirBlockIsNull(b) && mlirBlockEqual(b, body))
-      return op;
-    op = mlirOperationGetParentOperation(op);
-  }
-  return op;
 }
 
 static MlirOperation make_op(const char *name, MlirLocation loc, intptr_t nres,

@@ -1141,12 +1141,15 @@ static opsched_status write_block(FILE *out, const opsched_report_block *b,
                                   const char *fname, const char *bname,
                                   int32_t index, int32_t blocks) {
   block_ctx c = {out, b, fname, bname, index, opsched_graph_num_nodes(b->graph), NULL};
-  c.pos = opsched_alloc_array((size_t)c.n, sizeof *c.pos);
-  if (!c.pos)
-    return OPSCHED_ERR_NOMEM;
-  const int32_t *order = opsched_schedule_order(b->schedule);
-  for (int32_t i = 0; i < c.n; i++)
-    c.pos[order[i]] = i;
+  int draw = index < MAX_BLOCK_VIEWS;
+  if (draw) { /* the views place ops by their position; the summary does not */
+    c.pos = opsched_alloc_array((size_t)c.n, sizeof *c.pos);
+    if (!c.pos)
+      return OPSCHED_ERR_NOMEM;
+    const int32_t *order = opsched_schedule_order(b->schedule);
+    for (int32_t i = 0; i < c.n; i++)
+      c.pos[order[i]] = i;
+  }
   int32_t streams = opsched_schedule_stream_count(b->schedule);
   fprintf(out, "<section class=\"block\" id=\"block-%" PRId32 "\" data-block=\"%" PRId32 "\"><h3>", index, index);
   opsched_rep_html_str(out, bname);
@@ -1158,7 +1161,7 @@ static opsched_status write_block(FILE *out, const opsched_report_block *b,
     fprintf(out, " <small>%" PRId32 " ops, %" PRId32 " stream%s</small></h3>\n", c.n, streams,
             streams == 1 ? "" : "s");
   write_summary(&c);
-  if (index < MAX_BLOCK_VIEWS) {
+  if (draw) {
     opsched_rep_html_frontier(out, b, index);
     write_graph(&c);
     write_memory(&c);
