@@ -54,6 +54,12 @@ int32_t opsched_graph_add_node(opsched_graph *graph, int64_t cost,
 opsched_status opsched_graph_add_edge(opsched_graph *graph, int32_t from,
                                       int32_t to);
 
+/* Presizes storage for `count` more opsched_graph_add_edge() calls, so
+ * that a caller who knows its edge count avoids regrowing (optional).
+ * OPSCHED_ERR_NOMEM leaves the graph as it was; OPSCHED_ERR_STATE on a
+ * finalized graph. */
+opsched_status opsched_graph_reserve_edges(opsched_graph *graph, int64_t count);
+
 /* Freezes the graph: sorts and dedups edges, builds successor and
  * predecessor lists (each sorted by id), and checks acyclicity. On
  * OPSCHED_ERR_CYCLE the graph stays unfinalized and unusable for queries. */

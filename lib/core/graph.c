@@ -1,8 +1,10 @@
 #include "opsched/graph.h"
+#include "graph.h"
 
 #include "alloc.h"
 #include "heap.h"
 #include "saturate.h"
+#include "sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +100,31 @@ int32_t opsched_graph_add_node(opsched_graph *g, int64_t cost, int32_t demand) {
   return g->num_nodes++;
 }
 
+/* Grows the raw edge arrays to `cap` entries (> edge_cap). */
+static opsched_status grow_edges(opsched_graph *g, int64_t cap) {
+  int32_t *f = opsched_realloc_array(g->edge_from, (size_t)cap, sizeof *f);
+  if (!f)
+    return OPSCHED_ERR_NOMEM;
+  g->edge_from = f;
+  int32_t *t = opsched_realloc_array(g->edge_to, (size_t)cap, sizeof *t);
+  if (!t)
+    return OPSCHED_ERR_NOMEM; /* edge_from is larger: harmless */
+  g->edge_to = t;
+  g->edge_cap = cap;
+  return OPSCHED_OK;
+}
+
+opsched_status opsched_graph_reserve_edges(opsched_graph *g, int64_t count) {
+  if (!g || count < 0)
+    return OPSCHED_ERR_INVALID;
+  if (g->finalized)
+    return OPSCHED_ERR_STATE;
+  if (count > INT64_MAX / 2 - g->num_raw_edges)
+    return OPSCHED_ERR_NOMEM;
+  int64_t need = g->num_raw_edges + count;
+  return need <= g->edge_cap ? OPSCHED_OK : grow_edges(g, need);
+}
+
 opsched_status opsched_graph_add_edge(opsched_graph *g, int32_t from, int32_t to) {
   if (!g)
     return OPSCHED_ERR_INVALID;
@@ -107,44 +134,14 @@ opsched_status opsched_graph_add_edge(opsched_graph *g, int32_t from, int32_t to
     return OPSCHED_ERR_INVALID;
   if (from == to)
     return OPSCHED_OK;
-  if (g->num_raw_edges == g->edge_cap) {
-    int64_t cap = g->edge_cap ? g->edge_cap * 2 : 64;
-    int32_t *f = opsched_realloc_array(g->edge_from, (size_t)cap, sizeof *f);
-    if (!f)
-      return OPSCHED_ERR_NOMEM;
-    g->edge_from = f;
-    int32_t *t = opsched_realloc_array(g->edge_to, (size_t)cap, sizeof *t);
-    if (!t)
-      return OPSCHED_ERR_NOMEM;
-    g->edge_to = t;
-    g->edge_cap = cap;
-  }
+  if (g->num_raw_edges == g->edge_cap &&
+      grow_edges(g, g->edge_cap ? g->edge_cap * 2 : 64) != OPSCHED_OK)
+    return OPSCHED_ERR_NOMEM;
   g->edge_from[g->num_raw_edges] = from;
   g->edge_to[g->num_raw_edges] = to;
   g->num_raw_edges++;
   g->backward |= from > to;
   return OPSCHED_OK;
-}
-
-/* Sorts a[0, k) ascending (a node's raw predecessors: a handful, but a
- * barrier may collect many). */
-static int cmp_i32(const void *x, const void *y) {
-  int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-  return (a > b) - (a < b);
-}
-
-static void sort_small(int32_t *a, int64_t k) {
-  if (k > 24) {
-    qsort(a, (size_t)k, sizeof *a, cmp_i32);
-    return;
-  }
-  for (int64_t i = 1; i < k; i++) {
-    int32_t x = a[i];
-    int64_t j = i;
-    for (; j > 0 && a[j - 1] > x; j--)
-      a[j] = a[j - 1];
-    a[j] = x;
-  }
 }
 
 /* The predecessor CSR from the raw edges: grouped by `to` in one counting
@@ -171,7 +168,7 @@ static int32_t *build_preds(opsched_graph *g, int64_t *cursor, int64_t *unique) 
   for (int32_t v = 0; v < n; v++) {
     int64_t lo = off[v], hi = off[v + 1];
     off[v] = w;
-    sort_small(pred + lo, hi - lo);
+    opsched_sort_i32(pred + lo, hi - lo);
     for (int64_t k = lo; k < hi; k++)
       if (k == lo || pred[k] != pred[k - 1])
         pred[w++] = pred[k];
@@ -282,6 +279,38 @@ done:
     free_adjacency(g);
   opsched_free(cursor);
   return st;
+}
+
+opsched_graph *opsched_graph_adopt_csr(const opsched_graph *like, int64_t *succ_off,
+                                       int32_t *succ, int64_t *pred_off, int32_t *pred) {
+  int32_t n = like->num_nodes;
+  opsched_graph *g = opsched_graph_create((size_t)n);
+  if (!g)
+    return NULL;
+  g->topo = opsched_alloc_array_raw((size_t)n, sizeof *g->topo);
+  if (!g->topo) {
+    opsched_graph_destroy(g);
+    return NULL;
+  }
+  memcpy(g->cost, like->cost, sizeof *g->cost * (size_t)n);
+  memcpy(g->demand, like->demand, sizeof *g->demand * (size_t)n);
+  g->num_nodes = n;
+  g->num_edges = succ_off[n];
+  g->succ_off = succ_off;
+  g->pred_off = pred_off;
+  g->succ = succ;
+  g->pred = pred;
+  /* A row is ascending: its first entry is its least. */
+  for (int32_t v = 0; v < n && !g->backward; v++)
+    g->backward = succ_off[v] < succ_off[v + 1] && succ[succ_off[v]] < v;
+  if (topo_sort(g) == n) {
+    g->finalized = 1;
+    return g;
+  }
+  g->succ_off = g->pred_off = NULL; /* still the caller's */
+  g->succ = g->pred = NULL;
+  opsched_graph_destroy(g);
+  return NULL;
 }
 
 int opsched_graph_is_finalized(const opsched_graph *g) { return g && g->finalized; }

@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "buffers_internal.h"
 #include "saturate.h"
+#include "sort.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,25 +24,11 @@
 
 /* ---- Model ----------------------------------------------------------- */
 
-static int cmp_i32(const void *pa, const void *pb) {
-  int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-  return (a > b) - (a < b);
-}
-
 void mem_csr_sort_dedupe(int64_t *off, int32_t *vals, int32_t rows) {
   int64_t w = 0;
   for (int32_t r = 0; r < rows; r++) {
     int64_t lo = off[r], hi = off[r + 1];
-    if (hi - lo <= 16) /* the usual row: a few values */
-      for (int64_t i = lo + 1; i < hi; i++) {
-        int32_t v = vals[i];
-        int64_t j = i;
-        for (; j > lo && vals[j - 1] > v; j--)
-          vals[j] = vals[j - 1];
-        vals[j] = v;
-      }
-    else
-      qsort(vals + lo, (size_t)(hi - lo), sizeof *vals, cmp_i32);
+    opsched_sort_i32(vals + lo, hi - lo);
     off[r] = w;
     for (int64_t i = lo; i < hi; i++)
       if (i == lo || vals[i] != vals[i - 1])
@@ -51,10 +38,12 @@ void mem_csr_sort_dedupe(int64_t *off, int32_t *vals, int32_t rows) {
 }
 
 void mem_model_free(mem_model *m) {
-  opsched_free(m->succ_off);
-  opsched_free(m->pred_off);
-  opsched_free(m->succ);
-  opsched_free(m->pred);
+  if (!m->dag_lent) {
+    opsched_free(m->succ_off);
+    opsched_free(m->pred_off);
+    opsched_free(m->succ);
+    opsched_free(m->pred);
+  }
   opsched_free(m->alloc_off);
   opsched_free(m->use_off);
   opsched_free(m->alloc_buf);

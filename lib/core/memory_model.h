@@ -40,6 +40,10 @@ typedef struct mem_model {
   int64_t size_sum;
   /* mem_trivial_lower_bound, computed with the model. */
   int64_t trivial_lb;
+  /* The DAG's four arrays belong to a graph made from them
+   * (opsched_graph_adopt_csr), which is freed with the model: its free
+   * leaves them. */
+  int dag_lent;
 } mem_model;
 
 /* The nodes sorted by (alloc_bytes, id): pos[v] is node v's position,

@@ -4,6 +4,7 @@
 #include "opsched/schedule.h"
 
 #include "alloc.h"
+#include "graph.h"
 #include "heap.h"
 #include "memory_baselines.h"
 #include "memory_model.h"
@@ -1051,25 +1052,14 @@ done:
 }
 
 /* The graph plus the buffers' data dependencies (the model's DAG), so that
- * every scheduler, the streams and the waits honour them. */
-static opsched_graph *augmented_graph(const opsched_graph *g,
-                                      const mem_model *m) {
-  opsched_graph *a = opsched_graph_create((size_t)m->n);
-  if (!a)
-    return NULL;
-  for (int32_t v = 0; v < m->n; v++)
-    if (opsched_graph_add_node(a, opsched_graph_cost(g, v),
-                               opsched_graph_demand(g, v)) < 0)
-      goto fail;
-  for (int32_t v = 0; v < m->n; v++)
-    for (int64_t i = m->succ_off[v]; i < m->succ_off[v + 1]; i++)
-      if (opsched_graph_add_edge(a, v, m->succ[i]) != OPSCHED_OK)
-        goto fail;
-  if (opsched_graph_finalize(a) == OPSCHED_OK)
-    return a;
-fail:
-  opsched_graph_destroy(a);
-  return NULL;
+ * every scheduler, the streams and the waits honour them: the model's
+ * CSR, sorted and deduplicated as a finalized graph's, becomes the graph's
+ * (one copy of the adjacency; the model reads it while the graph lives). */
+static opsched_graph *augmented_graph(const opsched_graph *g, mem_model *m) {
+  opsched_graph *a = opsched_graph_adopt_csr(g, m->succ_off, m->succ, m->pred_off, m->pred);
+  if (a)
+    m->dag_lent = 1;
+  return a;
 }
 
 /* With buffers: builds the memory model *m and the augmented graph *aug,

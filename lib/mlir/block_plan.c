@@ -413,6 +413,9 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
       break;
     }
   }
+  /* Most dependency edges are one per operand: their storage at once
+   * rather than by doubling (a block of dense ops has millions). */
+  oom |= !oom && opsched_graph_reserve_edges(p->graph, operands) != OPSCHED_OK;
   /* The results' map (the ops' address range) without another pass over
    * the ops: their result counts are known. */
   if (oom || (!failed && opsched_block_results_init(result_index, p->ops, p->n, counts, index))) {

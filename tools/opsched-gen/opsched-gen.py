@@ -61,6 +61,15 @@ N ops, on small static tensors so the ops are real but the files stay lean.
                                   values of its function (what a pass pays
                                   per function, not per op)
 
+  opsched-gen.py dense N [W]      every value read by every op of the next
+                                  layer, through a view: layers of W
+                                  (default 64) tensor.concat ops, each
+                                  reading all W values of the previous layer
+                                  (rotated) as tensor.extract_slice views of
+                                  their concats; N/2 * W operands, and
+                                  buffers read through views, so the buffer
+                                  model's DAG has edges the graph lacks
+
   opsched-gen.py effects N [SEED] [STREAMS] [WAITS]
                                   an annotated schedule for
                                   op-schedule-verify: N memref ops (loads,
@@ -440,6 +449,29 @@ def shared_init(out, n):
     out.write("  return %s : %s\n}\n" % (prev, T))
 
 
+def dense(out, n, w=64):
+    t1 = "tensor<1xf32>"
+    tw = "tensor<%dxf32>" % w
+    out.write("func.func @scale(%%a: %s) -> %s {\n" % (t1, tw))
+    prev = []
+    for i in range(w):
+        out.write("  %%v0_%d = math.tanh %%a : %s\n" % (i, t1))
+        prev.append("%%v0_%d" % i)
+    types = ", ".join([t1] * w)
+    layers = max(1, (n - w) // (2 * w))
+    for l in range(1, layers + 1):
+        cur = []
+        for i in range(w):
+            args = ", ".join(prev[i:] + prev[:i])
+            out.write("  %%c%d_%d = tensor.concat dim(0) %s : (%s) -> %s\n" % (l, i, args, types, tw))
+            out.write("  %%v%d_%d = tensor.extract_slice %%c%d_%d[%d] [1] [1] : %s to %s\n"
+                      % (l, i, l, i, i, tw, t1))
+            cur.append("%%v%d_%d" % (l, i))
+        prev = cur
+    out.write("  %%r = tensor.concat dim(0) %s : (%s) -> %s\n" % (", ".join(prev), types, tw))
+    out.write("  return %%r : %s\n}\n" % tw)
+
+
 def functions(out, n, per=10):
     """Many small functions (dispatch-sized kernels): N / PER functions of
     PER ops, each op reading one or two of the 8 latest values of its
@@ -475,6 +507,8 @@ if __name__ == "__main__":
          "shared-init": shared_init}[sys.argv[1]](out, int(sys.argv[2]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "functions":
         functions(out, int(sys.argv[2]), max(1, int(sys.argv[3])) if len(sys.argv) > 3 else 10)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "dense":
+        dense(out, int(sys.argv[2]), max(1, int(sys.argv[3])) if len(sys.argv) > 3 else 64)
     elif len(sys.argv) >= 3 and sys.argv[1] == "fanout":
         fanout(out, int(sys.argv[2]))
     elif len(sys.argv) >= 5 and sys.argv[1] == "chains":
