@@ -133,7 +133,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", nargs="+", type=int, default=[10000])
     ap.add_argument("--kinds", nargs="+",
-                    default=["dag", "blocks", "wide", "nested", "random", "fanout", "shared-init", "functions", "dense"])
+                    default=["dag", "blocks", "wide", "nested", "random", "fanout", "shared-init", "functions", "dense", "views"])
     ap.add_argument("--only", default="", help="run only the option sets this regular expression finds")
     ap.add_argument("--resources", type=int, default=0, metavar="K",
                     help="demands 1..K on the arith and math ops, a capacity of at least K")

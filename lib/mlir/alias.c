@@ -35,18 +35,31 @@ void opsched_alias_free(opsched_alias *a) {
   opsched_ptrmap_free(&a->roots);
   free(a->escaped);
   free(a->work);
+  if (a->capseen)
+    opsched_ptrmap_free(&a->seen_index);
+  free(a->seen);
+  free(a->path);
+}
+
+/* Stores v at (*values)[n], growing the array of *cap entries by doubling.
+ * Non-zero when out of memory. */
+static int values_put(MlirValue **values, size_t *cap, size_t n, MlirValue v) {
+  if (n == *cap) {
+    size_t grown = *cap ? 2 * *cap : 16;
+    MlirValue *p = realloc(*values, sizeof *p * grown);
+    if (!p)
+      return 1;
+    *values = p;
+    *cap = grown;
+  }
+  (*values)[n] = v;
+  return 0;
 }
 
 static int push_work(opsched_alias *a, MlirValue v) {
-  if (a->nwork == a->capwork) {
-    size_t cap = a->capwork ? 2 * a->capwork : 16;
-    MlirValue *p = realloc(a->work, sizeof *p * cap);
-    if (!p)
-      return 1;
-    a->work = p;
-    a->capwork = cap;
-  }
-  a->work[a->nwork++] = v;
+  if (values_put(&a->work, &a->capwork, a->nwork, v))
+    return 1;
+  a->nwork++;
   return 0;
 }
 
@@ -101,14 +114,9 @@ static int escapes(opsched_alias *a, MlirValue root) {
   return 0;
 }
 
-int32_t opsched_alias_class(opsched_alias *a, MlirValue v) {
-  for (int steps = 0; steps < VIEW_CHAIN_MAX; steps++) {
-    MlirValue up = viewed(v);
-    if (mlirValueIsNull(up))
-      break;
-    v = up;
-  }
-  if (!mlirValueIsNull(viewed(v)) || !opsched_mlir_value_is_allocation(v))
+/* The class of the root `v` (a value no view comes from). */
+static int32_t root_class(opsched_alias *a, MlirValue v) {
+  if (!opsched_mlir_value_is_allocation(v))
     return OPSCHED_ALIAS_UNKNOWN;
   int32_t cls = opsched_ptrmap_get(&a->roots, v.ptr);
   if (cls >= 0)
@@ -121,4 +129,73 @@ int32_t opsched_alias_class(opsched_alias *a, MlirValue v) {
   opsched_ptrmap_put(&a->roots, v.ptr, cls);
   a->escaped[cls] = (uint8_t)escapes(a, v);
   return cls;
+}
+
+/* Room for one more seen value: the map is made again, twice as large,
+ * when full (fixed capacity). Non-zero when out of memory. */
+static int seen_reserve(opsched_alias *a) {
+  if (a->nseen < a->capseen)
+    return 0;
+  size_t cap = a->capseen ? 2 * a->capseen : 64;
+  opsched_alias_seen *s = realloc(a->seen, sizeof *s * cap);
+  if (!s)
+    return 1;
+  a->seen = s;
+  opsched_ptrmap index;
+  if (opsched_ptrmap_init(&index, cap))
+    return 1;
+  for (size_t i = 0; i < a->nseen; i++)
+    opsched_ptrmap_put(&index, a->seen[i].value, (int32_t)i);
+  if (a->capseen)
+    opsched_ptrmap_free(&a->seen_index);
+  a->seen_index = index;
+  a->capseen = cap;
+  return 0;
+}
+
+/* Records the walked path (path[0] = the value asked about, each the view
+ * of the next) below a value of depth `depth` whose root has `cls`. */
+static void remember(opsched_alias *a, size_t len, int32_t cls, int64_t depth) {
+  for (size_t i = 0; i < len; i++) {
+    if (a->nseen > INT32_MAX - 1 || seen_reserve(a))
+      return; /* not remembered: later walks only take longer */
+    int64_t d = depth + (int64_t)(len - i);
+    a->seen[a->nseen] = (opsched_alias_seen){a->path[i].ptr, cls,
+                                             d > INT32_MAX ? INT32_MAX : (int32_t)d};
+    opsched_ptrmap_put(&a->seen_index, a->path[i].ptr, (int32_t)a->nseen);
+    a->nseen++;
+  }
+}
+
+int32_t opsched_alias_class(opsched_alias *a, MlirValue v) {
+  /* Up the views until a value seen before or the root; a chain of more
+   * than VIEW_CHAIN_MAX steps (only a graph region's cycle could make one
+   * endless) is of unknown origin. */
+  size_t len = 0;
+  int32_t cls;
+  int64_t depth;
+  for (MlirValue cur = v;;) {
+    int32_t k = a->capseen ? opsched_ptrmap_get(&a->seen_index, cur.ptr) : -1;
+    if (k >= 0) {
+      cls = a->seen[k].root_class;
+      depth = a->seen[k].depth;
+      break;
+    }
+    if (len > VIEW_CHAIN_MAX)
+      return OPSCHED_ALIAS_UNKNOWN;
+    if (values_put(&a->path, &a->capath, len, cur)) {
+      a->failed = 1;
+      return OPSCHED_ALIAS_UNKNOWN;
+    }
+    len++;
+    MlirValue up = viewed(cur);
+    if (mlirValueIsNull(up)) { /* cur is the root: depth 0 */
+      cls = root_class(a, cur);
+      depth = -1;
+      break;
+    }
+    cur = up;
+  }
+  remember(a, len, cls, depth);
+  return depth + (int64_t)len <= VIEW_CHAIN_MAX ? cls : OPSCHED_ALIAS_UNKNOWN;
 }

@@ -22,12 +22,26 @@
 
 enum { OPSCHED_ALIAS_UNKNOWN = 0 };
 
+/* A value a walk up the views went through: its root's class and its
+ * distance to the root (the class holds up to VIEW_CHAIN_MAX steps). */
+typedef struct opsched_alias_seen {
+  const void *value;
+  int32_t root_class, depth;
+} opsched_alias_seen;
+
 typedef struct opsched_alias {
   opsched_ptrmap roots; /* allocation value -> class */
   uint8_t *escaped;     /* per class; the unknown class counts as escaped */
   int32_t count, cap;   /* classes, the unknown one included */
   MlirValue *work;      /* scratch of the escape walk */
   size_t nwork, capwork;
+  /* Every value a walk went through, so that a chain of views is walked
+   * once, not once per access below it (quadratic on long chains). */
+  opsched_ptrmap seen_index; /* value -> entry of seen */
+  opsched_alias_seen *seen;
+  size_t nseen, capseen;
+  MlirValue *path; /* scratch of the walk up */
+  size_t capath;
   int failed; /* out of memory */
 } opsched_alias;
 

@@ -25,11 +25,19 @@ typedef struct arena_buffer {
   int64_t size;
 } arena_buffer;
 
+/* The values of a buffer's alias tree still to walk (a stack, not
+ * recursion: a chain of 100k views overflowed the C stack). */
+typedef struct alias_stack {
+  MlirValue *v;
+  size_t cap;
+} alias_stack;
+
 typedef struct arena_job {
   MlirOperation func;
   int64_t arena_size, alignment;
   arena_buffer *buffers;
   size_t count, cap;
+  alias_stack walk; /* grown by the decisions, enough for the rewrite */
   int errors;
 } arena_job;
 
@@ -98,28 +106,49 @@ static void erase_dealloc(MlirOperation dealloc) {
   mlirOperationDestroy(dealloc);
 }
 
-/* Walks the uses of `v` and of its aliases; returns 1 when one escapes.
- * With `erase_deallocs`, destroys the deallocations met on the way (the
- * walk then runs after the rewrite, on the view). */
-static int buffer_escapes(MlirValue v, int erase_deallocs) {
-  MlirOpOperand use = mlirValueGetFirstUse(v);
-  while (!mlirOpOperandIsNull(use)) {
-    MlirOperation user = mlirOpOperandGetOwner(use);
-    intptr_t index = (intptr_t)mlirOpOperandGetOperandNumber(use);
-    use = mlirOpOperandGetNextUse(use);
-    if (is_alias_op(user) && index == 0) {
-      for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++)
-        if (buffer_escapes(mlirOperationGetResult(user, r), erase_deallocs))
-          return 1;
-      continue;
-    }
-    if (opsched_op_is(user, "memref.dealloc")) {
-      if (erase_deallocs)
-        erase_dealloc(user);
-      continue;
-    }
-    if (use_escapes(user, index))
+static int stack_push(alias_stack *w, size_t *n, MlirValue v) {
+  if (*n == w->cap) {
+    size_t cap = w->cap ? 2 * w->cap : 16;
+    MlirValue *p = realloc(w->v, sizeof *p * cap);
+    if (!p)
       return 1;
+    w->v = p;
+    w->cap = cap;
+  }
+  w->v[(*n)++] = v;
+  return 0;
+}
+
+/* Walks the uses of `root` and of its aliases; returns 1 when one escapes
+ * (or, deciding, when out of memory: the buffer then keeps its own
+ * allocation). With `erase_deallocs`, destroys the deallocations met on
+ * the way: that walk runs after the rewrite, on the view, over the tree
+ * the decision walked, so the stack needs no more room. */
+static int buffer_escapes(alias_stack *w, MlirValue root, int erase_deallocs) {
+  size_t n = 0;
+  if (stack_push(w, &n, root))
+    return 1;
+  while (n > 0) {
+    MlirValue v = w->v[--n];
+    MlirOpOperand use = mlirValueGetFirstUse(v);
+    while (!mlirOpOperandIsNull(use)) {
+      MlirOperation user = mlirOpOperandGetOwner(use);
+      intptr_t index = (intptr_t)mlirOpOperandGetOperandNumber(use);
+      use = mlirOpOperandGetNextUse(use);
+      if (is_alias_op(user) && index == 0) {
+        for (intptr_t r = 0; r < mlirOperationGetNumResults(user); r++)
+          if (stack_push(w, &n, mlirOperationGetResult(user, r)))
+            return 1;
+        continue;
+      }
+      if (opsched_op_is(user, "memref.dealloc")) {
+        if (erase_deallocs)
+          erase_dealloc(user);
+        continue;
+      }
+      if (use_escapes(user, index))
+        return 1;
+    }
   }
   return 0;
 }
@@ -237,7 +266,7 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
     j->errors++;
     return b;
   }
-  if (buffer_escapes(mlirOperationGetResult(alloc, 0), 0)) {
+  if (buffer_escapes(&j->walk, mlirOperationGetResult(alloc, 0), 0)) {
     opsched_mlir_emit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK,
                     "opsched: the buffer escapes (returned, yielded, stored or passed to a "
                     "call): it keeps its own allocation");
@@ -334,8 +363,9 @@ static MlirNamedAttribute named(MlirContext ctx, const char *name, MlirAttribute
 
 /* The view replacing one allocation; it inherits the allocation's schedule
  * attributes (stream, id, waits, times) so later passes see the same plan. */
-static void rewrite_buffer(MlirValue arena, MlirBlock entry, MlirOperation *prelude_end,
-                           const arena_buffer *first, arena_buffer *b) {
+static void rewrite_buffer(alias_stack *walk, MlirValue arena, MlirBlock entry,
+                           MlirOperation *prelude_end, const arena_buffer *first,
+                           arena_buffer *b) {
   MlirContext ctx = mlirOperationGetContext(b->alloc);
   MlirLocation loc = mlirOperationGetLocation(b->alloc);
   MlirType index = mlirIndexTypeGet(ctx);
@@ -366,7 +396,7 @@ static void rewrite_buffer(MlirValue arena, MlirBlock entry, MlirOperation *prel
   MlirValue result = mlirOperationGetResult(view, 0);
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(b->alloc, 0), result);
   mlirOperationDestroy(b->alloc);
-  buffer_escapes(result, 1); /* drops the deallocations */
+  buffer_escapes(walk, result, 1); /* drops the deallocations */
 }
 
 static void rewrite(arena_job *j, MlirRegion body) {
@@ -386,7 +416,7 @@ static void rewrite(arena_job *j, MlirRegion body) {
   MlirValue arena_value = mlirOperationGetResult(arena, 0);
   MlirOperation prelude_end = arena;
   for (size_t i = 0; i < j->count; i++)
-    rewrite_buffer(arena_value, entry, &prelude_end, j->buffers, &j->buffers[i]);
+    rewrite_buffer(&j->walk, arena_value, entry, &prelude_end, j->buffers, &j->buffers[i]);
   for (MlirBlock blk = mlirRegionGetFirstBlock(body); !mlirBlockIsNull(blk);
        blk = mlirBlockGetNextInRegion(blk)) {
     MlirOperation term = mlirBlockGetTerminator(blk);
@@ -412,5 +442,6 @@ MlirLogicalResult opsched_mlir_materialize_arena(MlirOperation func, int report_
   if (ok && j.count > 0)
     rewrite(&j, body);
   free(j.buffers);
+  free(j.walk.v);
   return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

@@ -60,14 +60,12 @@ bool isView(Operation *op) { return nameIn(op, kViews); }
 bool isAllocation(Value root);
 bool escapes(Value root);
 
-Value rootOf(Value v) {
-  for (int guard = 0; guard < 4096; ++guard) {
-    Operation *def = v.getDefiningOp();
-    if (!def || def->getNumOperands() == 0 || !isView(def))
-      break;
-    v = def->getOperand(0);
-  }
-  return v;
+// The value v is a view of, or null at a root.
+Value viewSource(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumOperands() == 0 || !isView(def))
+    return Value();
+  return def->getOperand(0);
 }
 
 // A use that keeps an allocation inside the function's known accesses: a
@@ -168,12 +166,53 @@ struct Fx {
   Value value;
 };
 
-Fx makeFx(uintptr_t resource, Value value, opsched_vfx_kind kind) {
+// Roots and origins, each found once per value: a walk up a chain of
+// views stops at the first value walked before, and whether an allocation
+// escapes (a walk over all of its views) is asked once per allocation,
+// not once per access (both quadratic on a chain of views).
+struct RootMemo {
+  llvm::DenseMap<const void *, Value> roots;       // value -> its root
+  llvm::DenseMap<const void *, int32_t> origins;   // root -> originOf
+
+  // The value v is derived from through views. A chain longer than 2^16
+  // (only a graph region's cycle could make one endless) ends where the
+  // walk stops, and is not remembered.
+  Value rootOf(Value v) {
+    SmallVector<Value, 16> path;
+    Value root = v;
+    for (;;) {
+      auto it = roots.find(root.getAsOpaquePointer());
+      if (it != roots.end()) {
+        root = it->second;
+        break;
+      }
+      if (path.size() > (1u << 16))
+        return root;
+      path.push_back(root);
+      Value up = viewSource(root);
+      if (!up)
+        break;
+      root = up;
+    }
+    for (Value p : path)
+      roots[p.getAsOpaquePointer()] = root;
+    return root;
+  }
+
+  int32_t originOfRoot(Value root) {
+    auto [it, inserted] = origins.try_emplace(root.getAsOpaquePointer(), 0);
+    if (inserted)
+      it->second = originOf(root);
+    return it->second;
+  }
+};
+
+Fx makeFx(uintptr_t resource, Value value, opsched_vfx_kind kind, RootMemo &memo) {
   Fx f{{resource, 0, kind, OPSCHED_VFX_ANY}, value};
   if (value) {
-    Value root = rootOf(value);
+    Value root = memo.rootOf(value);
     f.fx.root = reinterpret_cast<uintptr_t>(root.getAsOpaquePointer());
-    f.fx.origin = originOf(root);
+    f.fx.origin = memo.originOfRoot(root);
   }
   return f;
 }
@@ -215,6 +254,7 @@ struct opsched_vfx_cache {
   };
   llvm::DenseMap<Operation *, Entry> entries;
   llvm::DenseMap<const void *, Recursion> recursion; // by OperationName
+  RootMemo memo;
   std::vector<Fx> fx, reads;
   uintptr_t stack = resourceId("AutomaticAllocationScope");
   uintptr_t memory = resourceId("<Default>");
@@ -253,7 +293,7 @@ void opsched_vfx_cache::store(const SmallVectorImpl<MemoryEffects::EffectInstanc
     uintptr_t res = resourceId(x.getResource()->getName());
     if (res == stack && kind != OPSCHED_VFX_ALLOC)
       e.fxStack = true;
-    fx.push_back(makeFx(res, x.getValue(), kind));
+    fx.push_back(makeFx(res, x.getValue(), kind, memo));
   }
   e.count = static_cast<uint32_t>(fx.size() - e.first);
 }
@@ -265,8 +305,8 @@ void opsched_vfx_cache::addOwnReads(Operation *op, Entry &e) {
   for (Value v : op->getOperands()) {
     if (!isa<TensorType>(v.getType()))
       continue;
-    if (isa<BaseMemRefType>(rootOf(v).getType()))
-      reads.push_back(makeFx(memory, v, OPSCHED_VFX_READ));
+    if (isa<BaseMemRefType>(memo.rootOf(v).getType()))
+      reads.push_back(makeFx(memory, v, OPSCHED_VFX_READ, memo));
   }
   e.rcount = static_cast<uint32_t>(reads.size() - e.rfirst);
   e.rtotal += e.rcount;

@@ -70,6 +70,13 @@ N ops, on small static tensors so the ops are real but the files stay lean.
                                   buffers read through views, so the buffer
                                   model's DAG has edges the graph lacks
 
+  opsched-gen.py views N          a chain of N/2 memref.subview, each of the
+                                  one before (the first of an allocation),
+                                  each read by a linalg.add into the output
+                                  argument: every access asks which
+                                  allocation a view comes from, and whether
+                                  it escapes (walks of the whole chain)
+
   opsched-gen.py effects N [SEED] [STREAMS] [WAITS]
                                   an annotated schedule for
                                   op-schedule-verify: N memref ops (loads,
@@ -472,6 +479,19 @@ def dense(out, n, w=64):
     out.write("  return %%r : %s\n}\n" % tw)
 
 
+def views(out, n):
+    m = "memref<8xf32>"
+    sv = "memref<8xf32, strided<[1]>>"
+    out.write("func.func @scale(%%a: %s, %%out: %s) {\n" % (m, m))
+    out.write("  %%v0 = memref.alloc() : %s\n" % m)
+    out.write("  linalg.add ins(%%a, %%a : %s, %s) outs(%%v0 : %s)\n" % (m, m, m))
+    for i in range(1, max(2, n // 2)):
+        out.write("  %%v%d = memref.subview %%v%d[0] [8] [1] : %s to %s\n"
+                  % (i, i - 1, m if i == 1 else sv, sv))
+        out.write("  linalg.add ins(%%v%d, %%a : %s, %s) outs(%%out : %s)\n" % (i, sv, m, m))
+    out.write("  memref.dealloc %%v0 : %s\n  return\n}\n" % m)
+
+
 def functions(out, n, per=10):
     """Many small functions (dispatch-sized kernels): N / PER functions of
     PER ops, each op reading one or two of the 8 latest values of its
@@ -507,6 +527,8 @@ if __name__ == "__main__":
          "shared-init": shared_init}[sys.argv[1]](out, int(sys.argv[2]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "functions":
         functions(out, int(sys.argv[2]), max(1, int(sys.argv[3])) if len(sys.argv) > 3 else 10)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "views":
+        views(out, int(sys.argv[2]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "dense":
         dense(out, int(sys.argv[2]), max(1, int(sys.argv[3])) if len(sys.argv) > 3 else 64)
     elif len(sys.argv) >= 3 and sys.argv[1] == "fanout":
