@@ -24,46 +24,92 @@ void opsched_dot_cluster(FILE *out, int cluster_id, const char *title,
   opsched_dot_cluster_folded(out, cluster_id, title, g, s, labels, 0);
 }
 
-/* With `fold`: is v a folded (zero-cost) op? Nothing folds when every op
- * costs 0. */
-static int folds(const opsched_graph *g, int fold, int32_t v) {
-  if (!fold || opsched_graph_cost(g, v) != 0)
-    return 0;
-  for (int32_t u = 0, n = opsched_graph_num_nodes(g); u < n; u++)
-    if (opsched_graph_cost(g, u) > 0)
-      return 1;
-  return 0;
+/* With `fold`: marks the folded (zero-cost) ops in hidden[] and returns
+ * how many; nothing folds when every op costs 0. */
+static int32_t mark_folded(const opsched_graph *g, int fold, uint8_t *hidden) {
+  int32_t n = opsched_graph_num_nodes(g), count = 0, some_cost = 0;
+  for (int32_t u = 0; fold && u < n && !some_cost; u++)
+    some_cost = opsched_graph_cost(g, u) > 0;
+  for (int32_t v = 0; some_cost && v < n; v++)
+    count += hidden[v] = opsched_graph_cost(g, v) == 0;
+  return count;
 }
 
-/* The edges into visible node v through folded ops: an edge from each
- * visible op reached backwards through folded ones only; returns how many
- * folded ops feed v. `seen` (n entries) is scratch, stamped with v + 1. */
-static int32_t folded_edges(FILE *out, int cluster_id, const opsched_graph *g,
-                            const opsched_schedule *s, const uint8_t *hidden, int32_t v,
-                            int32_t *seen, int32_t *stack) {
+/* Where a walk back from a folded op h goes on (jump[h]): -1 when no
+ * visible op is reached through folded ops only (its predecessors are all
+ * folded and lead nowhere); with a single predecessor, that predecessor
+ * when it is visible or has several, else the predecessor's own jump (a
+ * chain of folded ops is crossed in one step); h itself when it has
+ * several. A chain of folded views, each read, was walked from every
+ * reader to its top: quadratic. In topological order, predecessors
+ * first; `order` is n entries of scratch. */
+static void mark_jumps(const opsched_graph *g, const uint8_t *hidden, int32_t *jump,
+                       int32_t *order) {
+  int32_t n = opsched_graph_num_nodes(g);
+  opsched_graph_topo_order(g, order);
+  for (int32_t i = 0; i < n; i++) {
+    int32_t h = order[i], np;
+    if (!hidden[h])
+      continue;
+    const int32_t *p = opsched_graph_preds(g, h, &np);
+    int barren = 1;
+    for (int32_t k = 0; k < np && barren; k++)
+      barren = hidden[p[k]] && jump[p[k]] < 0;
+    if (barren)
+      jump[h] = -1;
+    else if (np == 1)
+      jump[h] = !hidden[p[0]] || jump[p[0]] == p[0] ? p[0] : jump[p[0]];
+    else
+      jump[h] = h;
+  }
+}
+
+static int cmp_id(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+static void put_edge(FILE *out, int cluster_id, const opsched_schedule *s, const opsched_graph *g,
+                     int32_t u, int32_t v, int direct) {
   const int64_t *rank = opsched_schedule_ranks(s);
   const uint8_t *critical = opsched_schedule_critical(s);
-  int32_t top = 0, nfold = 0;
+  int hot = critical[u] && critical[v] && rank[u] == opsched_graph_cost(g, u) + rank[v];
+  fprintf(out, "    n%d_%d -> n%d_%d%s;\n", cluster_id, u, cluster_id, v,
+          hot ? " [color=red, penwidth=2]" : (direct ? "" : " [style=dashed]"));
+}
+
+/* The edges into visible node v: from its visible predecessors, in their
+ * order, then (dashed) from each other visible op reached backwards
+ * through folded ones only, by id. `seen` (n entries) is scratch, stamped
+ * with v + 1; `stack` and `found` n entries each. */
+static void folded_edges(FILE *out, int cluster_id, const opsched_graph *g,
+                         const opsched_schedule *s, const uint8_t *hidden, const int32_t *jump,
+                         int32_t v, int32_t *seen, int32_t *stack, int32_t *found) {
+  int32_t np, top = 0, nfound = 0;
+  const int32_t *p = opsched_graph_preds(g, v, &np);
+  for (int32_t k = 0; k < np; k++)
+    if (!hidden[p[k]] && seen[p[k]] != v + 1) {
+      seen[p[k]] = v + 1;
+      put_edge(out, cluster_id, s, g, p[k], v, 1);
+    }
   stack[top++] = v;
   while (top > 0) {
-    int32_t w = stack[--top], np;
-    const int32_t *p = opsched_graph_preds(g, w, &np);
+    int32_t w = stack[--top];
+    p = opsched_graph_preds(g, w, &np);
     for (int32_t k = 0; k < np; k++) {
-      int32_t u = p[k];
-      if (seen[u] == v + 1)
+      int32_t u = hidden[p[k]] ? jump[p[k]] : p[k];
+      if (u < 0 || seen[u] == v + 1)
         continue;
       seen[u] = v + 1;
-      if (hidden[u]) {
-        nfold++;
+      if (hidden[u])
         stack[top++] = u;
-        continue;
-      }
-      int hot = critical[u] && critical[v] && rank[u] == opsched_graph_cost(g, u) + rank[v];
-      fprintf(out, "    n%d_%d -> n%d_%d%s;\n", cluster_id, u, cluster_id, v,
-              hot ? " [color=red, penwidth=2]" : (w != v ? " [style=dashed]" : ""));
+      else
+        found[nfound++] = u;
     }
   }
-  return nfold;
+  qsort(found, (size_t)nfound, sizeof *found, cmp_id);
+  for (int32_t i = 0; i < nfound; i++)
+    put_edge(out, cluster_id, s, g, found[i], v, 0);
 }
 
 void opsched_dot_cluster_folded(FILE *out, int cluster_id, const char *title,
@@ -83,11 +129,12 @@ void opsched_dot_cluster_folded(FILE *out, int cluster_id, const char *title,
   const int32_t *stream = opsched_schedule_streams(s);
   uint8_t *hidden = calloc((size_t)n + 1, 1);
   int32_t *seen = calloc((size_t)n + 1, sizeof *seen), *stack = calloc((size_t)n + 1, sizeof *stack);
-  if (!hidden || !seen || !stack)
+  int32_t *jump = calloc((size_t)n + 1, sizeof *jump), *found = calloc((size_t)n + 1, sizeof *found);
+  if (!hidden || !seen || !stack || !jump || !found)
     fold = 0; /* out of memory: the plain graph */
-  int32_t nhidden = 0;
-  for (int32_t v = 0; fold && v < n; v++)
-    nhidden += hidden[v] = (uint8_t)folds(g, fold, v);
+  int32_t nhidden = mark_folded(g, fold, hidden);
+  if (nhidden)
+    mark_jumps(g, hidden, jump, stack); /* stack: scratch until the edges */
   if (nhidden)
     fprintf(out, "    /* %d zero-cost ops folded; dashed edges pass through them */\n",
             (int)nhidden);
@@ -105,7 +152,7 @@ void opsched_dot_cluster_folded(FILE *out, int cluster_id, const char *title,
   }
   for (int32_t v = 0; nhidden && v < n; v++)
     if (!hidden[v])
-      folded_edges(out, cluster_id, g, s, hidden, v, seen, stack);
+      folded_edges(out, cluster_id, g, s, hidden, jump, v, seen, stack, found);
   for (int32_t u = 0; !nhidden && u < n; u++) {
     int32_t ns;
     const int32_t *succ = opsched_graph_succs(g, u, &ns);
@@ -119,6 +166,8 @@ void opsched_dot_cluster_folded(FILE *out, int cluster_id, const char *title,
   }
   fputs("  }\n", out);
   free(hidden);
+  free(jump);
+  free(found);
   free(seen);
   free(stack);
 }
