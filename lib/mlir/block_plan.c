@@ -608,6 +608,8 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   p->unconstrained_makespan = p->unconstrained_peak = -1;
   p->memory_limit_met = p->arena_limit_met = 1;
   int have = collect_ops(p, block);
+  if (p->n < OPSCHED_PHASE_TIMER_MIN_OPS)
+    hooks = NULL; /* counted in the caller's plan timer (block_plan.h) */
   if (have <= 0)
     return have < 0 ? OPSCHED_PLAN_FAILED : OPSCHED_PLAN_UNTOUCHED;
   /* The graph phase starts with the ops' index (not before: most blocks,

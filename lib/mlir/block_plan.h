@@ -72,10 +72,19 @@ typedef struct opsched_plan_hooks {
   void *user;
 } opsched_plan_hooks;
 
-/* opsched_block_plan_build, calling `hooks` (nullable) around each phase,
- * with the summaries of the function's region ops in `facts` (nullable;
- * one cache for every block of a function saves walking nested regions
- * again at each level: op_facts.h). */
+/* A block of fewer ops calls no hooks: its phases are counted in the
+ * caller's enclosing timer only. Under --mlir-timing each phase boundary
+ * costs MLIR's pass timing a thread-id system call or two (about 20 us a
+ * block of three phases on the machines of docs/benchmarks-scale.md, round
+ * 29): on 50,000 blocks of 2 ops the nested timers had tripled the plan's
+ * time, while on a block of 128 ops they cost a few percent of it. */
+enum { OPSCHED_PHASE_TIMER_MIN_OPS = 128 };
+
+/* opsched_block_plan_build, calling `hooks` (nullable) around each phase of
+ * a block of at least OPSCHED_PHASE_TIMER_MIN_OPS ops, with the summaries
+ * of the function's region ops in `facts` (nullable; one cache for every
+ * block of a function saves walking nested regions again at each level:
+ * op_facts.h). */
 opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *plan, MlirBlock block,
                                                    const opsched_options *options,
                                                    opsched_plan_source source,

@@ -6,6 +6,10 @@ N ops, on small static tensors so the ops are real but the files stay lean.
                                   of the previous 3 layers; linalg.matmul,
                                   linalg.max (relu-like), arith.addf/mulf,
                                   math.tanh; layers of 1-64 ops
+  opsched-gen.py arith N [SEED]   dag's shape with only arith.addf and
+                                  arith.mulf: the cheapest ops MLIR parses
+                                  and prints, so the attributes the pass
+                                  writes weigh most against parse+print
   opsched-gen.py blocks N         a real block repeated: matmul, bias add,
                                   relu, a tanh side branch and a residual add
                                   (6 ops per block, chained)
@@ -35,6 +39,9 @@ N ops, on small static tensors so the ops are real but the files stay lean.
   opsched-gen.py branches N       tiny blocks: sibling scf.if ops whose
                                   then-block (2 ops and a yield) reads values
                                   defined outside it (captures)
+  opsched-gen.py switch N         one op of many regions: an
+                                  scf.index_switch of N/3 cases, each a
+                                  block of 2 ops and a yield
   opsched-gen.py cfg N            a region of many blocks: blocks of 10 ops
                                   chained by cf.br, a tensor passed as the
                                   block argument
@@ -122,7 +129,7 @@ def op(out, kind, v, x, y):
         out.write("  %%v%d = math.tanh %s : %s\n" % (v, x, T))
 
 
-def dag(out, n, seed):
+def dag(out, n, seed, arith_only=False):
     rnd = lcg(seed)
     header(out)
     layers = [["%a", "%b"]]
@@ -135,7 +142,8 @@ def dag(out, n, seed):
         for _ in range(min(width, n - v)):
             x = pool[next(rnd) % len(pool)]
             y = pool[next(rnd) % len(pool)]
-            op(out, next(rnd) % 5, v, x, y)
+            kind = next(rnd) % 5
+            op(out, 2 + kind % 2 if arith_only else kind, v, x, y)
             unused.discard(x)
             unused.discard(y)
             name = "%%v%d" % v
@@ -408,6 +416,17 @@ def branches(out, n):
     out.write("  return %s : %s\n}\n" % (outer[-1], T))
 
 
+def switch(out, n):
+    out.write("func.func @scale(%%a: %s, %%b: %s, %%i: index) -> %s {\n" % (T, T, T))
+    out.write("  %%r = scf.index_switch %%i -> %s\n" % T)
+    for j in range(max(1, n // 3)):
+        out.write("  case %d {\n    %%p%d = arith.mulf %%a, %%b : %s\n" % (j, j, T))
+        out.write("    %%q%d = arith.addf %%p%d, %%a : %s\n" % (j, j, T))
+        out.write("    scf.yield %%q%d : %s\n  }\n" % (j, T))
+    out.write("  default {\n    scf.yield %%a : %s\n  }\n" % T)
+    out.write("  return %%r : %s\n}\n" % T)
+
+
 def cfg(out, n):
     nb = max(1, n // 10)
     out.write("func.func @scale(%%a: %s, %%b: %s) -> %s {\n  cf.br ^bb1(%%a : %s)\n" % (T, T, T, T))
@@ -520,10 +539,13 @@ if __name__ == "__main__":
     out = sys.stdout
     if len(sys.argv) >= 3 and sys.argv[1] == "dag":
         dag(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "arith":
+        dag(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1, arith_only=True)
     elif len(sys.argv) >= 3 and sys.argv[1] == "blocks":
         blocks(out, int(sys.argv[2]))
-    elif len(sys.argv) >= 3 and sys.argv[1] in ("loops", "branches", "cfg", "memrefs", "shared-init"):
-        {"loops": loops, "branches": branches, "cfg": cfg, "memrefs": memrefs,
+    elif len(sys.argv) >= 3 and sys.argv[1] in ("loops", "branches", "switch", "cfg", "memrefs",
+                                                  "shared-init"):
+        {"loops": loops, "branches": branches, "switch": switch, "cfg": cfg, "memrefs": memrefs,
          "shared-init": shared_init}[sys.argv[1]](out, int(sys.argv[2]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "functions":
         functions(out, int(sys.argv[2]), max(1, int(sys.argv[3])) if len(sys.argv) > 3 else 10)
