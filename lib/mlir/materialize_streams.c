@@ -150,6 +150,15 @@ static intptr_t pair_find(const ivec *a, int32_t op, int32_t result) {
   return lo < a->n / 2 && a->v[2 * lo] == op && a->v[2 * lo + 1] == result ? (intptr_t)lo : -1;
 }
 
+/* Stops the walk at the first op that carries opsched.stream. */
+static MlirWalkResult find_stream(MlirOperation op, void *found) {
+  if (mlirAttributeIsNull(
+          mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(OPSCHED_ATTR_STREAM))))
+    return MlirWalkResultAdvance;
+  *(int *)found = 1;
+  return MlirWalkResultInterrupt;
+}
+
 /* Reads every op's stream, id and waits; checks where unscheduled ops are. */
 static int read_schedule(stream_job *j, int report_unannotated) {
   j->first_sched = -1;
@@ -177,9 +186,17 @@ static int read_schedule(stream_job *j, int report_unannotated) {
     return 0;
   if (j->first_sched < 0) {
     if (j->n > 0 && report_unannotated) {
+      /* Streams in nested blocks only (a body of one op, such as an
+       * scf.index_switch whose cases op-schedule planned): the user did
+       * run op-schedule on several streams, so say what is missing. */
+      int nested = 0;
+      mlirOperationWalk(j->func, find_stream, &nested, MlirWalkPreOrder);
       opsched_emitf(j->func, OPSCHED_SEVERITY_ERROR,
-                    "opsched: no op of the body carries opsched.stream: run op-schedule "
-                    "with streams > 1 first");
+                    nested ? "opsched: no op of the body carries opsched.stream, only ops of "
+                             "nested blocks do: op-materialize-streams runs the streams of the "
+                             "function's body only"
+                           : "opsched: no op of the body carries opsched.stream: run "
+                             "op-schedule with streams > 1 first");
       return 0;
     }
     return 1;

@@ -11,6 +11,24 @@ func.func @unscheduled(%x: f32) -> f32 {
 
 // -----
 
+// Streams in a nested block only (op-schedule planned the branch on two
+// streams, the body of two ops on none): the message says so, rather than
+// asking for the op-schedule run that was made.
+// expected-error @below {{no op of the body carries opsched.stream, only ops of nested blocks do: op-materialize-streams runs the streams of the function's body only}}
+func.func @nested_only(%c: i1, %x: f32) -> f32 {
+  %r = scf.if %c -> f32 {
+    %a = arith.addf %x, %x {opsched.id = 0 : i64, opsched.stream = 0 : i64} : f32
+    %b = arith.mulf %x, %x {opsched.id = 1 : i64, opsched.stream = 1 : i64} : f32
+    %s = arith.addf %a, %b {opsched.id = 2 : i64, opsched.stream = 0 : i64, opsched.waits = array<i64: 1>} : f32
+    scf.yield %s : f32
+  } else {
+    scf.yield %x : f32
+  }
+  return %r : f32
+}
+
+// -----
+
 func.func @gap(%x: f32) -> f32 {
   %a = arith.addf %x, %x {opsched.id = 0 : i64, opsched.stream = 0 : i64} : f32
   // expected-error @below {{op without opsched.stream between scheduled ops}}
