@@ -39,6 +39,12 @@ N ops, on small static tensors so the ops are real but the files stay lean.
   opsched-gen.py branches N       tiny blocks: sibling scf.if ops whose
                                   then-block (2 ops and a yield) reads values
                                   defined outside it (captures)
+  opsched-gen.py tiles N          a tiled matmul, as tiling and unrolling
+                                  leave it: N/3 tiles, each an
+                                  extract_slice of the input, a matmul and
+                                  an insert_slice into a chain of one
+                                  destination (the in-place chain of
+                                  destination-passing style)
   opsched-gen.py switch N         one op of many regions: an
                                   scf.index_switch of N/3 cases, each a
                                   block of 2 ops and a yield
@@ -416,6 +422,22 @@ def branches(out, n):
     out.write("  return %s : %s\n}\n" % (outer[-1], T))
 
 
+def tiles(out, n):
+    rows = 64 * 4
+    big = "tensor<%dx4xf32>" % rows
+    out.write("func.func @scale(%%a: %s, %%b: %s, %%t0: %s) -> %s {\n" % (big, T, big, big))
+    out.write("  %%e = tensor.empty() : %s\n" % T)
+    k = max(1, n // 3)
+    for i in range(k):
+        r = (i % 64) * 4
+        out.write("  %%s%d = tensor.extract_slice %%a[%d, 0] [4, 4] [1, 1] : %s to %s\n" % (i, r, big, T))
+        out.write("  %%m%d = linalg.matmul ins(%%s%d, %%b : %s, %s) outs(%%e : %s) -> %s\n"
+                  % (i, i, T, T, T, T))
+        out.write("  %%t%d = tensor.insert_slice %%m%d into %%t%d[%d, 0] [4, 4] [1, 1] : %s into %s\n"
+                  % (i + 1, i, i, r, T, big))
+    out.write("  return %%t%d : %s\n}\n" % (k, big))
+
+
 def switch(out, n):
     out.write("func.func @scale(%%a: %s, %%b: %s, %%i: index) -> %s {\n" % (T, T, T))
     out.write("  %%r = scf.index_switch %%i -> %s\n" % T)
@@ -544,9 +566,9 @@ if __name__ == "__main__":
     elif len(sys.argv) >= 3 and sys.argv[1] == "blocks":
         blocks(out, int(sys.argv[2]))
     elif len(sys.argv) >= 3 and sys.argv[1] in ("loops", "branches", "switch", "cfg", "memrefs",
-                                                  "shared-init"):
+                                                  "shared-init", "tiles"):
         {"loops": loops, "branches": branches, "switch": switch, "cfg": cfg, "memrefs": memrefs,
-         "shared-init": shared_init}[sys.argv[1]](out, int(sys.argv[2]))
+         "shared-init": shared_init, "tiles": tiles}[sys.argv[1]](out, int(sys.argv[2]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "functions":
         functions(out, int(sys.argv[2]), max(1, int(sys.argv[3])) if len(sys.argv) > 3 else 10)
     elif len(sys.argv) >= 3 and sys.argv[1] == "views":
