@@ -152,8 +152,8 @@ static intptr_t pair_find(const ivec *a, int32_t op, int32_t result) {
 
 /* Stops the walk at the first op that carries opsched.stream. */
 static MlirWalkResult find_stream(MlirOperation op, void *found) {
-  if (mlirAttributeIsNull(
-          mlirOperationGetDiscardableAttributeByName(op, mlirStringRefCreateFromCString(OPSCHED_ATTR_STREAM))))
+  int64_t stream;
+  if (opsched_read_i64(op, OPSCHED_ATTR_STREAM, &stream) == 0)
     return MlirWalkResultAdvance;
   *(int *)found = 1;
   return MlirWalkResultInterrupt;
