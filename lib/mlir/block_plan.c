@@ -59,17 +59,16 @@ static int64_t op_cost(MlirOperation op, MlirAttribute cost_attr, const opsched_
   return t;
 }
 
-/* One remark per op with dynamic shapes, one warning per saturated size. */
-static void report_shapes(const opsched_block_plan *p, const uint8_t *cost_dynamic) {
+/* The ops with dynamic shapes (a remark) and saturated sizes (a warning),
+ * counted in the function's notes (op_notes.h). */
+static void report_shapes(const opsched_block_plan *p, const uint8_t *cost_dynamic,
+                          opsched_note_budget *notes) {
   for (int32_t i = 0; i < p->n; i++) {
     int mem_dynamic = p->bufs.op_dynamic && p->bufs.op_dynamic[i];
     if (cost_dynamic[i] || mem_dynamic)
-      emit(p->ops[i], OPSCHED_SEVERITY_REMARK,
-           "opsched: dynamic shape: the cost model counts each unknown dimension as 1 "
-           "and its buffers count 'opsched.bytes' bytes (0 when absent)");
+      opsched_note_at(notes, OPSCHED_NOTE_DYNAMIC_SHAPE, p->ops[i]);
     if (p->bufs.op_overflow && p->bufs.op_overflow[i])
-      emit(p->ops[i], OPSCHED_SEVERITY_WARNING,
-           "opsched: tensor size overflows 64-bit byte counts; counted as the largest size");
+      opsched_note_at(notes, OPSCHED_NOTE_SIZE_OVERFLOW, p->ops[i]);
   }
 }
 
@@ -301,7 +300,7 @@ static opsched_status schedule_on_frontier(opsched_block_plan *p, const opsched_
 opsched_plan_result opsched_block_plan_build(opsched_block_plan *p, MlirBlock block,
                                              const opsched_options *o,
                                              opsched_plan_source source) {
-  return opsched_block_plan_build_timed(p, block, o, source, NULL, NULL);
+  return opsched_block_plan_build_timed(p, block, o, source, NULL, NULL, NULL);
 }
 
 /* The block's ops but its last one (which stays last); 0 with fewer than
@@ -377,8 +376,8 @@ static int demand_too_large(MlirOperation op, int64_t demand, const opsched_opti
 /* One node per op (cost, demand), then the buffer model. Non-zero on a
  * diagnosed failure. */
 static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_options *o,
-                     opsched_op_facts *facts, const opsched_ptrmap *index,
-                     opsched_ptrmap *result_index) {
+                     opsched_op_facts *facts, opsched_note_budget *notes,
+                     const opsched_ptrmap *index, opsched_ptrmap *result_index) {
   int failed = 0, oom = 0;
   opsched_work_memo *memo = opsched_op_facts_work_memo(facts, (size_t)p->n);
   const MlirStringRef cost_name = {OPSCHED_ATTR_COST, sizeof OPSCHED_ATTR_COST - 1};
@@ -431,7 +430,7 @@ static int add_nodes(opsched_block_plan *p, MlirBlock block, const opsched_optio
     free(cost_dynamic);
     return 1;
   }
-  report_shapes(p, cost_dynamic);
+  report_shapes(p, cost_dynamic, notes);
   free(cost_dynamic);
   return 0;
 }
@@ -602,7 +601,8 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
                                                    const opsched_options *o,
                                                    opsched_plan_source source,
                                                    const opsched_plan_hooks *hooks,
-                                                   opsched_op_facts *facts) {
+                                                   opsched_op_facts *facts,
+                                                   opsched_note_budget *notes) {
   memset(p, 0, sizeof *p);
   p->block = block;
   p->unconstrained_makespan = p->unconstrained_peak = -1;
@@ -652,7 +652,7 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
     emit_oom(block);
     goto done;
   }
-  if (add_nodes(p, block, o, facts, &index, &result_index))
+  if (add_nodes(p, block, o, facts, notes, &index, &result_index))
     goto done;
   result = finish_graph(p, block, &index, &result_index, facts);
   if (result != OPSCHED_PLAN_OK)

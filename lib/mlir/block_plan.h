@@ -10,6 +10,7 @@
 #include "buffers.h"
 #include "mlir-c/IR.h"
 #include "op_facts.h"
+#include "op_notes.h"
 #include "opsched/arena.h"
 #include "opsched/graph.h"
 #include "opsched/options.h"
@@ -84,12 +85,14 @@ enum { OPSCHED_PHASE_TIMER_MIN_OPS = 128 };
  * a block of at least OPSCHED_PHASE_TIMER_MIN_OPS ops, with the summaries
  * of the function's region ops in `facts` (nullable; one cache for every
  * block of a function saves walking nested regions again at each level:
- * op_facts.h). */
+ * op_facts.h), counting the per-op notes in the function's `notes`
+ * (nullable: a note at every op; op_notes.h). */
 opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *plan, MlirBlock block,
                                                    const opsched_options *options,
                                                    opsched_plan_source source,
                                                    const opsched_plan_hooks *hooks,
-                                                   opsched_op_facts *facts);
+                                                   opsched_op_facts *facts,
+                                                   opsched_note_budget *notes);
 
 void opsched_block_plan_release(opsched_block_plan *plan);
 

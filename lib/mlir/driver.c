@@ -53,6 +53,7 @@ typedef struct collect_ctx {
   opsched_plan_source source;
   const opsched_plan_hooks *hooks;
   opsched_op_facts *facts;
+  opsched_note_budget *notes;
   int64_t function_ops; /* ops in all the function's blocks: effort's shares */
   int64_t functions;    /* the functions sharing effort's unit (1 and up) */
 } collect_ctx;
@@ -127,7 +128,7 @@ static void collect_region(const collect_ctx *c, MlirRegion region, int top) {
     }
     opsched_options copy;
     if (opsched_block_plan_build_timed(p, b, block_options(c, b, &copy), c->source, c->hooks,
-                                       c->facts) == OPSCHED_PLAN_FAILED)
+                                       c->facts, c->notes) == OPSCHED_PLAN_FAILED)
       c->list->failed = 1;
     for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
@@ -560,8 +561,10 @@ MlirLogicalResult opsched_mlir_run_on_function(MlirOperation func, const opsched
   phase(out, OPSCHED_PHASE_PLAN, 1);
   /* facts NULL when out of memory: each block then makes its own. */
   int64_t function_ops = o->schedule.effort > 0 ? ops_nested(func) : 0;
+  opsched_note_budget notes;
+  memset(&notes, 0, sizeof notes);
   collect_ctx c = {&l, o, out->slots_only ? OPSCHED_PLAN_PLACEMENT : OPSCHED_PLAN_SCHEDULE,
-                   out->phase ? &hooks : NULL, opsched_op_facts_new(), function_ops,
+                   out->phase ? &hooks : NULL, opsched_op_facts_new(), &notes, function_ops,
                    o->schedule.effort > 0
                        ? sibling_functions(func, opsched_effort_functions_cap(function_ops))
                        : 1};
@@ -569,6 +572,7 @@ MlirLogicalResult opsched_mlir_run_on_function(MlirOperation func, const opsched
        r = mlirRegionGetNextInOperation(r))
     collect_region(&c, r, 1);
   opsched_op_facts_free(c.facts);
+  opsched_note_flush(&notes);
   phase(out, OPSCHED_PHASE_PLAN, 0);
 
   function_figures f;

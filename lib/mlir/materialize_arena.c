@@ -8,6 +8,7 @@
 
 #include "attrs.h"
 #include "materialize_util.h"
+#include "op_notes.h"
 #include "queries.h"
 
 #include "mlir-c/BuiltinAttributes.h"
@@ -39,6 +40,7 @@ typedef struct arena_job {
   size_t count, cap;
   alias_stack walk; /* grown by the decisions, enough for the rewrite */
   int errors;
+  opsched_note_budget notes; /* the remarks of allocations left alone */
 } arena_job;
 
 
@@ -198,8 +200,7 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
   int has_off = opsched_read_single_i64(alloc, OPSCHED_ATTR_OFFSET, &offset);
   int has_size = opsched_read_single_i64(alloc, OPSCHED_ATTR_SIZE, &size);
   if (has_off == 0) {
-    opsched_mlir_emit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK,
-                    "opsched: allocation without opsched.offset keeps its own memory");
+    opsched_note_at(&j->notes, OPSCHED_NOTE_ARENA_NO_OFFSET, alloc);
     return b;
   }
   if (has_off < 0 || has_size <= 0) {
@@ -210,8 +211,7 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
     return b;
   }
   if (offset == -2) {
-    opsched_mlir_emit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK,
-                    "opsched: dynamic size: the buffer keeps its own allocation");
+    opsched_note_at(&j->notes, OPSCHED_NOTE_ARENA_DYNAMIC, alloc);
     return b;
   }
   if (offset < 0)
@@ -242,9 +242,8 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
     return b;
   }
   if (bytes < 0) {
-    char msg[200];
-    snprintf(msg, sizeof msg, "opsched: %s: the buffer keeps its own allocation", why);
-    opsched_mlir_emit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK, msg);
+    opsched_note_atf(&j->notes, OPSCHED_NOTE_ARENA_UNSIZED, alloc,
+                     "opsched: %s: the buffer keeps its own allocation", why);
     return b;
   }
   int64_t own_align = 0;
@@ -253,10 +252,10 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
   if (!mlirAttributeIsNull(align_attr) && mlirAttributeIsAInteger(align_attr))
     own_align = mlirIntegerAttrGetValueInt(align_attr);
   if (own_align > 0 && offset % own_align != 0) {
-    opsched_emitf(alloc, OPSCHED_SEVERITY_REMARK,
-                  "opsched: the allocation asks for alignment %lld, which offset %lld in the "
-                  "arena does not give: it keeps its own allocation",
-                  (long long)own_align, (long long)offset);
+    opsched_note_atf(&j->notes, OPSCHED_NOTE_ARENA_ALIGNMENT, alloc,
+                     "opsched: the allocation asks for alignment %lld, which offset %lld in "
+                     "the arena does not give: it keeps its own allocation",
+                     (long long)own_align, (long long)offset);
     return b;
   }
   if (bytes > size) {
@@ -267,9 +266,7 @@ static arena_buffer classify(arena_job *j, MlirOperation alloc) {
     return b;
   }
   if (buffer_escapes(&j->walk, mlirOperationGetResult(alloc, 0), 0)) {
-    opsched_mlir_emit(mlirOperationGetLocation(alloc), OPSCHED_SEVERITY_REMARK,
-                    "opsched: the buffer escapes (returned, yielded, stored or passed to a "
-                    "call): it keeps its own allocation");
+    opsched_note_at(&j->notes, OPSCHED_NOTE_ARENA_ESCAPES, alloc);
     return b;
   }
   b.offset = offset;
@@ -439,6 +436,7 @@ MlirLogicalResult opsched_mlir_materialize_arena(MlirOperation func, int report_
   memset(&j, 0, sizeof j);
   j.func = func;
   int ok = read_function_attrs(&j) && collect(&j, body, report_unannotated, annotated);
+  opsched_note_flush(&j.notes);
   if (ok && j.count > 0)
     rewrite(&j, body);
   free(j.buffers);

@@ -10,6 +10,10 @@ N ops, on small static tensors so the ops are real but the files stay lean.
                                   arith.mulf: the cheapest ops MLIR parses
                                   and prints, so the attributes the pass
                                   writes weigh most against parse+print
+  opsched-gen.py dynamic N [SEED] dag with a dynamic leading dimension
+                                  (tensor<?x4xf32>, as a model with a
+                                  dynamic batch has): every op has a
+                                  dynamic shape
   opsched-gen.py blocks N         a real block repeated: matmul, bias add,
                                   relu, a tanh side branch and a residual add
                                   (6 ops per block, chained)
@@ -105,6 +109,7 @@ N ops, on small static tensors so the ops are real but the files stay lean.
 
 Deterministic; writes to stdout.
 """
+import io
 import sys
 
 T = "tensor<4x4xf32>"
@@ -169,6 +174,17 @@ def dag(out, n, seed, arith_only=False):
             nxt.append(sinks[-1])
         sinks = nxt
     out.write("  return %s : %s\n}\n" % (sinks[0], T))
+
+
+def dynamic(out, n, seed):
+    buf = io.StringIO()
+    dag(buf, n, seed)
+    dyn = "tensor<?x4xf32>"
+    text = buf.getvalue().replace(T, dyn)
+    out.write(text.replace(
+        "  %%e = tensor.empty() : %s\n" % dyn,
+        "  %%c0 = arith.constant 0 : index\n  %%d0 = tensor.dim %%a, %%c0 : %s\n"
+        "  %%e = tensor.empty(%%d0) : %s\n" % (dyn, dyn), 1))
 
 
 def dag_ops(out, rnd, v, count, inputs, prefix):
@@ -561,6 +577,8 @@ if __name__ == "__main__":
     out = sys.stdout
     if len(sys.argv) >= 3 and sys.argv[1] == "dag":
         dag(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "dynamic":
+        dynamic(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     elif len(sys.argv) >= 3 and sys.argv[1] == "arith":
         dag(out, int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1, arith_only=True)
     elif len(sys.argv) >= 3 and sys.argv[1] == "blocks":
