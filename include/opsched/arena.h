@@ -127,6 +127,14 @@ typedef enum opsched_arena_packer {
  * returns -1 for them; the layout, its size and winner are the same. For
  * benchmarks comparing the packers. */
 #define OPSCHED_ARENA_EVERY_PACKER (1u << 19)
+/* With OPSCHED_ARENA_SYNC_REUSE: pack the strict layout before the
+ * timeline one, always. Without it the timeline layout is packed first
+ * when a quick lower bound on the strict layout (pairwise conflicting
+ * buffers) already shows the strict one more than 1% above the live
+ * bytes, and the strict layout is not packed when the timeline one ends
+ * at least 1% below that bound. The layout, its size, winner and syncs are
+ * the same either way; for tests and benchmarks comparing the two. */
+#define OPSCHED_ARENA_STRICT_FIRST (1u << 20)
 
 /* The default alignment in bytes. */
 #define OPSCHED_ARENA_DEFAULT_ALIGNMENT 64

@@ -1765,76 +1765,102 @@ static void phase_improvement_rounds(arena_work *W) {
   opsched_free(promoted);
 }
 
-/* One packing run. `timeline`: buffer A may also share with a later B when
- * every event of A ends, on the estimated clock, no later than B's
+/* The first half of a packing run: the clocks, the buffers' intervals, the
+ * lower bounds, the conflict lists and the floors, into W (work_free frees
+ * it on any result). `timeline`: buffer A may also share with a later B
+ * when every event of A ends, on the estimated clock, no later than B's
  * allocating op starts and comes before it in the sequential order (the
- * syncs that make it safe are derived by the caller). `keep`: keep the
- * conflict lists in the arena. */
+ * syncs that make it safe are derived by the caller). */
+static opsched_status arena_prepare(arena_work *W, const opsched_graph *g,
+                                    const opsched_schedule *s, const opsched_buffers *b,
+                                    int64_t alignment, unsigned packers, int timeline) {
+  memset(W, 0, sizeof *W);
+  W->g = g, W->s = s, W->b = b, W->alignment = alignment, W->packers = packers;
+  W->n = opsched_graph_num_nodes(g);
+  W->nb = opsched_buffers_count(b);
+  /* Clocks and thresholds only for the streams in use: memory grows with
+   * ops and buffers times those (at most min(streams, ops)), never with the
+   * streams option itself. */
+  const int32_t *stream_of = opsched_schedule_streams(s);
+  W->S = 1;
+  for (int32_t v = 0; v < W->n; v++)
+    if (stream_of[v] >= W->S)
+      W->S = stream_of[v] + 1;
+  W->starts = opsched_schedule_starts(s);
+  W->ends = opsched_schedule_ends(s);
+  W->best = -1;
+  W->winner = -1;
+  W->bound = -1;
+  opsched_status st = phase_clocks(W);
+  if (st == OPSCHED_OK)
+    st = phase_buffer_intervals(W);
+  if (st == OPSCHED_OK && timeline)
+    phase_timeline_thresholds(W);
+  if (st == OPSCHED_OK)
+    st = phase_local_numbering(W);
+  if (st == OPSCHED_OK)
+    st = phase_lower_bounds(W);
+  if (st == OPSCHED_OK)
+    st = phase_conflict_sweep(W);
+  if (st == OPSCHED_OK)
+    st = phase_floors(W);
+  return st;
+}
+
+/* Moves W's conflict lists (and local numbering) into its arena, for
+ * derive_syncs. */
+static void keep_lists(arena_work *W) {
+  opsched_arena *A = W->A;
+  A->m = W->m;
+  A->ab = W->ab, A->adj_off = W->adj_off, A->adj = W->adj;
+  W->ab = NULL, W->adj_off = NULL, W->adj = NULL;
+}
+
+/* The second half: the packers, compaction and improvement rounds over a
+ * prepared W; the layout into a new arena (*out). `keep`: keep the
+ * conflict lists in the arena. W is freed either way. */
+static opsched_status arena_pack(arena_work *W, int keep, opsched_arena **out) {
+  opsched_status st = phase_sweep_packer(W);
+  if (st == OPSCHED_OK && W->capped) {
+    W->best = W->sweep_top;
+    memcpy(W->best_off, W->sw_off, sizeof *W->sw_off * (size_t)W->m);
+    W->A->winner = packer_names[OPSCHED_ARENA_SWEEP_BEST_FIT];
+  } else if (st == OPSCHED_OK && W->m > 0) {
+    st = phase_packers(W);
+  }
+  if (st == OPSCHED_OK)
+    phase_improvement_rounds(W);
+  if (st != OPSCHED_OK) {
+    work_free(W);
+    return st;
+  }
+  opsched_arena *A = W->A;
+  int mirror = 0;
+  A->size = layout_end_of(W->m, W->best_off, W->asz, W->rsz, &mirror);
+  int64_t T = aligned_top(W->m, W->best_off, W->asz);
+  for (int32_t x = 0; x < W->m; x++)
+    A->offset[W->ab[x]] = mirror ? T - W->best_off[x] - W->asz[x] : W->best_off[x];
+  A->m = W->m;
+  if (keep && !W->capped)
+    keep_lists(W);
+  *out = A;
+  W->A = NULL;
+  work_free(W);
+  return OPSCHED_OK;
+}
+
+/* One packing run (arena_prepare, arena_pack). */
 static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *s,
                                 const opsched_buffers *b, int64_t alignment,
                                 unsigned packers, int timeline, int keep,
                                 opsched_arena **out) {
   arena_work W;
-  memset(&W, 0, sizeof W);
-  W.g = g, W.s = s, W.b = b, W.alignment = alignment, W.packers = packers;
-  W.n = opsched_graph_num_nodes(g);
-  W.nb = opsched_buffers_count(b);
-  /* Clocks and thresholds only for the streams in use: memory grows with
-   * ops and buffers times those (at most min(streams, ops)), never with the
-   * streams option itself. */
-  const int32_t *stream_of = opsched_schedule_streams(s);
-  W.S = 1;
-  for (int32_t v = 0; v < W.n; v++)
-    if (stream_of[v] >= W.S)
-      W.S = stream_of[v] + 1;
-  W.starts = opsched_schedule_starts(s);
-  W.ends = opsched_schedule_ends(s);
-  W.best = -1;
-  W.winner = -1;
-  W.bound = -1;
-  opsched_status st = phase_clocks(&W);
-  if (st == OPSCHED_OK)
-    st = phase_buffer_intervals(&W);
-  if (st == OPSCHED_OK && timeline)
-    phase_timeline_thresholds(&W);
-  if (st == OPSCHED_OK)
-    st = phase_local_numbering(&W);
-  if (st == OPSCHED_OK)
-    st = phase_lower_bounds(&W);
-  if (st == OPSCHED_OK)
-    st = phase_conflict_sweep(&W);
-  if (st == OPSCHED_OK)
-    st = phase_floors(&W);
-  if (st == OPSCHED_OK)
-    st = phase_sweep_packer(&W);
-  if (st == OPSCHED_OK && W.capped) {
-    W.best = W.sweep_top;
-    memcpy(W.best_off, W.sw_off, sizeof *W.sw_off * (size_t)W.m);
-    W.A->winner = packer_names[OPSCHED_ARENA_SWEEP_BEST_FIT];
-  } else if (st == OPSCHED_OK && W.m > 0) {
-    st = phase_packers(&W);
-  }
-  if (st == OPSCHED_OK)
-    phase_improvement_rounds(&W);
+  opsched_status st = arena_prepare(&W, g, s, b, alignment, packers, timeline);
   if (st != OPSCHED_OK) {
     work_free(&W);
     return st;
   }
-  opsched_arena *A = W.A;
-  int mirror = 0;
-  A->size = layout_end_of(W.m, W.best_off, W.asz, W.rsz, &mirror);
-  int64_t T = aligned_top(W.m, W.best_off, W.asz);
-  for (int32_t x = 0; x < W.m; x++)
-    A->offset[W.ab[x]] = mirror ? T - W.best_off[x] - W.asz[x] : W.best_off[x];
-  A->m = W.m;
-  if (keep && !W.capped) {
-    A->ab = W.ab, A->adj_off = W.adj_off, A->adj = W.adj;
-    W.ab = NULL, W.adj_off = NULL, W.adj = NULL;
-  }
-  *out = A;
-  W.A = NULL;
-  work_free(&W);
-  return OPSCHED_OK;
+  return arena_pack(&W, keep, out);
 }
 
 static int cmp_sync(const void *pa, const void *pb) {
@@ -1944,6 +1970,75 @@ done:
   return st;
 }
 
+/* A lower bound on every layout of this run, cheaper than layout_bound's
+ * antichain (at most one pass over the lists, where the matching may spend
+ * its whole budget and find nothing) and weaker: a set of pairwise
+ * conflicting buffers grown greedily, first the buffers live at the
+ * sequential position of the most aligned live bytes, then the others,
+ * largest first, each taken when every buffer taken so far is in its list.
+ * Forever buffers are left out (their pairs with later buffers are
+ * implicit). The set's aligned sizes less its largest padding
+ * (arena_bound.h's argument); -1 without lists or memory. */
+static int64_t clique_bound(const arena_work *W) {
+  int32_t m = W->m, count = 0, taken = 0;
+  if (W->capped || m == 0 || W->n == 0)
+    return -1;
+  int32_t *cnt = opsched_alloc_array((size_t)m, sizeof *cnt); /* taken buffers in x's list */
+  sort_key *keys = opsched_alloc_array_raw((size_t)m, sizeof *keys);
+  if (!cnt || !keys) {
+    opsched_free(cnt);
+    opsched_free(keys);
+    return -1;
+  }
+  int32_t peak = 0;
+  for (int32_t p = 1; p < W->n; p++)
+    if (W->diff[p] > W->diff[peak])
+      peak = p;
+  for (int32_t x = 0; x < m; x++)
+    if (!W->fev[x])
+      keys[count++] = (sort_key){W->xp0[x] <= peak && W->xlast[x] >= peak ? 0 : 1, -W->asz[x], x};
+  sort_keys(keys, count);
+  int64_t sum = 0, pad = 0;
+  for (int32_t i = 0; i < count; i++) {
+    int32_t x = keys[i].id;
+    if (cnt[x] != taken)
+      continue;
+    taken++;
+    sum = W->asz[x] > INT64_MAX - sum ? INT64_MAX : sum + W->asz[x];
+    pad = W->asz[x] - W->rsz[x] > pad ? W->asz[x] - W->rsz[x] : pad;
+    for (int64_t e = W->adj_off[x]; e < W->adj_off[x + 1]; e++)
+      cnt[W->adj[e]]++;
+  }
+  opsched_free(cnt);
+  opsched_free(keys);
+  return sum - pad;
+}
+
+/* The timeline run before the strict run is packed (W holds it prepared),
+ * when the strict run's lower bound (clique_bound: no strict layout ends
+ * below it) is more than 1% above its aligned live bytes: the strict
+ * layout is then too, so the timeline is tried whatever the strict packers
+ * find. *T is its arena (NULL when not run) and *wins is 1 when it ends at
+ * least 1% below that bound: kept whatever the strict layout, which need
+ * not be packed (on blocks of several streams the strict layout is
+ * typically 10-40% above the timeline's, which meets the live bytes, and
+ * the strict packers and rounds were most of the packing's time). The
+ * same arena, syncs and winner as packing strict first. */
+static opsched_status timeline_first(arena_work *W, const opsched_graph *g,
+                                     const opsched_schedule *s, const opsched_buffers *b,
+                                     opsched_arena **T, int *wins) {
+  *T = NULL;
+  *wins = 0;
+  if (W->capped || W->m == 0 || (W->packers & OPSCHED_ARENA_STRICT_FIRST))
+    return OPSCHED_OK;
+  int64_t bound = clique_bound(W);
+  if (bound - bound / 100 <= W->A->aligned_lower_bound)
+    return OPSCHED_OK;
+  opsched_status st = arena_run(g, s, b, W->alignment, W->packers, 1, 0, T);
+  *wins = st == OPSCHED_OK && (*T)->size <= bound - bound / 100;
+  return st;
+}
+
 opsched_status opsched_arena_assign_with(const opsched_graph *g,
                                          const opsched_schedule *s,
                                          const opsched_buffers *b,
@@ -1970,17 +2065,39 @@ opsched_status opsched_arena_assign_within(const opsched_graph *g,
     packers |= OPSCHED_ARENA_ALL_PACKERS;
   int timeline = (packers & OPSCHED_ARENA_SYNC_REUSE) && opsched_schedule_stream_count(s) > 1;
   opsched_arena *A = NULL, *T = NULL;
-  opsched_status st = arena_run(g, s, b, alignment, packers, 0, timeline, &A);
+  arena_work W;
+  int wins = 0;
+  opsched_status st = arena_prepare(&W, g, s, b, alignment, packers, 0);
+  if (st == OPSCHED_OK && timeline)
+    st = timeline_first(&W, g, s, b, &T, &wins);
+  if (st != OPSCHED_OK) {
+    work_free(&W);
+    return st;
+  }
+  if (wins) { /* only the strict lists are needed, for T's syncs */
+    keep_lists(&W);
+    st = derive_syncs(W.A, T, b);
+    work_free(&W);
+    if (st != OPSCHED_OK) {
+      opsched_arena_destroy(T);
+      return st;
+    }
+    *out = T;
+    return OPSCHED_OK;
+  }
+  st = arena_pack(&W, timeline, &A);
   /* Waits cost synchronisation: try the timeline only when the strict
    * layout is more than 1% above the lower bound, and keep it only when it
    * is at least 1% smaller; over `limit` (> 0), whenever it is smaller. */
   int over = limit > 0 && st == OPSCHED_OK && A->size > limit;
   if (st != OPSCHED_OK || !timeline || !A->adj ||
       (!over && A->size - A->size / 100 <= A->aligned_lower_bound)) {
+    opsched_arena_destroy(T); /* NULL unless the strict packing failed */
     *out = A;
     return st;
   }
-  st = arena_run(g, s, b, alignment, packers, 1, 0, &T);
+  if (!T) /* else timeline_first ran it */
+    st = arena_run(g, s, b, alignment, packers, 1, 0, &T);
   int better = st == OPSCHED_OK && (T->size <= A->size - A->size / 100 ||
                                     (over && T->size < A->size));
   if (better)

@@ -495,6 +495,30 @@ static void test_property(int blocks, int one_size) {
           }
         CHECK_EQ_I64(errors, 0);
       }
+      /* The strict layout packed first (OPSCHED_ARENA_STRICT_FIRST): the
+       * same arena, winner and syncs as the timeline packed first. */
+      opsched_schedule *s5 = run_cap(k.g, k.b, streams, k.max_demand);
+      opsched_arena *a5 = NULL;
+      CHECK(s5 && opsched_arena_assign_with(k.g, s5, k.b, align,
+                                            OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_SYNC_REUSE |
+                                                OPSCHED_ARENA_STRICT_FIRST,
+                                            &a5) == OPSCHED_OK);
+      if (a4 && a5) {
+        int64_t n4, n5;
+        const int32_t *to4, *to5;
+        const int32_t *from4 = opsched_arena_syncs(a4, &n4, &to4);
+        const int32_t *from5 = opsched_arena_syncs(a5, &n5, &to5);
+        CHECK_EQ_I64(opsched_arena_size(a5), opsched_arena_size(a4));
+        CHECK(strcmp(opsched_arena_winner(a5), opsched_arena_winner(a4)) == 0);
+        CHECK_EQ_I64(n5, n4);
+        for (int64_t e = 0; e < n4 && e < n5; e++)
+          errors += from4[e] != from5[e] || to4[e] != to5[e];
+        for (int x = 0; x < k.nb; x++)
+          errors += opsched_arena_offset(a4, x) != opsched_arena_offset(a5, x);
+        CHECK_EQ_I64(errors, 0);
+      }
+      opsched_arena_destroy(a5);
+      opsched_schedule_destroy(s5);
       opsched_arena_destroy(a4);
       opsched_schedule_destroy(s4);
       opsched_arena_destroy(a);
