@@ -54,13 +54,8 @@ static int note_first(opsched_note_budget *b, opsched_note_kind k, MlirOperation
 }
 
 void opsched_note_at(opsched_note_budget *b, opsched_note_kind k, MlirOperation op) {
-  if (!note_first(b, k, op) || !kinds[k].text)
-    return;
-  if (!b) {
-    emit(op, k, kinds[k].text);
-    return;
-  }
-  snprintf(b->text[k], sizeof b->text[k], "%s", kinds[k].text);
+  /* The kinds without a fixed text are the callers' (opsched_note_atf). */
+  opsched_note_atf(b, k, op, "%s", kinds[k].text ? kinds[k].text : "");
 }
 
 void opsched_note_atf(opsched_note_budget *b, opsched_note_kind k, MlirOperation op,
