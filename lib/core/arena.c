@@ -475,11 +475,16 @@ static void sort_keys(sort_key *keys, int32_t count) {
 }
 
 /* Drops every buffer, in offset order, to its lowest feasible offset.
- * A buffer is placed again only when a conflicting buffer moved since its
- * last placement (`dirty`) and it is above its floor: otherwise its
- * neighbours' offsets are those it was placed among, where it took the
- * lowest feasible offset, so place() would return the offset it has (the
- * same layout as placing every buffer in every pass). */
+ * A buffer is placed again only when a conflicting buffer that lay below
+ * its top moved since its last placement (`dirty`) and it is above its
+ * floor: a placed buffer is at its lowest feasible offset, and a
+ * neighbour's move can lower that only by freeing bytes below the
+ * buffer's top (buffers only move down; a neighbour that was above it
+ * frees bytes above every offset it could take), so place() would return
+ * the offset it has: the same layout as placing every buffer in every
+ * pass. In offset order the buffers a mover marks come later in the same
+ * pass (a conflicting buffer placed earlier lies wholly below it), so a
+ * second pass finds none: every buffer is placed once. */
 static void compact(const pk *P, int32_t *perm, int32_t count, sort_key *keys) {
   *P->top = aligned_top(P->m, P->off, P->asz); /* buffers only move down */
   for (int32_t i = 0; i < count; i++)
@@ -504,8 +509,11 @@ static void compact(const pk *P, int32_t *perm, int32_t count, sort_key *keys) {
       P->off[x] = now < old ? now : old;
       if (now < old) {
         moved = 1;
-        for (int64_t e = P->adj_off[x]; e < P->adj_off[x + 1]; e++)
-          P->dirty[P->adj[e]] = 1;
+        for (int64_t e = P->adj_off[x]; e < P->adj_off[x + 1]; e++) {
+          int32_t z = P->adj[e];
+          if (old < P->off[z] + P->asz[z])
+            P->dirty[z] = 1;
+        }
       }
     }
     if (!moved)
