@@ -2,7 +2,8 @@
 # Runs a model's schedule for real and compares it with the plain program.
 #
 #   scripts/run-model.sh MODEL.mlir [--streams N] [--max-memory SIZE] [--policy P]
-#                        [--device D] [--repeats R] [--seed S] [--out DIR] [--keep]
+#                        [--device D] [--cost-model M] [--repeats R] [--seed S]
+#                        [--out DIR] [--keep]
 #                        [--profile] [--trace] [--build-only | --run-only [--rounds K]]
 #
 # MODEL is linalg on tensors with one public function (static f32 shapes).
@@ -31,8 +32,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${OPSCHED_BUILD_DIR:-$root/build}"
 llvm=/usr/lib/llvm-22
-streams=2 maxmem=0 policy=critical-path device=cpu repeats=5 seed=1 out="" keep=0 prof=0 phase=all rounds=1 tr=0
-usage() { sed -n '2,29p' "$0" >&2; exit 2; }
+streams=2 maxmem=0 policy=critical-path device=cpu cost=roofline repeats=5 seed=1 out="" keep=0 prof=0 phase=all rounds=1 tr=0
+usage() { sed -n '2,30p' "$0" >&2; exit 2; }
 model="${1:-}"; [ -n "$model" ] && [ -f "$model" ] || usage; shift
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -40,6 +41,7 @@ while [ $# -gt 0 ]; do
     --max-memory) maxmem="$2"; shift 2 ;;
     --policy) policy="$2"; shift 2 ;;
     --device) device="$2"; shift 2 ;;
+    --cost-model) cost="$2"; shift 2 ;;
     --repeats) repeats="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
@@ -59,7 +61,7 @@ mc="$build/lib/libopsched_malloc_count.so"
 if [ -z "$out" ]; then out="$(mktemp -d)"; [ "$keep" = 1 ] || trap 'rm -rf "$out"' EXIT; fi
 mkdir -p "$out"
 py="python3 $root/scripts/run_model_harness.py"
-sched="cost-model=roofline device=$device streams=$streams max-memory=$maxmem policy=$policy"
+sched="cost-model=$cost device=$device streams=$streams max-memory=$maxmem policy=$policy"
 bufferize='--one-shot-bufferize=bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map'
 lower=(--async-to-async-runtime --async-runtime-ref-counting --async-runtime-ref-counting-opt
        --convert-linalg-to-loops --lower-affine --convert-scf-to-cf --expand-strided-metadata
@@ -70,11 +72,12 @@ lower=(--async-to-async-runtime --async-runtime-ref-counting --async-runtime-ref
 step() { echo "run-model: $*" >&2; }
 native() { # $1 = LLVM-dialect module, $2 = executable
   "$llvm/bin/mlir-translate" --mlir-to-llvmir "$1" -o "$2.ll"
-  # opt runs the coroutine passes the async runtime lowering needs.
+  # opt runs the coroutine passes the async runtime lowering needs; -lm for
+  # the math ops lowered to libm calls (math.tanh -> tanhf).
   "$llvm/bin/opt" -O2 "$2.ll" -o "$2.bc"
   "$llvm/bin/llc" -O2 -relocation-model=pic "$2.bc" -o "$2.s"
   cc "$2.s" -o "$2" "${@:3}" -L"$build/lib" -lopsched_malloc_count -L"$llvm/lib" \
-    -lmlir_async_runtime -lmlir_c_runner_utils -lmlir_runner_utils \
+    -lmlir_async_runtime -lmlir_c_runner_utils -lmlir_runner_utils -lm \
     -Wl,-rpath,"$build/lib" -Wl,-rpath,"$llvm/lib"
 }
 

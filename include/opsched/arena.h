@@ -117,7 +117,11 @@ typedef enum opsched_arena_packer {
  * later than B's allocating op starts and comes before it in the sequential
  * order; keep that layout when its arena is smaller. It is race-free only
  * once the syncs it lists (opsched_arena_syncs) are added to the schedule
- * with opsched_schedule_add_syncs(), which changes no time. */
+ * with opsched_schedule_add_syncs(), which changes no time. When the strict
+ * conflict lists are over their cap (or with OPSCHED_ARENA_SWEEP), the
+ * timeline is packed (by the sweep packer) when the strict arena is more
+ * than 10% above the lower bound or over the limit, and its syncs join
+ * each buffer to the last holders of its bytes. */
 #define OPSCHED_ARENA_SYNC_REUSE (1u << 18)
 /* Run every asked packer even once an earlier one met the lower bound
  * (its size is then final: no packer, compaction or round keeps a layout

@@ -32,6 +32,7 @@
 #include "buffers_internal.h"
 #include "heap.h"
 #include "memory_model.h"
+#include "paint_map.h"
 #include "rng.h"
 
 #include <stdlib.h>
@@ -1463,7 +1464,7 @@ static int64_t layout_bound(arena_work *W) {
         W->m, W->fev, W->asz, W->rsz, W->adj_off, W->adj, 4096,
         256 * ((int64_t)W->n + W->m), one_size ? W->chain : NULL, &W->nchains);
     W->bound = anti > bound ? anti : bound;
-  }
+    }
   return W->bound;
 }
 
@@ -1849,8 +1850,12 @@ static opsched_status arena_pack(arena_work *W, int keep, opsched_arena **out) {
   for (int32_t x = 0; x < W->m; x++)
     A->offset[W->ab[x]] = mirror ? T - W->best_off[x] - W->asz[x] : W->best_off[x];
   A->m = W->m;
-  if (keep && !W->capped)
+  if (keep && !W->capped) {
     keep_lists(W);
+  } else if (keep) { /* the allocation order only, for paint_syncs */
+    A->ab = W->ab;
+    W->ab = NULL;
+  }
   *out = A;
   W->A = NULL;
   work_free(W);
@@ -1882,18 +1887,15 @@ static int cmp_sync(const void *pa, const void *pb) {
  * run says may not share (its conflict lists) but that overlaps in T's
  * memory, the last event of the earlier buffer on each other stream ->
  * the later buffer's allocating op. Sorted by (to, from), deduplicated. */
-static opsched_status derive_syncs(const opsched_arena *strict, opsched_arena *T,
-                                   const opsched_buffers *b) {
-  int32_t m = strict->m, S = T->S, nb = T->nbuf;
-  int32_t *last = opsched_alloc_array((size_t)nb * (size_t)S, sizeof *last);
-  int64_t cap = 64, used = 0;
-  int32_t *pairs = opsched_alloc_array((size_t)cap * 2, sizeof *pairs);
-  opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!last || !pairs)
-    goto done;
+/* Last event (allocation or use) of each buffer on each stream of T's
+ * schedule, nb x S, -1 none; NULL when out of memory. */
+static int32_t *last_events(const opsched_arena *T, const opsched_buffers *b) {
+  int32_t S = T->S, nb = T->nbuf;
+  int32_t *last = opsched_alloc_array_raw((size_t)nb * (size_t)S + 1, sizeof *last);
+  if (!last)
+    return NULL;
   for (size_t i = 0; i < (size_t)nb * (size_t)S; i++)
     last[i] = -1;
-  /* Last event (allocation or use) of each buffer on each stream. */
   for (int32_t i = 0; i < nb; i++) {
     int32_t o = T->owner[i];
     if (o >= 0)
@@ -1909,35 +1911,44 @@ static opsched_status derive_syncs(const opsched_arena *strict, opsched_arena *T
     if (*l < 0 || T->spos[u] > T->spos[*l])
       *l = u;
   }
-  for (int32_t x = 0; x < m; x++) {
-    int32_t bx = strict->ab[x], vx = T->owner[bx];
-    int64_t ox = T->offset[bx], ex = ox + T->asize[bx];
-    for (int64_t e = strict->adj_off[x]; e < strict->adj_off[x + 1]; e++) {
-      int32_t y = strict->adj[e];
-      if (y > x)
-        break; /* each pair once, from the later buffer x: the earlier
-                  buffers come first in x's list (adjacency()) */
-      int32_t by = strict->ab[y];
-      int64_t oy = T->offset[by], ey = oy + T->asize[by];
-      if (oy >= ex || ox >= ey)
-        continue; /* disjoint in memory */
-      for (int32_t k = 0; k < S; k++) {
-        int32_t u = last[(size_t)by * (size_t)S + (size_t)k];
-        if (u < 0 || k == T->stream[vx])
-          continue;
-        if (used == cap) {
-          int32_t *p = opsched_realloc_array(pairs, (size_t)cap * 4, sizeof *p);
-          if (!p)
-            goto done;
-          pairs = p;
-          cap *= 2;
-        }
-        pairs[2 * used] = u;
-        pairs[2 * used + 1] = vx;
-        used++;
-      }
+  return last;
+}
+
+/* A growing list of sync pairs (from, to). */
+typedef struct sync_list {
+  int32_t *pairs;
+  int64_t used, cap;
+} sync_list;
+
+/* The syncs from buffer by's last event on every stream but vx's to op vx
+ * (the stream's order covers vx's own). 0, or -1 when out of memory. */
+static int add_syncs_from(sync_list *L, const opsched_arena *T, const int32_t *last,
+                          int32_t by, int32_t vx) {
+  int32_t S = T->S;
+  for (int32_t k = 0; k < S; k++) {
+    int32_t u = last[(size_t)by * (size_t)S + (size_t)k];
+    if (u < 0 || k == T->stream[vx])
+      continue;
+    if (L->used == L->cap) {
+      int64_t cap = L->cap ? 2 * L->cap : 64;
+      int32_t *p = opsched_realloc_array(L->pairs, (size_t)cap * 2, sizeof *p);
+      if (!p)
+        return -1;
+      L->pairs = p;
+      L->cap = cap;
     }
+    L->pairs[2 * L->used] = u;
+    L->pairs[2 * L->used + 1] = vx;
+    L->used++;
   }
+  return 0;
+}
+
+/* L's pairs, sorted in cmp_sync's order and without repeats, into T's
+ * syncs. */
+static opsched_status keep_syncs(sync_list *L, opsched_arena *T) {
+  int32_t *pairs = L->pairs;
+  int64_t used = L->used;
   /* cmp_sync's order, by a radix sort of (to, from) packed into 64 bits
    * (both ops, >= 0) when there is room for the keys: equal pairs are equal
    * keys, so the result is qsort's. */
@@ -1951,7 +1962,7 @@ static opsched_status derive_syncs(const opsched_arena *strict, opsched_arena *T
       pairs[2 * e + 1] = (int32_t)(packed[e] >> 32);
     }
     opsched_free(packed);
-  } else {
+  } else if (used > 0) {
     qsort(pairs, (size_t)used, 2 * sizeof *pairs, cmp_sync);
   }
   int64_t kept = 0;
@@ -1965,16 +1976,85 @@ static opsched_status derive_syncs(const opsched_arena *strict, opsched_arena *T
   T->sync_from = opsched_alloc_array((size_t)kept, sizeof *T->sync_from);
   T->sync_to = opsched_alloc_array((size_t)kept, sizeof *T->sync_to);
   if (!T->sync_from || !T->sync_to)
-    goto done;
+    return OPSCHED_ERR_NOMEM;
   for (int64_t e = 0; e < kept; e++) {
     T->sync_from[e] = pairs[2 * e];
     T->sync_to[e] = pairs[2 * e + 1];
   }
   T->nsync = kept;
-  st = OPSCHED_OK;
+  return OPSCHED_OK;
+}
+
+/* T's syncs from the strict run's conflict lists: for every pair the
+ * strict run keeps apart and T overlaps in memory, the later buffer's
+ * allocation waits for the earlier one's last event on every other
+ * stream. */
+static opsched_status derive_syncs(const opsched_arena *strict, opsched_arena *T,
+                                   const opsched_buffers *b) {
+  int32_t m = strict->m;
+  int32_t *last = last_events(T, b);
+  sync_list L = {0};
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!last)
+    goto done;
+  for (int32_t x = 0; x < m; x++) {
+    int32_t bx = strict->ab[x], vx = T->owner[bx];
+    int64_t ox = T->offset[bx], ex = ox + T->asize[bx];
+    for (int64_t e = strict->adj_off[x]; e < strict->adj_off[x + 1]; e++) {
+      int32_t y = strict->adj[e];
+      if (y > x)
+        break; /* each pair once, from the later buffer x: the earlier
+                  buffers come first in x's list (adjacency()) */
+      int32_t by = strict->ab[y];
+      int64_t oy = T->offset[by], ey = oy + T->asize[by];
+      if (oy >= ex || ox >= ey)
+        continue; /* disjoint in memory */
+      if (add_syncs_from(&L, T, last, by, vx) != 0)
+        goto done;
+    }
+  }
+  st = keep_syncs(&L, T);
 done:
   opsched_free(last);
-  opsched_free(pairs);
+  opsched_free(L.pairs);
+  return st;
+}
+
+/* T's syncs without the strict run's lists (over their cap): the buffers
+ * in allocation order paint their bytes; a buffer's allocation waits for
+ * the last event on every other stream of each buffer that held some of
+ * its bytes last, unless the strict run orders the two (its thresholds,
+ * opsched_arena_may_share). An earlier holder of those bytes happens
+ * before the last one (the same rule when it was painted), so it needs no
+ * sync of its own. O(m log m) map operations, m x S for the last events. */
+static opsched_status paint_syncs(const opsched_arena *strict, opsched_arena *T,
+                                  const opsched_buffers *b) {
+  int32_t m = strict->m;
+  int32_t *last = last_events(T, b);
+  int32_t *held = opsched_alloc_array_raw(2 * (size_t)m + 1, sizeof *held);
+  sync_list L = {0};
+  paint_map M;
+  int init = paint_map_init(&M);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!last || !held || init != 0)
+    goto done;
+  for (int32_t x = 0; x < m; x++) {
+    int32_t bx = strict->ab[x], vx = T->owner[bx];
+    int64_t ox = T->offset[bx];
+    int32_t nh = paint_map_paint(&M, ox, ox + T->asize[bx], bx, held);
+    if (nh < 0)
+      goto done;
+    for (int32_t h = 0; h < nh; h++)
+      if (!opsched_arena_may_share(strict, held[h], bx) &&
+          add_syncs_from(&L, T, last, held[h], vx) != 0)
+        goto done;
+  }
+  st = keep_syncs(&L, T);
+done:
+  paint_map_free(&M);
+  opsched_free(last);
+  opsched_free(held);
+  opsched_free(L.pairs);
   return st;
 }
 
@@ -2095,21 +2175,29 @@ opsched_status opsched_arena_assign_within(const opsched_graph *g,
   }
   st = arena_pack(&W, timeline, &A);
   /* Waits cost synchronisation: try the timeline only when the strict
-   * layout is more than 1% above the lower bound, and keep it only when it
-   * is at least 1% smaller; over `limit` (> 0), whenever it is smaller. */
+   * layout is more than 1% above the lower bound (10% when its lists were
+   * over their cap: the sweep's layout, typically within 1-7% of the
+   * bound there, where a timeline run costs as much as the strict one),
+   * and keep it only when it is at least 1% smaller; over `limit` (> 0),
+   * whenever it is smaller. */
   int over = limit > 0 && st == OPSCHED_OK && A->size > limit;
-  if (st != OPSCHED_OK || !timeline || !A->adj ||
-      (!over && A->size - A->size / 100 <= A->aligned_lower_bound)) {
+  int capped = st == OPSCHED_OK && !A->adj;
+  int64_t slack = capped ? A->size / 10 : A->size / 100;
+  if (st != OPSCHED_OK || !timeline || !A->ab ||
+      (!over && A->size - slack <= A->aligned_lower_bound)) {
     opsched_arena_destroy(T); /* NULL unless the strict packing failed */
     *out = A;
     return st;
   }
+  /* Strict lists over their cap: the timeline's are as long or nearly, so
+   * its sweep packer alone (O(m log m); on opsched-gen.py wide 1000-4000
+   * on 16 streams it meets the peak, as the list packers do). */
   if (!T) /* else timeline_first ran it */
-    st = arena_run(g, s, b, alignment, packers, 1, 0, &T);
+    st = arena_run(g, s, b, alignment, packers | (capped ? OPSCHED_ARENA_SWEEP : 0), 1, 0, &T);
   int better = st == OPSCHED_OK && (T->size <= A->size - A->size / 100 ||
                                     (over && T->size < A->size));
   if (better)
-    st = derive_syncs(A, T, b);
+    st = capped ? paint_syncs(A, T, b) : derive_syncs(A, T, b);
   if (st != OPSCHED_OK || !better) {
     opsched_arena_destroy(T);
     T = NULL;

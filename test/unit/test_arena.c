@@ -9,6 +9,7 @@
 #include "../../lib/core/arena_bound.h"
 #include "../../lib/core/arena_sweep.h"
 #include "../../lib/core/free_tree.h"
+#include "../../lib/core/paint_map.h"
 #include "../../lib/core/rng.h"
 #include "opsched/arena.h"
 #include "opsched/frontier.h"
@@ -364,9 +365,51 @@ static int checker_before(const random_block *k, uint8_t reach[RB_MAXN][RB_MAXN]
   return 1;
 }
 
+/* A fresh copy of the block's schedule (*sc) and its arena with `packers`;
+ * NULL when either fails (checked). */
+static opsched_arena *fresh_arena(const random_block *k, int streams, int64_t align,
+                                  unsigned packers, opsched_schedule **sc) {
+  opsched_arena *a = NULL;
+  *sc = run_cap(k->g, k->b, streams, k->max_demand);
+  CHECK(*sc && opsched_arena_assign_with(k->g, *sc, k->b, align, packers, &a) == OPSCHED_OK);
+  return a;
+}
+
+/* Timeline reuse: a's syncs added to sc, a fresh copy of the schedule s
+ * (no start time or stream may change), then every pair of buffers a
+ * overlaps must be ordered by the checker's happens-before over sc; the
+ * pairs checked (when there are syncs) are added to *pairs. Returns the
+ * errors. */
+static int64_t synced_errors(const random_block *k, const opsched_schedule *s,
+                             opsched_schedule *sc, const opsched_arena *a, int64_t *pairs) {
+  int64_t nsync, errors = 0;
+  const int32_t *to;
+  const int32_t *from = opsched_arena_syncs(a, &nsync, &to);
+  CHECK(opsched_schedule_add_syncs(sc, k->g, from, to, nsync) == OPSCHED_OK);
+  for (int v = 0; v < k->n; v++) {
+    errors += opsched_schedule_starts(sc)[v] != opsched_schedule_starts(s)[v];
+    errors += opsched_schedule_streams(sc)[v] != opsched_schedule_streams(s)[v];
+  }
+  uint8_t reach[RB_MAXN][RB_MAXN];
+  checker_reach(k, sc, reach);
+  for (int x = 0; x < k->nb; x++)
+    for (int y = 0; y < k->nb; y++) {
+      int64_t sx = opsched_arena_aligned_size(a, x), sy = opsched_arena_aligned_size(a, y);
+      int64_t ox = opsched_arena_offset(a, x), oy = opsched_arena_offset(a, y);
+      if (x == y || k->owner[x] < 0 || k->owner[y] < 0 || sx == 0 || sy == 0)
+        continue;
+      if (ox < oy + sy && oy < ox + sx) {
+        errors += !(checker_before(k, reach, x, y) || checker_before(k, reach, y, x));
+        *pairs += nsync > 0;
+      }
+    }
+  return errors;
+}
+
 static void test_property(int blocks, int one_size) {
   static const int64_t aligns[] = {1, 8, 64};
   int64_t layouts = 0, shared = 0, shared3 = 0, synced = 0, skipped = 0, chained = 0;
+  int64_t painted = 0;
   for (int i = 0; i < blocks; i++) {
     random_block k;
     random_block_make_sized((uint64_t)i * 7919u + 13u, RB_MAXN, one_size, &k);
@@ -463,46 +506,37 @@ static void test_property(int blocks, int one_size) {
         fprintf(stderr, "  block %d streams %d align %lld winner %s size %lld alb %lld\n", i, streams, (long long)align, opsched_arena_winner(a), (long long)size, (long long)opsched_arena_aligned_lower_bound(a));
       /* Timeline reuse on a fresh copy of the schedule: once its syncs are
        * added, no time changes and every overlapping pair is ordered. */
-      opsched_schedule *s4 = run_cap(k.g, k.b, streams, k.max_demand);
-      opsched_arena *a4 = NULL;
-      CHECK(s4 && opsched_arena_assign_with(k.g, s4, k.b, align,
-                                            OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_SYNC_REUSE,
-                                            &a4) == OPSCHED_OK);
+      opsched_schedule *s4 = NULL;
+      opsched_arena *a4 = fresh_arena(&k, streams, align,
+                                      OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_SYNC_REUSE, &s4);
       if (s4 && a4) {
-        int64_t nsync;
-        const int32_t *to;
-        const int32_t *from = opsched_arena_syncs(a4, &nsync, &to);
         CHECK(opsched_arena_size(a4) <= size);
         if (streams == 1) /* one stream orders everything already */
           CHECK_EQ_I64(opsched_arena_size(a4), size);
-        CHECK(opsched_schedule_add_syncs(s4, k.g, from, to, nsync) == OPSCHED_OK);
-        for (int v = 0; v < k.n; v++) {
-          errors += opsched_schedule_starts(s4)[v] != opsched_schedule_starts(s)[v];
-          errors += opsched_schedule_streams(s4)[v] != opsched_schedule_streams(s)[v];
-        }
-        uint8_t reach4[RB_MAXN][RB_MAXN];
-        checker_reach(&k, s4, reach4);
-        for (int x = 0; x < k.nb; x++)
-          for (int y = 0; y < k.nb; y++) {
-            int64_t sx = opsched_arena_aligned_size(a4, x), sy = opsched_arena_aligned_size(a4, y);
-            int64_t ox = opsched_arena_offset(a4, x), oy = opsched_arena_offset(a4, y);
-            if (x == y || k.owner[x] < 0 || k.owner[y] < 0 || sx == 0 || sy == 0)
-              continue;
-            if (ox < oy + sy && oy < ox + sx) {
-              errors += !(checker_before(&k, reach4, x, y) || checker_before(&k, reach4, y, x));
-              synced += nsync > 0;
-            }
-          }
+        errors += synced_errors(&k, s, s4, a4, &synced);
         CHECK_EQ_I64(errors, 0);
       }
+      /* The lists over their cap (OPSCHED_ARENA_SWEEP) with timeline
+       * reuse: the syncs from the map of painted bytes (paint_syncs), on a
+       * fresh copy of the schedule; once added, no time changes and every
+       * overlapping pair is ordered. */
+      opsched_schedule *s6 = NULL;
+      opsched_arena *a6 = fresh_arena(&k, streams, align,
+                                      OPSCHED_ARENA_SWEEP | OPSCHED_ARENA_SYNC_REUSE, &s6);
+      if (s6 && a6) {
+        CHECK(opsched_arena_size(a6) <= opsched_arena_size(a3));
+        errors += synced_errors(&k, s, s6, a6, &painted);
+        CHECK_EQ_I64(errors, 0);
+      }
+      opsched_arena_destroy(a6);
+      opsched_schedule_destroy(s6);
       /* The strict layout packed first (OPSCHED_ARENA_STRICT_FIRST): the
        * same arena, winner and syncs as the timeline packed first. */
-      opsched_schedule *s5 = run_cap(k.g, k.b, streams, k.max_demand);
-      opsched_arena *a5 = NULL;
-      CHECK(s5 && opsched_arena_assign_with(k.g, s5, k.b, align,
-                                            OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_SYNC_REUSE |
-                                                OPSCHED_ARENA_STRICT_FIRST,
-                                            &a5) == OPSCHED_OK);
+      opsched_schedule *s5 = NULL;
+      opsched_arena *a5 = fresh_arena(&k, streams, align,
+                                      OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_SYNC_REUSE |
+                                          OPSCHED_ARENA_STRICT_FIRST,
+                                      &s5);
       if (a4 && a5) {
         int64_t n4, n5;
         const int32_t *to4, *to5;
@@ -531,10 +565,11 @@ static void test_property(int blocks, int one_size) {
     random_block_free(&k);
   }
   printf("property%s: %lld layouts, %lld overlapping ordered pairs (%lld by the "
-         "sweep fallback, %lld with timeline syncs); %lld packers skipped at the bound; "
-         "%lld chain covers\n",
+         "sweep fallback, %lld with timeline syncs, %lld with painted syncs); %lld packers "
+         "skipped at the bound; %lld chain covers\n",
          one_size ? " (one size)" : "", (long long)layouts, (long long)shared,
-         (long long)shared3, (long long)synced, (long long)skipped, (long long)chained);
+         (long long)shared3, (long long)synced, (long long)painted, (long long)skipped,
+         (long long)chained);
   /* One size: some packers end above the largest antichain, and there the
    * chain cover wins (it meets that bound; the rounds stop). */
   if (one_size)
@@ -542,6 +577,7 @@ static void test_property(int blocks, int one_size) {
   CHECK(shared > 0);
   CHECK(skipped > 0);
   CHECK(synced > 0);
+  CHECK(painted > 0);
   CHECK(shared3 > 0);
 }
 
@@ -1334,6 +1370,49 @@ static void test_free_tree_reference(uint32_t seed, int list) {
   opsched_ft_free(&F);
 }
 
+/* The paint map against a byte array on random paints: the holders a
+ * paint reports are, as a set, the last painters of its bytes (none
+ * lost when a block is cut, none made up). */
+static void test_paint_map_reference(uint32_t seed) {
+  enum { SPAN = 600, PAINTS = 4000 };
+  static int32_t owner[SPAN], held[2 * PAINTS + 1];
+  static uint8_t want[PAINTS], got[PAINTS];
+  for (int i = 0; i < SPAN; i++)
+    owner[i] = -1;
+  paint_map M;
+  CHECK_EQ_I64(paint_map_init(&M), 0);
+  uint64_t rng = seed;
+  int64_t wrong = 0, reported = 0, cuts = 0;
+  for (int32_t p = 0; p < PAINTS; p++) {
+    int64_t len = 1 + (int64_t)opsched_rng_below(&rng, p % 7 == 0 ? 200 : 40);
+    int64_t a = (int64_t)opsched_rng_below(&rng, (uint64_t)(SPAN - len + 1)), b = a + len;
+    memset(want, 0, sizeof want);
+    memset(got, 0, sizeof got);
+    for (int64_t i = a; i < b; i++)
+      if (owner[i] >= 0)
+        want[owner[i]] = 1;
+    int32_t nh = paint_map_paint(&M, a, b, p, held);
+    CHECK(nh >= 0);
+    for (int32_t h = 0; h < nh; h++) {
+      wrong += held[h] < 0 || held[h] >= p;
+      if (held[h] >= 0 && held[h] < p)
+        got[held[h]] = 1;
+    }
+    reported += nh;
+    cuts += a > 0 && owner[a - 1] >= 0 && owner[a - 1] == owner[a] && b < SPAN &&
+            owner[b] >= 0 && owner[b] == owner[b - 1] && owner[a] == owner[b];
+    wrong += memcmp(want, got, (size_t)p) != 0;
+    for (int64_t i = a; i < b; i++)
+      owner[i] = p;
+  }
+  CHECK_EQ_I64(wrong, 0);
+  CHECK(cuts > 0); /* some paints fell inside one block */
+  CHECK_EQ_I64(M.blocks.oom, 0);
+  paint_map_free(&M);
+  printf("paint map vs reference (seed %u): %d paints, %lld holders, %lld inside a block\n",
+         seed, PAINTS, (long long)reported, (long long)cuts);
+}
+
 int main(void) {
   (void)random_blocks_plain_hash; /* shared header; not needed here */
   test_chain_reuse();
@@ -1357,6 +1436,8 @@ int main(void) {
   test_antichain_budget();
   test_chain_cover_result();
   test_free_tree_exact();
+  test_paint_map_reference(3);
+  test_paint_map_reference(1234);
   test_free_tree_reference(1, FT_PLAIN);
   test_free_tree_reference(77, FT_PLAIN);
   test_free_tree_reference(5, FT_ORDERED);
