@@ -1464,7 +1464,7 @@ static int64_t layout_bound(arena_work *W) {
         W->m, W->fev, W->asz, W->rsz, W->adj_off, W->adj, 4096,
         256 * ((int64_t)W->n + W->m), one_size ? W->chain : NULL, &W->nchains);
     W->bound = anti > bound ? anti : bound;
-    }
+  }
   return W->bound;
 }
 
@@ -1883,10 +1883,6 @@ static int cmp_sync(const void *pa, const void *pb) {
   return (a[0] > b[0]) - (a[0] < b[0]);
 }
 
-/* The syncs that make T's layout race-free: for every pair that the strict
- * run says may not share (its conflict lists) but that overlaps in T's
- * memory, the last event of the earlier buffer on each other stream ->
- * the later buffer's allocating op. Sorted by (to, from), deduplicated. */
 /* Last event (allocation or use) of each buffer on each stream of T's
  * schedule, nb x S, -1 none; NULL when out of memory. */
 static int32_t *last_events(const opsched_arena *T, const opsched_buffers *b) {
@@ -2127,6 +2123,17 @@ static opsched_status timeline_first(arena_work *W, const opsched_graph *g,
   return st;
 }
 
+/* The strict run's lists and allocation order, kept for the timeline's
+ * syncs, are dropped before the arena is returned. */
+static void drop_lists(opsched_arena *A) {
+  opsched_free(A->ab);
+  opsched_free(A->adj_off);
+  opsched_free_pages(A->adj);
+  A->ab = NULL;
+  A->adj_off = NULL;
+  A->adj = NULL;
+}
+
 opsched_status opsched_arena_assign_with(const opsched_graph *g,
                                          const opsched_schedule *s,
                                          const opsched_buffers *b,
@@ -2186,6 +2193,8 @@ opsched_status opsched_arena_assign_within(const opsched_graph *g,
   if (st != OPSCHED_OK || !timeline || !A->ab ||
       (!over && A->size - slack <= A->aligned_lower_bound)) {
     opsched_arena_destroy(T); /* NULL unless the strict packing failed */
+    if (A)
+      drop_lists(A);
     *out = A;
     return st;
   }
@@ -2210,12 +2219,7 @@ opsched_status opsched_arena_assign_within(const opsched_graph *g,
     opsched_arena_destroy(A);
     A = T;
   }
-  opsched_free(A->ab);
-  opsched_free(A->adj_off);
-  opsched_free_pages(A->adj);
-  A->ab = NULL;
-  A->adj_off = NULL;
-  A->adj = NULL;
+  drop_lists(A);
   *out = A;
   return OPSCHED_OK;
 }
