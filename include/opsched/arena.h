@@ -76,7 +76,11 @@
  * O((B + V) log B + B x streams). The first list packer
  * always runs; the other packers and the compaction passes only while
  * their passes over the lists total at most 256 (V + B) entries (unless
- * OPSCHED_ARENA_EVERY_PACKER asks for every packer).
+ * OPSCHED_ARENA_EVERY_PACKER asks for every packer). When one pass costs
+ * more than a quarter of that (dense lists) and a layout is within 1/128
+ * of the aligned lower bound, that layout is kept: no other packer,
+ * compaction, antichain bound or improvement round runs (again unless
+ * OPSCHED_ARENA_EVERY_PACKER).
  *
  * Ownership: opsched_arena_assign() hands the caller an arena it frees with
  * opsched_arena_destroy(). Array accessors borrow from it. No global state.
@@ -128,8 +132,10 @@ typedef enum opsched_arena_packer {
  * unless strictly smaller, and none ends below the bound), or the chain
  * cover met it right after greedy-size (blocks of one size). Without it
  * the packers after that point are skipped and opsched_arena_packer_size()
- * returns -1 for them; the layout, its size and winner are the same. For
- * benchmarks comparing the packers. */
+ * returns -1 for them; the layout, its size and winner are the same. On
+ * dense lists it also lifts the packers' budget and keeps searching past a
+ * layout within 1/128 of the bound (above): the layout may then be smaller
+ * than without it. For benchmarks comparing the packers. */
 #define OPSCHED_ARENA_EVERY_PACKER (1u << 19)
 /* With OPSCHED_ARENA_SYNC_REUSE: pack the strict layout before the
  * timeline one, always. Without it the timeline layout is packed first

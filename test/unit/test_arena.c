@@ -14,6 +14,7 @@
 #include "opsched/arena.h"
 #include "opsched/frontier.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -849,6 +850,121 @@ static void test_dense_one_stream(void) {
   opsched_graph_destroy(g);
 }
 
+/* A block whose conflict lists are dense: op v (on stream v % S at time
+ * v / S, cost 1) writes a buffer read by one op of a later time, up to
+ * `window` ops after the next time's first (an edge), so about `window`
+ * buffers live at once; a buffer has 128 bytes with probability
+ * big_percent / 100, else 64. */
+static void dense_window_block(uint64_t seed, int n, int S, int window, int big_percent,
+                               opsched_graph **g, opsched_buffers **b, opsched_schedule **s) {
+  uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 1;
+  int32_t *reader = malloc(sizeof *reader * (size_t)n);
+  int64_t *st = malloc(sizeof *st * (size_t)n), *en = malloc(sizeof *en * (size_t)n);
+  int32_t *on = malloc(sizeof *on * (size_t)n);
+  *g = opsched_graph_create(n);
+  *b = opsched_buffers_create(n);
+  *s = NULL;
+  if (!reader || !st || !en || !on || !*g || !*b) {
+    CHECK(0);
+  } else {
+    for (int v = 0; v < n; v++) {
+      opsched_graph_add_node(*g, 1, 1);
+      int r = (v / S + 1) * S + (int)opsched_rng_below(&rng, (uint64_t)window);
+      reader[v] = r < n ? r : -1;
+      st[v] = v / S;
+      en[v] = v / S + 1;
+      on[v] = v % S;
+    }
+    for (int v = 0; v < n; v++)
+      if (reader[v] >= 0)
+        opsched_graph_add_edge(*g, v, reader[v]);
+    CHECK(opsched_graph_finalize(*g) == OPSCHED_OK);
+    for (int v = 0; v < n; v++)
+      if (reader[v] >= 0) {
+        int64_t size = opsched_rng_below(&rng, 100) < big_percent ? 128 : 64;
+        opsched_buffers_add_use(*b, opsched_buffers_add(*b, size, v, 0), reader[v]);
+      }
+    CHECK(opsched_schedule_from_placement(*g, *b, st, en, on, S, s) == OPSCHED_OK);
+  }
+  free(reader);
+  free(st);
+  free(en);
+  free(on);
+}
+
+/* Dense conflict lists (a pass over them costs more than a quarter of the
+ * packers' budget, 256 entries per op and buffer): once greedy-size, the
+ * first packer, is within 1/128 of the aligned live bytes its layout is
+ * kept (arena.c, settled()): no other packer, compaction or round runs.
+ * Above that, or with every packer asked, the search goes on. Every layout
+ * is race-free: buffers sharing bytes are ordered. */
+static void test_settled_dense(void) {
+  int64_t blocks = 0, settled = 0, searched = 0;
+  for (uint64_t seed = 1; seed <= 96; seed++) {
+    int S = seed % 2 ? 2 : 4;
+    opsched_graph *g = NULL;
+    opsched_buffers *b = NULL;
+    opsched_schedule *s = NULL;
+    dense_window_block(seed, 600, S, 160 + (int)(seed % 5) * 40, 1, &g, &b, &s);
+    opsched_arena *a = NULL, *every = NULL;
+    CHECK(s && opsched_arena_assign(g, s, b, 64, &a) == OPSCHED_OK &&
+          opsched_arena_assign_with(g, s, b, 64,
+                                    OPSCHED_ARENA_DEFAULT | OPSCHED_ARENA_EVERY_PACKER,
+                                    &every) == OPSCHED_OK);
+    if (a && every) {
+      blocks++;
+      int32_t nb = opsched_buffers_count(b);
+      int64_t races = 0;
+      for (int32_t x = 0; x < nb; x++)
+        for (int32_t y = 0; y < x; y++) {
+          int64_t ox = opsched_arena_offset(a, x), oy = opsched_arena_offset(a, y);
+          if (ox < oy + opsched_arena_aligned_size(a, y) &&
+              oy < ox + opsched_arena_aligned_size(a, x))
+            races += !opsched_arena_may_share(a, x, y);
+        }
+      CHECK_EQ_I64(races, 0);
+      /* Every buffer is placed and none lives until the end: a pass is the
+       * pairs counted from both ends plus the buffers. */
+      int64_t pass = 2 * opsched_arena_num_conflicts(a) + nb;
+      int dense = pass > 256 * ((int64_t)opsched_graph_num_nodes(g) + nb) / 4;
+      int64_t live = opsched_arena_aligned_lower_bound(a);
+      int64_t greedy = opsched_arena_packer_size(a, OPSCHED_ARENA_GREEDY_SIZE);
+      CHECK(dense);
+      if (dense && greedy > live && greedy - live <= live / 128) {
+        settled++;
+        CHECK_EQ_I64(opsched_arena_size(a), greedy);
+        CHECK(!strcmp(opsched_arena_winner(a), "greedy-size"));
+        for (int p = OPSCHED_ARENA_TFLITE; p < OPSCHED_ARENA_PACKER_COUNT; p++) {
+          CHECK_EQ_I64(opsched_arena_packer_size(a, (opsched_arena_packer)p), -1);
+          CHECK(opsched_arena_packer_size(every, (opsched_arena_packer)p) >= live);
+        }
+      } else if (greedy - live > live / 128 && pass <= 256 * ((int64_t)opsched_graph_num_nodes(g) + nb)) {
+        /* The budget has room for a second packer: it runs, unless the
+         * layout met the lower bound (then no packer finds a smaller). */
+        searched++;
+        int64_t smallest = INT64_MAX;
+        for (int p = 0; p < OPSCHED_ARENA_PACKER_COUNT; p++) {
+          int64_t ps = opsched_arena_packer_size(every, (opsched_arena_packer)p);
+          smallest = ps >= 0 && ps < smallest ? ps : smallest;
+        }
+        CHECK(opsched_arena_packer_size(a, OPSCHED_ARENA_TFLITE) >= live ||
+              (smallest >= opsched_arena_size(a) &&
+               opsched_arena_size(every) >= opsched_arena_size(a)));
+      }
+    }
+    opsched_arena_destroy(a);
+    opsched_arena_destroy(every);
+    opsched_schedule_destroy(s);
+    opsched_buffers_destroy(b);
+    opsched_graph_destroy(g);
+  }
+  printf("settled: %lld dense blocks, %lld kept at greedy-size's layout, %lld searched on\n",
+         (long long)blocks, (long long)settled, (long long)searched);
+  CHECK_EQ_I64(blocks, 96);
+  CHECK(settled >= 2);
+  CHECK(searched >= 2);
+}
+
 /* The allocation path's pages blocks (lib/core/alloc.h), which hold the
  * conflict lists: below and above the 2 MiB where they become mappings of
  * their own, every entry written and read back, 64-byte aligned. */
@@ -1429,6 +1545,7 @@ int main(void) {
   test_dense_one_stream();
   test_pages_blocks();
   test_dense_two_streams();
+  test_settled_dense();
   test_sweep_pools();
   test_sweep_pool_budget();
   test_antichain_bound();
