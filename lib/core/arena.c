@@ -1443,6 +1443,15 @@ static pk packer_view(arena_work *W) {
   return P;
 }
 
+/* Whether the conflict lists are dense: one pass over them costs more than
+ * a quarter of the packers' budget (fewer than four passes fit in it). */
+static int dense_lists(const arena_work *W) {
+  if (W->capped || !W->adj_off)
+    return 0;
+  int64_t pass = W->adj_off[W->m] + W->m;
+  return pass > ARENA_LIST_VISITS_PER_ITEM * ((int64_t)W->n + W->m) / 4;
+}
+
 /* No layout ends below this: the aligned live bytes less the top buffer's
  * padding or, once the best layout is above those, the tighter largest set
  * of pairwise conflicting buffers (arena_bound.h; blocks of up to 4096
@@ -1458,6 +1467,15 @@ static int64_t layout_bound(arena_work *W) {
     for (int32_t x = 0, first = -1; x < W->m && one_size; x++)
       if (!W->fev[x])
         one_size = first < 0 ? (first = x, 1) : W->asz[x] == W->asz[first];
+    /* Several sizes on dense lists: the bound could only spare the passes
+     * left in the packers' budget (fewer than four), and its matching's
+     * budget is as large (random blocks of 2,800-3,600 buffers: spent
+     * whole, no bound). Without chains the bound changes no layout: it
+     * only stops packers and rounds that could not go below it. */
+    if (!one_size && dense_lists(W)) {
+      W->bound = bound;
+      return bound;
+    }
     if (one_size && !W->chain)
       W->chain = opsched_alloc_array((size_t)W->m, sizeof *W->chain);
     int64_t anti = opsched_arena_antichain_cover(
@@ -1566,11 +1584,10 @@ static void take_chain_layout(arena_work *W, int64_t top) {
  * smaller layout 3 times on such lists, 0.05-0.2% smaller. Never with
  * OPSCHED_ARENA_EVERY_PACKER, which lifts the budget too. */
 static int settled(const arena_work *W) {
-  if (W->best < 0 || W->capped || !W->adj_off || (W->packers & OPSCHED_ARENA_EVERY_PACKER))
+  if (W->best < 0 || (W->packers & OPSCHED_ARENA_EVERY_PACKER) || !dense_lists(W))
     return 0;
-  int64_t live = W->A->aligned_lower_bound, pass = W->adj_off[W->m] + W->m;
-  int dense = pass > ARENA_LIST_VISITS_PER_ITEM * ((int64_t)W->n + W->m) / 4;
-  return dense && W->best - live <= live / 128;
+  int64_t live = W->A->aligned_lower_bound;
+  return W->best - live <= live / 128;
 }
 
 /* Whether the best layout so far already meets the lower bound, so no
