@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 #include "alloc.h"
 
+#include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,44 +41,11 @@
  * calloc, which skips clearing fresh pages. */
 enum { SMALL_ZEROED = 1024 };
 
-void *opsched_alloc_array(size_t count, size_t size) {
-  if (size != 0 && count > SIZE_MAX / size)
-    return NULL;
-  size_t bytes = count * size;
-  if (bytes <= SMALL_ZEROED) {
-    /* malloc(0) may return NULL; ask for one byte so NULL always means OOM. */
-    void *p = malloc(bytes ? bytes : 1);
-    if (p)
-      memset(p, 0, bytes);
-    return p;
-  }
-  return calloc(count, size);
-}
+enum { HUGE_PAGE = 2 * 1024 * 1024 };
 
-void *opsched_alloc_array_raw(size_t count, size_t size) {
-  if (size != 0 && count > SIZE_MAX / size)
-    return NULL;
-  size_t bytes = count * size;
-  return malloc(bytes ? bytes : 1);
-}
-
-void *opsched_realloc_array(void *ptr, size_t count, size_t size) {
-  if (size != 0 && count > SIZE_MAX / size)
-    return NULL;
-  size_t bytes = count * size;
-  return realloc(ptr, bytes ? bytes : 1);
-}
-
-void opsched_free(void *ptr) { free(ptr); }
-
-/* A pages block starts with a header of PAGES_HEADER bytes (the mapping's
- * length, 0 when the block came from aligned_alloc), so that the array is
- * 64-byte aligned. */
-enum { PAGES_HEADER = 64, HUGE_PAGE = 2 * 1024 * 1024, PAGES_MIN = HUGE_PAGE };
-
-/* `bytes` (header included) in whole huge pages, the first one aligned
- * (a mapping one page longer, its slack unmapped on both sides); NULL when
- * there is no mapping. *mapped: its length. */
+/* `bytes` in whole huge pages, the first one aligned (a mapping one page
+ * longer, its slack unmapped on both sides), zero-filled by the kernel;
+ * NULL when there is no mapping. *mapped: its length. */
 static char *map_huge(size_t bytes, size_t *mapped) {
 #if PAGES_MAPPED
   size_t used = (bytes + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1), len = used + HUGE_PAGE;
@@ -99,6 +67,126 @@ static char *map_huge(size_t bytes, size_t *mapped) {
   return NULL;
 #endif
 }
+
+/* count * size, or SIZE_MAX on overflow (no block is that large). */
+static size_t array_bytes(size_t count, size_t size) {
+  return size != 0 && count > SIZE_MAX / size ? SIZE_MAX : count * size;
+}
+
+/* From 2 MiB on an array block is a mapping of its own in huge pages (round
+ * 34: at 100k-1M ops the pass's arrays were faulted in 4 KiB at a time,
+ * 12-14 us a page on the development machine; glibc maps such blocks in
+ * 4 KiB pages and gives them back to the kernel when freed). A mapped
+ * block's address is MAPPED_AT past a huge page boundary, after its header
+ * (the mapping's length and the bytes asked); no heap block is left at such
+ * an address, so opsched_free tells the two apart exactly, and heap blocks
+ * carry no header (their sizes, and glibc's reuse of them, stay as asked). */
+enum { MAPPED_AT = 64, ARRAY_MAPPED_MIN = HUGE_PAGE };
+typedef struct mapped_header {
+  size_t mapped, bytes;
+} mapped_header;
+
+static int looks_mapped(const void *p) {
+  return ((uintptr_t)p & (HUGE_PAGE - 1)) == MAPPED_AT;
+}
+
+/* The malloc family's block of `bytes` (at least one byte, so that NULL
+ * always means out of memory), zero-filled when `zero`. */
+static char *malloc_block(size_t bytes, int zero) {
+  if (!bytes)
+    bytes = 1;
+  if (!zero)
+    return malloc(bytes);
+  if (bytes > SMALL_ZEROED)
+    return calloc(1, bytes);
+  char *p = malloc(bytes);
+  if (p)
+    memset(p, 0, bytes);
+  return p;
+}
+
+/* A heap block never at a mapped block's address: one there (1 in 131,072
+ * heap addresses) is held while another is taken. */
+static char *heap_block(size_t bytes, int zero) {
+  enum { TRIES = 4 };
+  char *held[TRIES];
+  int k = 0;
+  char *p = malloc_block(bytes, zero);
+  while (p && looks_mapped(p) && k < TRIES) {
+    held[k++] = p;
+    p = malloc_block(bytes, zero);
+  }
+  while (k > 0)
+    free(held[--k]);
+  if (p && looks_mapped(p)) { /* never seen; out of memory rather than wrong */
+    free(p);
+    p = NULL;
+  }
+  return p;
+}
+
+static void *array_block(size_t bytes, int zero) {
+  if (bytes > SIZE_MAX - 2 * (size_t)HUGE_PAGE)
+    return NULL;
+  size_t mapped = 0;
+  char *block = NULL;
+  if (bytes >= ARRAY_MAPPED_MIN - MAPPED_AT && !RUNNING_ON_VALGRIND)
+    block = map_huge(bytes + MAPPED_AT, &mapped);
+  if (!block)
+    return heap_block(bytes, zero);
+  mapped_header h = {mapped, bytes};
+  memcpy(block, &h, sizeof h);
+  return block + MAPPED_AT;
+}
+
+void *opsched_alloc_array(size_t count, size_t size) {
+  return array_block(array_bytes(count, size), 1);
+}
+
+void *opsched_alloc_array_raw(size_t count, size_t size) {
+  return array_block(array_bytes(count, size), 0);
+}
+
+void *opsched_realloc_array(void *ptr, size_t count, size_t size) {
+  size_t bytes = array_bytes(count, size);
+  if (!ptr)
+    return array_block(bytes, 0);
+  if (bytes == SIZE_MAX)
+    return NULL;
+  /* Moved, never grown in place: glibc's realloc may leave a block at a
+   * mapped block's address, and a failure must keep ptr. */
+  size_t old;
+  if (looks_mapped(ptr)) {
+    mapped_header h;
+    memcpy(&h, (char *)ptr - MAPPED_AT, sizeof h);
+    old = h.bytes;
+  } else {
+    old = malloc_usable_size(ptr); /* at least what was asked of it */
+  }
+  char *moved = array_block(bytes, 0);
+  if (!moved)
+    return NULL;
+  memcpy(moved, ptr, old < bytes ? old : bytes);
+  opsched_free(ptr);
+  return moved;
+}
+
+void opsched_free(void *ptr) {
+  if (!ptr)
+    return;
+  if (!looks_mapped(ptr)) {
+    free(ptr);
+    return;
+  }
+  mapped_header h;
+  memcpy(&h, (char *)ptr - MAPPED_AT, sizeof h);
+  munmap((char *)ptr - MAPPED_AT, h.mapped);
+}
+
+/* A pages block starts with a header of PAGES_HEADER bytes (the mapping's
+ * length, 0 when the block came from aligned_alloc), so that the array is
+ * 64-byte aligned. */
+enum { PAGES_HEADER = 64, PAGES_MIN = HUGE_PAGE };
 
 void *opsched_alloc_pages_raw(size_t count, size_t size) {
   if (size != 0 && count > (SIZE_MAX - 2 * (size_t)HUGE_PAGE) / size)

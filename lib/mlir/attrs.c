@@ -1,4 +1,5 @@
 #include "attrs.h"
+#include "../core/alloc.h" /* large tables in huge pages */
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -136,7 +137,7 @@ static void *table_reserve(void *entries, size_t *mask, size_t *count, size_t si
     *count = 0;
     return old;
   }
-  char *e = calloc(ncap, size);
+  char *e = opsched_alloc_array(ncap, size);
   if (!e) {
     *ok = 0;
     return old;
@@ -150,7 +151,7 @@ static void *table_reserve(void *entries, size_t *mask, size_t *count, size_t si
       j = (j + 1) & (ncap - 1);
     memcpy(e + j * size, from, size);
   }
-  free(old);
+  opsched_free(old);
   *mask = ncap - 1;
   return e;
 }
@@ -193,8 +194,8 @@ void opsched_attr_writer_init(opsched_attr_writer *w, MlirContext ctx) {
 }
 
 void opsched_attr_writer_free(opsched_attr_writer *w) {
-  free(w->ints.entries);
-  free(w->arrays.entries);
+  opsched_free(w->ints.entries);
+  opsched_free(w->arrays.entries);
   memset(&w->ints, 0, sizeof w->ints);
   memset(&w->arrays, 0, sizeof w->arrays);
 }

@@ -1,4 +1,5 @@
 #include "op_facts.h"
+#include "../core/alloc.h" /* large tables in huge pages */
 #include "op_name.h"
 
 #include "deps.h"
@@ -37,13 +38,13 @@ static pair_entry *pair_slot(pair_entry *slots, size_t mask, uintptr_t a, uintpt
 
 static int pair_grow(pair_map *m) {
   size_t cap = m->slots ? 2 * (m->mask + 1) : 64;
-  pair_entry *slots = calloc(cap, sizeof *slots);
+  pair_entry *slots = opsched_alloc_array(cap, sizeof *slots);
   if (!slots)
     return 1;
   for (size_t i = 0; m->slots && i <= m->mask; i++)
     if (m->slots[i].stamp)
       *pair_slot(slots, cap - 1, m->slots[i].a, m->slots[i].b) = m->slots[i];
-  free(m->slots);
+  opsched_free(m->slots);
   m->slots = slots;
   m->mask = cap - 1;
   return 0;
@@ -140,9 +141,9 @@ opsched_op_facts *opsched_op_facts_new(void) { return calloc(1, sizeof(opsched_o
 void opsched_op_facts_free(opsched_op_facts *f) {
   if (!f)
     return;
-  free(f->ops.slots);
-  free(f->captured.slots);
-  free(f->effects.slots);
+  opsched_free(f->ops.slots);
+  opsched_free(f->captured.slots);
+  opsched_free(f->effects.slots);
   free(f->sums);
   free(f->fx);
   free(f->vals);

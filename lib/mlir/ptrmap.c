@@ -1,4 +1,5 @@
 #include "ptrmap.h"
+#include "../core/alloc.h" /* large tables in huge pages */
 
 #include <stdlib.h>
 
@@ -17,7 +18,7 @@ static size_t hashed_slot(const opsched_ptrmap *m, const void *key) {
 /* The hashed table, room for every key (made when first needed by a map
  * with a range: most have no key outside it). Non-zero when out of memory. */
 static int make_hashed(opsched_ptrmap *m) {
-  m->entries = calloc(m->mask + 1, sizeof *m->entries);
+  m->entries = opsched_alloc_array(m->mask + 1, sizeof *m->entries);
   return m->entries == NULL;
 }
 
@@ -53,7 +54,7 @@ int opsched_ptrmap_init_near(opsched_ptrmap *m, size_t count, const void *lo,
   size_t cap = 16; /* past the range's slots, and at most half full */
   while (cap <= (span >> shift) || cap < 2 * count + 2)
     cap *= 2;
-  m->near = calloc(cap, sizeof *m->near);
+  m->near = opsched_alloc_array(cap, sizeof *m->near);
   if (!m->near)
     return 1;
   m->near_mask = cap - 1;
@@ -72,8 +73,8 @@ int opsched_ptrmap_init_around(opsched_ptrmap *m, size_t count, const opsched_pt
 }
 
 void opsched_ptrmap_free(opsched_ptrmap *m) {
-  free(m->entries);
-  free(m->near);
+  opsched_free(m->entries);
+  opsched_free(m->near);
   m->entries = NULL;
   m->near = NULL;
 }
@@ -112,7 +113,7 @@ static void drop_near(opsched_ptrmap *m) {
     if (m->near[i].off)
       put_hashed(m, (const void *)(m->lo + ((uintptr_t)(m->near[i].off - 1) << 3)),
                  m->near[i].value);
-  free(m->near);
+  opsched_free(m->near);
   m->near = NULL;
 }
 
