@@ -15,8 +15,23 @@ config.environment["PATH"] = os.pathsep.join(
     [config.opsched_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
 )
 # The plugin's re-exec must see the user's environment, nothing of ours.
-for var in ("LD_PRELOAD", "OPSCHED_PLUGIN_REEXEC", "OPSCHED_PLUGIN_SAVED_LD_PRELOAD"):
+for var in ("LD_PRELOAD", "OPSCHED_PLUGIN_REEXEC", "OPSCHED_PLUGIN_SAVED_LD_PRELOAD",
+            "GLIBC_TUNABLES", "OPSCHED_MALLOC_SAVED_TUNABLES"):
     config.environment.pop(var, None)
+
+# glibc's malloc can take transparent huge pages (glibc 2.35 and later, THP
+# not "never"): opsched-opt's second start on large inputs then happens
+# (tools/opsched-opt/reexec.h).
+def _thp_malloc():
+    try:
+        major, minor = os.confstr("CS_GNU_LIBC_VERSION").split()[1].split(".")[:2]
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            thp = "[never]" not in f.read()
+        return thp and (int(major), int(minor)) >= (2, 35)
+    except (AttributeError, IndexError, OSError, ValueError):
+        return False
+if _thp_malloc():
+    config.available_features.add("thp-malloc")
 
 config.substitutions.append(("%mlir_opt", config.mlir_opt))
 config.substitutions.append(("%opsched_plugin", config.opsched_plugin))

@@ -10,7 +10,9 @@
 // the parser. Loops are impossible: the re-executed process carries a marker
 // the constructor consumes, and it never re-executes again. The child's
 // environment is restored (LD_PRELOAD as before, marker removed) so tools it
-// starts see the user's environment.
+// starts see the user's environment. The re-execution also gives glibc's
+// malloc transparent huge pages, as opsched-opt does on large inputs
+// (lib/core/malloc_env.h); GLIBC_TUNABLES is restored the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,10 @@
 
 #include "PassTable.h"
 #include "opsched/Version.h"
+
+extern "C" {
+#include "../core/malloc_env.h"
+}
 
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm-c/Core.h"
@@ -145,6 +151,8 @@ void reexecWithPreload() {
   }
   setenv("LD_PRELOAD", preload.c_str(), 1);
   setenv(kMarker, "1", 1);
+  // The exec is paid for already: malloc in huge pages comes free with it.
+  opsched_malloc_env_prepare();
   std::vector<char *> argv;
   for (std::string &a : args)
     argv.push_back(a.data());
@@ -152,6 +160,7 @@ void reexecWithPreload() {
   fflush(nullptr);
   execv("/proc/self/exe", argv.data());
   // exec failed: undo, and let mlir-opt report the unknown flag as usual.
+  opsched_malloc_env_restore();
   unsetenv(kMarker);
   if (old)
     setenv("LD_PRELOAD", old, 1);
@@ -164,6 +173,7 @@ __attribute__((constructor)) void registerWhenPreloaded() {
     return;
   preloaded = true;
   // Restore the user's environment for anything this process starts.
+  opsched_malloc_env_restore();
   unsetenv(kMarker);
   if (const char *saved = getenv(kSavedPreload)) {
     setenv("LD_PRELOAD", saved, 1);

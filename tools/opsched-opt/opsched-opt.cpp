@@ -2,6 +2,8 @@
 
 #include "opsched/Passes.h"
 
+#include "reexec.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -9,6 +11,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
+  opsched_opt_reexec_for_huge_pages(argc, argv);
   mlir::registerAllPasses();
   opsched::registerPasses();
   mlir::DialectRegistry registry;
