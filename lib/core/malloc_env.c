@@ -1,10 +1,11 @@
-/* setenv and unsetenv are POSIX, gnu_get_libc_version glibc's. */
+/* setenv, unsetenv, stat and fstat are POSIX, gnu_get_libc_version glibc's. */
 #define _DEFAULT_SOURCE
 #include "malloc_env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #if defined(__GLIBC__)
 #include <gnu/libc-version.h>
@@ -109,4 +110,42 @@ int opsched_malloc_env_restore(void) {
     unsetenv("GLIBC_TUNABLES");
   unsetenv(SAVED);
   return 1;
+}
+
+static int64_t regular_file_bytes(const char *path, int fd) {
+  struct stat st;
+  int ok = path ? stat(path, &st) == 0 : fstat(fd, &st) == 0;
+  return ok && S_ISREG(st.st_mode) ? (int64_t)st.st_size : -1;
+}
+
+/* The options of mlir-opt that name a file in the next argument: the
+ * output and plugins (a plugin is larger than many inputs). */
+static int takes_value(const char *arg) {
+  static const char *const names[] = {"o", "load-pass-plugin", "load-dialect-plugin"};
+  const char *name = arg + (arg[1] == '-' ? 2 : 1);
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+    if (strcmp(name, names[k]) == 0)
+      return 1;
+  return 0;
+}
+
+int64_t opsched_malloc_env_input_bytes(int argc, char *const *argv) {
+  int64_t most = -1;
+  int named = 0, options = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (options && strcmp(a, "--") == 0) {
+      options = 0;
+      continue;
+    }
+    if (options && a[0] == '-' && a[1] != '\0') {
+      i += takes_value(a); /* its value is not an input */
+      continue;
+    }
+    named = 1;
+    int64_t bytes = strcmp(a, "-") == 0 ? regular_file_bytes(NULL, 0)
+                                        : regular_file_bytes(a, -1);
+    most = bytes > most ? bytes : most;
+  }
+  return named ? most : regular_file_bytes(NULL, 0);
 }

@@ -11,8 +11,9 @@
 // the constructor consumes, and it never re-executes again. The child's
 // environment is restored (LD_PRELOAD as before, marker removed) so tools it
 // starts see the user's environment. The re-execution also gives glibc's
-// malloc transparent huge pages, as opsched-opt does on large inputs
-// (lib/core/malloc_env.h); GLIBC_TUNABLES is restored the same way.
+// malloc transparent huge pages (lib/core/malloc_env.h), and happens for
+// that alone on an input of 2 MiB or more, as opsched-opt does (the
+// --pass-pipeline form); GLIBC_TUNABLES is restored the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,14 +132,29 @@ void refusePassFlagBeforePlugin(const std::vector<std::string> &args) {
 void reexecWithPreload() {
   std::vector<std::string> args = readCmdline();
   refusePassFlagBeforePlugin(args);
-  bool wanted = false;
+  bool wanted = false, fromFlag = false;
   for (size_t i = 1; i < args.size(); i++) {
     if (args[i] == "--")
       break;
     wanted |= needsPreload(args[i]);
+    fromFlag |= optionName(args[i]) == "load-pass-plugin";
   }
   std::string self = selfPath();
-  if (!wanted || self.empty() || getenv(kMarker))
+  if (self.empty() || getenv(kMarker))
+    return;
+  std::vector<char *> argv;
+  for (std::string &a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  // A large input is worth a new start for malloc in huge pages alone (the
+  // --pass-pipeline form), when the plugin comes from mlir-opt's own
+  // --load-pass-plugin (its options are being parsed: nothing has run yet);
+  // with a pass flag the start is paid for anyway.
+  bool big = fromFlag && opsched_malloc_env_input_bytes(static_cast<int>(args.size()),
+                                                        argv.data()) >=
+                             OPSCHED_MALLOC_ENV_MIN_INPUT;
+  bool tuned = (wanted || big) && opsched_malloc_env_prepare();
+  if (!wanted && !tuned)
     return;
   const char *old = getenv("LD_PRELOAD");
   std::string preload = self;
@@ -151,12 +167,6 @@ void reexecWithPreload() {
   }
   setenv("LD_PRELOAD", preload.c_str(), 1);
   setenv(kMarker, "1", 1);
-  // The exec is paid for already: malloc in huge pages comes free with it.
-  opsched_malloc_env_prepare();
-  std::vector<char *> argv;
-  for (std::string &a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
   fflush(nullptr);
   execv("/proc/self/exe", argv.data());
   // exec failed: undo, and let mlir-opt report the unknown flag as usual.

@@ -1,14 +1,18 @@
 /* test_malloc_env: the GLIBC_TUNABLES a new image of the process gets
  * (lib/core/malloc_env.c): the tunable added after the user's entries,
  * never over a glibc.malloc.hugetlb of the user's, and the user's value put
- * back in the new image (or after a failed exec). */
+ * back in the new image (or after a failed exec); the input's size read
+ * from an mlir-opt command line. */
 #define _DEFAULT_SOURCE /* setenv, unsetenv */
 #include "check.h"
 
 #include "../../lib/core/malloc_env.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *tunables(const char *user, char *out, size_t cap, int *len) {
   *len = opsched_malloc_tunables(user, out, cap);
@@ -80,8 +84,47 @@ static void test_environment(void) {
   round_trip("glibc.malloc.hugetlb=0", NULL);
 }
 
+/* A file of `bytes` bytes under /tmp; its name in path[64]. */
+static int make_file(char *path, size_t bytes) {
+  strcpy(path, "/tmp/test_malloc_env.XXXXXX");
+  int fd = mkstemp(path);
+  if (fd < 0)
+    return 0;
+  int ok = ftruncate(fd, (off_t)bytes) == 0;
+  close(fd);
+  return ok;
+}
+
+static void test_input_bytes(void) {
+  char small[64], large[64];
+  if (!make_file(small, 1000) || !make_file(large, 5000)) {
+    CHECK(!"temporary files");
+    return;
+  }
+  char opt[] = "opt", o[] = "-o", plugin[] = "--load-pass-plugin", dialect[] = "-load-dialect-plugin",
+       flag[] = "--op-schedule=streams=4", pipeline[] = "--pass-pipeline=builtin.module()",
+       dashes[] = "--", missing[] = "/tmp/test_malloc_env.none";
+  char *const named[] = {opt, flag, small};
+  CHECK_EQ_I64(opsched_malloc_env_input_bytes(3, named), 1000);
+  char *const two[] = {opt, small, large, flag};
+  CHECK_EQ_I64(opsched_malloc_env_input_bytes(4, two), 5000);
+  /* The output and plugins are not inputs. */
+  char *const output[] = {opt, o, large, small};
+  CHECK_EQ_I64(opsched_malloc_env_input_bytes(4, output), 1000);
+  char *const plugins[] = {opt, plugin, large, dialect, large, pipeline, small};
+  CHECK_EQ_I64(opsched_malloc_env_input_bytes(7, plugins), 1000);
+  char *const after[] = {opt, dashes, large};
+  CHECK_EQ_I64(opsched_malloc_env_input_bytes(3, after), 5000);
+  /* A name that is no regular file: unknown. */
+  char *const none[] = {opt, missing};
+  CHECK_EQ_I64(opsched_malloc_env_input_bytes(2, none), -1);
+  unlink(small);
+  unlink(large);
+}
+
 int main(void) {
   test_value();
   test_environment();
+  test_input_bytes();
   return check_report("test_malloc_env");
 }
