@@ -28,7 +28,7 @@ static const char TUNABLE[] = "glibc.malloc.hugetlb";
 static const char SAVED[] = "OPSCHED_MALLOC_SAVED_TUNABLES";
 
 /* Whether the colon-separated list `user` has an entry named `name`. */
-static int names(const char *user, const char *name) {
+static int has_entry(const char *user, const char *name) {
   size_t len = strlen(name);
   for (const char *p = user; p && *p;) {
     if (strncmp(p, name, len) == 0 && (p[len] == '=' || p[len] == ':' || p[len] == '\0'))
@@ -40,7 +40,7 @@ static int names(const char *user, const char *name) {
 }
 
 int opsched_malloc_tunables(const char *user, char *out, size_t cap) {
-  if (names(user, TUNABLE))
+  if (has_entry(user, TUNABLE))
     return 0;
   int n = user && *user ? snprintf(out, cap, "%s:%s=1", user, TUNABLE)
                         : snprintf(out, cap, "%s=1", TUNABLE);

@@ -3,7 +3,7 @@
  * On an input of 2 MiB or more, opsched-opt executes itself again (same
  * arguments, stdin untouched) with glibc's malloc in transparent huge pages
  * (lib/core/malloc_env.h): page faults, 12-14 us each on the development
- * machine, fall from about 76,000 to 5,000 on a 100k-op run. The output is
+ * machine, fall from about 76,000 to 8,000 on a 100k-op run. The output is
  * the same. Nothing happens where the tunable would not take effect, or when
  * the user's GLIBC_TUNABLES names glibc.malloc.hugetlb (=0 keeps 4 KiB
  * pages). */
