@@ -70,7 +70,7 @@ void opsched_attr_list_commit(opsched_attr_list *l) {
       set[nset++] = (MlirNamedAttribute){id, l->value[i]};
   }
   if (nset || nremove)
-    opsched_mlir_update_discardable_attrs(l->op, set, nset, remove, nremove);
+    opsched_mlir_update_discardable_attrs(ctx, l->op, set, nset, remove, nremove);
   l->count = 0;
 }
 
@@ -196,13 +196,53 @@ void opsched_attr_writer_init(opsched_attr_writer *w, MlirContext ctx) {
 void opsched_attr_writer_free(opsched_attr_writer *w) {
   opsched_free(w->ints.entries);
   opsched_free(w->arrays.entries);
+  opsched_free(w->small_ints.at);
+  opsched_free(w->small_arrays.at);
   memset(&w->ints, 0, sizeof w->ints);
   memset(&w->arrays, 0, sizeof w->arrays);
+  memset(&w->small_ints, 0, sizeof w->small_ints);
+  memset(&w->small_arrays, 0, sizeof w->small_arrays);
+}
+
+/* Grows d to `cap` entries (the values it has keep their place). */
+static void direct_grow(opsched_attr_direct *d, size_t cap) {
+  MlirAttribute *at = opsched_alloc_array(cap, sizeof *at); /* zero: null attributes */
+  if (!at)
+    return;
+  if (d->cap)
+    memcpy(at, d->at, sizeof *at * d->cap);
+  opsched_free(d->at);
+  d->at = at;
+  d->cap = cap;
+}
+
+void opsched_attr_writer_reserve(opsched_attr_writer *w, int64_t values) {
+  enum { DIRECT_MIN = 64 };
+  if (values > OPSCHED_ATTR_DIRECT_MAX)
+    values = OPSCHED_ATTR_DIRECT_MAX;
+  if (values <= (int64_t)w->small_ints.cap)
+    return;
+  size_t cap = w->small_ints.cap ? w->small_ints.cap : DIRECT_MIN;
+  while ((int64_t)cap < values)
+    cap *= 2; /* a power of two up to the maximum, itself one */
+  direct_grow(&w->small_ints, cap);
+  direct_grow(&w->small_arrays, cap);
+}
+
+/* The entry of `value` in d, NULL when outside it. */
+static MlirAttribute *direct_entry(const opsched_attr_direct *d, int64_t value) {
+  return value >= 0 && (uint64_t)value < d->cap ? &d->at[value] : NULL;
 }
 
 /* The attribute of `value` (capped); `keep`: the table takes a new one. */
 static MlirAttribute writer_i64(opsched_attr_writer *w, int64_t value, int keep) {
   value = capped(value);
+  MlirAttribute *direct = direct_entry(&w->small_ints, value);
+  if (direct) {
+    if (mlirAttributeIsNull(*direct))
+      *direct = mlirIntegerAttrGet(w->i64, value);
+    return *direct;
+  }
   opsched_attr_ints *t = &w->ints;
   size_t i = 0;
   if (t->entries)
@@ -240,6 +280,12 @@ static int same_array(const opsched_attr_array_entry *e, uint64_t hash, const in
 /* `values` (count > 0) are within the range. */
 static MlirAttribute writer_i64_array(opsched_attr_writer *w, const int64_t *values,
                                       intptr_t count) {
+  MlirAttribute *direct = count == 1 ? direct_entry(&w->small_arrays, values[0]) : NULL;
+  if (direct) {
+    if (mlirAttributeIsNull(*direct))
+      *direct = mlirDenseI64ArrayGet(w->ctx, 1, values);
+    return *direct;
+  }
   uint64_t hash = mix64((uint64_t)count ^ mix64((uint64_t)values[0]));
   for (intptr_t k = 1; k < count; k++)
     hash = mix64(hash ^ (uint64_t)values[k]);
@@ -341,6 +387,6 @@ void opsched_batch_commit(opsched_attr_batch *b) {
     else if (b->remove >> k & 1)
       remove[nremove++] = b->w->names[k];
   }
-  opsched_mlir_update_discardable_attrs(b->op, set, nset, remove, nremove);
+  opsched_mlir_update_discardable_attrs(b->w->ctx, b->op, set, nset, remove, nremove);
   b->set = b->remove = 0;
 }

@@ -47,6 +47,15 @@ typedef struct opsched_attr_arrays {
   size_t mask, count;
 } opsched_attr_arrays;
 
+/* Attributes by value for the values 0..cap-1: the small non-negative
+ * integers a block repeats or makes one per op (ids, streams, slots), and
+ * one-value arrays of them. Read without a probe, and kept out of the
+ * hashed tables, which a million new ids or slots would churn. */
+typedef struct opsched_attr_direct {
+  MlirAttribute *at; /* cap entries, null until made */
+  size_t cap;
+} opsched_attr_direct;
+
 /* What writing many ops' attributes shares: the names, made once, in the
  * order a dictionary sorts them, and the attribute values made so far (the
  * same value is asked for many times: ids, times, sizes). One writer per
@@ -59,12 +68,18 @@ typedef struct opsched_attr_writer {
   uint8_t position[OPSCHED_OP_ATTR_COUNT];     /* each attribute's position */
   opsched_attr_ints ints;
   opsched_attr_arrays arrays;
+  opsched_attr_direct small_ints, small_arrays;
 } opsched_attr_writer;
 
 /* Prepares `w` for ops of `ctx`; release it with opsched_attr_writer_free.
  * Cannot fail: a cache that runs out of memory just stops caching. */
 void opsched_attr_writer_init(opsched_attr_writer *w, MlirContext ctx);
 void opsched_attr_writer_free(opsched_attr_writer *w);
+/* Makes the values 0..values-1 (at most OPSCHED_ATTR_DIRECT_MAX) read by
+ * value: call it with a block's op count before writing the block. Cannot
+ * fail: out of memory, larger values keep going through the hashed tables. */
+void opsched_attr_writer_reserve(opsched_attr_writer *w, int64_t values);
+#define OPSCHED_ATTR_DIRECT_MAX ((int64_t)1 << 21)
 
 /* An op's attribute changes, applied in one dictionary update: through the
  * C API each change alone rebuilds and re-uniques the op's dictionary. The

@@ -329,6 +329,11 @@ static int collect_ops(opsched_block_plan *p, MlirBlock block) {
       cap *= 2;
     }
     ops[count++] = op;
+    /* Read now, while the op is in the cache: the attributes size their
+     * per-result arrays by it before writing any op. */
+    intptr_t nr = mlirOperationGetNumResults(op);
+    if (nr > p->max_results)
+      p->max_results = nr > INT32_MAX - 1 ? INT32_MAX - 1 : (int32_t)nr;
   }
   /* The last op stays last, registered or not, in every region kind: it
    * may be the block's terminator (an unregistered op may be one). */
@@ -798,10 +803,7 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int flags, opsched_at
   int multi = reorder && opsched_schedule_stream_count(s) > 1;
   const int64_t *live = opsched_schedule_live_after(s);
   const int32_t *order = opsched_schedule_order(s);
-  int32_t max_results = 0;
-  for (int32_t v = 0; v < p->n; v++)
-    if ((int32_t)mlirOperationGetNumResults(p->ops[v]) > max_results)
-      max_results = (int32_t)mlirOperationGetNumResults(p->ops[v]);
+  int32_t max_results = p->max_results;
   int32_t *position = malloc(sizeof *position * (size_t)(p->n + 1));
   int64_t *ids = malloc(sizeof *ids * (size_t)(p->n + 1));
   int64_t *arrays = malloc(sizeof *arrays * 3 * (size_t)(max_results + 1));
@@ -811,6 +813,8 @@ void opsched_block_plan_apply(const opsched_block_plan *p, int flags, opsched_at
     goto done; /* out of memory: the IR keeps its original form */
   for (int32_t i = 0; i < p->n; i++)
     position[order[i]] = i;
+  /* Ids and slots (below the op and buffer counts) are read by value. */
+  opsched_attr_writer_reserve(w, (p->n > p->bufs.num_buffers ? p->n : p->bufs.num_buffers) + 1);
   int64_t *slot = arrays, *offset = arrays + max_results + 1,
           *size = arrays + 2 * (max_results + 1);
   for (int32_t v = 0; v < p->n; v++) {

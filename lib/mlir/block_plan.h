@@ -30,6 +30,7 @@ typedef struct opsched_block_plan {
   int32_t n;                 /* schedulable ops (the terminator excluded) */
   MlirOperation *ops;        /* in original order */
   MlirOperation terminator;  /* null when the block has none */
+  int32_t max_results;       /* most results of one op (read with the ops) */
   opsched_graph *graph;      /* NULL when the block is left untouched */
   opsched_schedule *schedule;
   opsched_block_buffers bufs; /* the memory model (bufs.buffers may be NULL) */

@@ -288,9 +288,9 @@ static void mergeSorted(SmallVectorImpl<NamedAttribute> &merged, const NamedAttr
     merged.emplace_back(unwrap(set[s].name), unwrap(set[s].attribute));
 }
 
-void opsched_mlir_update_discardable_attrs(MlirOperation op, const MlirNamedAttribute *set,
-                                       intptr_t nset, const MlirIdentifier *remove,
-                                       intptr_t nremove) {
+void opsched_mlir_update_discardable_attrs(MlirContext ctx, MlirOperation op,
+                                       const MlirNamedAttribute *set, intptr_t nset,
+                                       const MlirIdentifier *remove, intptr_t nremove) {
   Operation *o = unwrap(op);
   DictionaryAttr old = o->getDiscardableAttrDictionary();
   // Merge the sorted old attributes with the sorted changes: the result is
@@ -303,7 +303,7 @@ void opsched_mlir_update_discardable_attrs(MlirOperation op, const MlirNamedAttr
       merged.emplace_back(unwrap(set[s].name), unwrap(set[s].attribute));
   else
     mergeSorted(merged, oldAttrs.begin(), oldAttrs.end(), set, nset, remove, nremove);
-  o->setDiscardableAttrs(DictionaryAttr::getWithSorted(o->getContext(), merged));
+  o->setDiscardableAttrs(DictionaryAttr::getWithSorted(unwrap(ctx), merged));
 }
 
 void opsched_mlir_emit(MlirLocation loc, opsched_severity severity,

@@ -150,9 +150,11 @@ int opsched_mlir_op_same_properties(MlirOperation a, MlirOperation b);
  * every single change). Both arrays must be sorted by name (byte-wise, the
  * order of a DictionaryAttr) without repeats, and no name may be in both:
  * the new dictionary is then merged in order, never sorted. */
-void opsched_mlir_update_discardable_attrs(MlirOperation op, const MlirNamedAttribute *set,
-                                       intptr_t nset, const MlirIdentifier *remove,
-                                       intptr_t nremove);
+/* `ctx` is the op's context, passed in: asking the op for it reads its
+ * location, one more cold line per op at a million ops. */
+void opsched_mlir_update_discardable_attrs(MlirContext ctx, MlirOperation op,
+                                       const MlirNamedAttribute *set, intptr_t nset,
+                                       const MlirIdentifier *remove, intptr_t nremove);
 
 typedef enum opsched_severity {
   OPSCHED_SEVERITY_ERROR,
