@@ -75,11 +75,11 @@ typedef struct opsched_attr_writer {
  * Cannot fail: a cache that runs out of memory just stops caching. */
 void opsched_attr_writer_init(opsched_attr_writer *w, MlirContext ctx);
 void opsched_attr_writer_free(opsched_attr_writer *w);
+#define OPSCHED_ATTR_DIRECT_MAX ((int64_t)1 << 21)
 /* Makes the values 0..values-1 (at most OPSCHED_ATTR_DIRECT_MAX) read by
  * value: call it with a block's op count before writing the block. Cannot
  * fail: out of memory, larger values keep going through the hashed tables. */
 void opsched_attr_writer_reserve(opsched_attr_writer *w, int64_t values);
-#define OPSCHED_ATTR_DIRECT_MAX ((int64_t)1 << 21)
 
 /* An op's attribute changes, applied in one dictionary update: through the
  * C API each change alone rebuilds and re-uniques the op's dictionary. The
@@ -94,7 +94,8 @@ typedef struct opsched_attr_batch {
 void opsched_batch_begin(opsched_attr_batch *b, opsched_attr_writer *w, MlirOperation op);
 void opsched_batch_i64(opsched_attr_batch *b, opsched_op_attr name, int64_t value);
 /* As opsched_batch_i64 for a value seen once (a position in the block):
- * the cache is read but not filled with it. The same attribute either way
+ * the hashed cache is read but not filled with it (a value read by value,
+ * opsched_attr_writer_reserve, is kept as any other). The same attribute either way
  * (MLIR uniques them). */
 void opsched_batch_i64_once(opsched_attr_batch *b, opsched_op_attr name, int64_t value);
 void opsched_batch_i64_array(opsched_attr_batch *b, opsched_op_attr name,

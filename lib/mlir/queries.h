@@ -149,9 +149,9 @@ int opsched_mlir_op_same_properties(MlirOperation a, MlirOperation b);
  * `set`, in one dictionary update (the C API rebuilds the dictionary at
  * every single change). Both arrays must be sorted by name (byte-wise, the
  * order of a DictionaryAttr) without repeats, and no name may be in both:
- * the new dictionary is then merged in order, never sorted. */
-/* `ctx` is the op's context, passed in: asking the op for it reads its
- * location, one more cold line per op at a million ops. */
+ * the new dictionary is then merged in order, never sorted. `ctx` is the
+ * op's context, passed in: asking the op for it reads its location, one
+ * more cold line per op at a million ops. */
 void opsched_mlir_update_discardable_attrs(MlirContext ctx, MlirOperation op,
                                        const MlirNamedAttribute *set, intptr_t nset,
                                        const MlirIdentifier *remove, intptr_t nremove);
