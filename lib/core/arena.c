@@ -11,6 +11,9 @@
  *    so one walk along stream k answers that for every op at once (a table
  *    per block of THR_BLOCK streams): O(n x S) in all. A is ordered before
  *    B iff B's allocating op, on stream k, sits at a place >= A.thr[k].
+ *    The timeline run (sync-reuse) copies the strict run's thresholds (no
+ *    clocks of its own) and lowers them (phase_timeline_thresholds). The
+ *    clocks are freed once the thresholds are made.
  * 3. Conflicts by a sweep over the allocation order keeping, for stream k,
  *    the buffers allocated so far whose thr[k] is not reached yet: a buffer
  *    allocated on stream k conflicts exactly with that set (an earlier
@@ -22,6 +25,8 @@
  *    allocation order, at the bottom.
  * 4. Packers over the conflict lists; the smallest arena wins; compaction.
  *    Over the cap, the sweep packer alone (arena_sweep.h): no lists.
+ * 5. A timeline layout kept gets the syncs that order what it overlaps,
+ *    from each buffer's last event on each stream it has one on.
  */
 #include "opsched/arena.h"
 
@@ -666,7 +671,7 @@ static void work_free(arena_work *W) {
 }
 
 /* The result object and the clocks of the schedule's synchronisation. */
-static opsched_status phase_clocks(arena_work *W) {
+static opsched_status phase_clocks(arena_work *W, int clocks) {
   int32_t n = W->n, nb = W->nb, S = W->S;
   opsched_arena *A = W->A = opsched_alloc_array(1, sizeof *A);
   if (!A)
@@ -693,7 +698,7 @@ static opsched_status phase_clocks(arena_work *W) {
   W->h.n = n;
   W->h.S = S;
   W->h.stream = A->stream;
-  opsched_status st = opsched_hb_build(W->g, W->s, &W->h);
+  opsched_status st = opsched_hb_build(W->g, W->s, &W->h, clocks);
   if (st != OPSCHED_OK)
     return st;
   A->spos = W->h.spos;
@@ -734,17 +739,34 @@ static opsched_status buffer_sizes(arena_work *W) {
 /* Streams per block of the threshold tables: n x this many ints. */
 #define THR_BLOCK 32
 
+/* Buffer i's last events with its use by node u. */
+static void interval_extend(arena_work *W, int32_t i, int32_t u) {
+  if (W->h.seq[u] > W->lastseq[i])
+    W->lastseq[i] = W->h.seq[u];
+  if (W->ends[u] > W->lastend[i])
+    W->lastend[i] = W->ends[u];
+}
+
 /* One use (buffer i, node u, neither resident nor the owner's own) of the
  * buffer intervals: its last events; 0 when the use does not happen after
  * the allocation. */
 static int interval_use(arena_work *W, int32_t i, int32_t o, int32_t u) {
   if (W->A->asize[i] > 0 && !opsched_hb_before(&W->hv, o, u))
     return 0;
-  if (W->h.seq[u] > W->lastseq[i])
-    W->lastseq[i] = W->h.seq[u];
-  if (W->ends[u] > W->lastend[i])
-    W->lastend[i] = W->ends[u];
+  interval_extend(W, i, u);
   return 1;
+}
+
+/* t[d] = max(t[d], f[d]) for d < nk (<= THR_BLOCK): a whole block with a
+ * constant count, which the compiler vectorizes at -O2. */
+static void max_into(int32_t *restrict t, const int32_t *restrict f, int32_t nk) {
+  if (nk == THR_BLOCK) {
+    for (int32_t d = 0; d < THR_BLOCK; d++)
+      t[d] = f[d] > t[d] ? f[d] : t[d];
+    return;
+  }
+  for (int32_t d = 0; d < nk; d++)
+    t[d] = f[d] > t[d] ? f[d] : t[d];
 }
 
 /* Thresholds: thr[k] of a buffer is the latest first_after(e, k) over its
@@ -778,8 +800,11 @@ static opsched_status phase_thresholds(arena_work *W) {
         continue;
       int32_t *t = A->thr + (size_t)i * (size_t)S + (size_t)k0;
       int64_t at = so_off[A->stream[o]] + A->spos[o] - 1;
-      for (int32_t d = 0; d < nk; d++)
-        t[d] = A->forever[i] ? NEVER : F[(size_t)at * (size_t)B + (size_t)d];
+      if (A->forever[i])
+        for (int32_t d = 0; d < nk; d++)
+          t[d] = NEVER;
+      else
+        memcpy(t, F + (size_t)at * (size_t)B, sizeof *t * (size_t)nk);
     }
     for (int64_t e = 0; e < nuses; e++) {
       if (e + 2 * PF_AHEAD < nuses)
@@ -805,13 +830,8 @@ static opsched_status phase_thresholds(arena_work *W) {
       }
       if (A->forever[i])
         continue;
-      int32_t *t = A->thr + (size_t)i * (size_t)S + (size_t)k0;
       int64_t at = so_off[A->stream[u]] + A->spos[u] - 1;
-      for (int32_t d = 0; d < nk; d++) {
-        int32_t f = F[(size_t)at * (size_t)B + (size_t)d];
-        if (f > t[d])
-          t[d] = f;
-      }
+      max_into(A->thr + (size_t)i * (size_t)S + (size_t)k0, F + (size_t)at * (size_t)B, nk);
     }
   }
   opsched_free(F);
@@ -819,43 +839,105 @@ static opsched_status phase_thresholds(arena_work *W) {
   return OPSCHED_OK;
 }
 
+/* The thresholds of `strict`, a run over the same schedule and buffers
+ * (so the same clocks), and the buffer intervals from the uses, which that
+ * run checked: a second run builds no clocks (n x S) and no thresholds. */
+static void thresholds_from(arena_work *W, const opsched_arena *strict) {
+  opsched_arena *A = W->A;
+  memcpy(A->thr, strict->thr, sizeof *A->thr * (size_t)W->nb * (size_t)W->S);
+  const int32_t *use_buf = W->b->use_buf, *use_node = W->b->use_node;
+  for (int64_t e = 0; e < W->b->nuses; e++) {
+    int32_t i = use_buf[e], u = use_node[e], o = A->owner[i];
+    if (o >= 0 && u != o)
+      interval_extend(W, i, u);
+  }
+}
+
 /* Buffer intervals: sizes, last events and thresholds from every use
  * (OPSCHED_ERR_INVALID when a use does not happen after the allocation;
- * the uses are walked in phase_thresholds). */
-static opsched_status phase_buffer_intervals(arena_work *W) {
+ * the uses are walked in phase_thresholds), or from `strict`'s
+ * (thresholds_from). The clocks are not read past this phase: freed. */
+static opsched_status phase_buffer_intervals(arena_work *W, const opsched_arena *strict) {
   W->lastseq = opsched_alloc_array((size_t)W->nb, sizeof *W->lastseq);
   W->lastend = opsched_alloc_array((size_t)W->nb, sizeof *W->lastend);
   if (!W->lastseq || !W->lastend)
     return OPSCHED_ERR_NOMEM;
   opsched_status st = buffer_sizes(W);
-  return st != OPSCHED_OK ? st : phase_thresholds(W);
+  if (st == OPSCHED_OK && strict)
+    thresholds_from(W, strict);
+  else if (st == OPSCHED_OK)
+    st = phase_thresholds(W);
+  opsched_free(W->h.comp);
+  W->h.comp = W->hv.comp = NULL;
+  return st;
+}
+
+/* The first sequential position whose op starts at or after t (n if none),
+ * in an order by start. */
+static int32_t first_start_at(const int64_t *starts, const int32_t *order, int32_t n,
+                              int64_t t) {
+  int32_t lo = 0, hi = n;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (starts[order[mid]] >= t)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
 }
 
 /* Timeline reuse: a threshold may also be the first place on stream k
- * starting after the buffer's last event ends and placed after it in the
- * order (both grow along a stream). */
-static void phase_timeline_thresholds(arena_work *W) {
+ * whose op starts at or after the buffer's last event ends and comes after
+ * it in the sequential order. That order is by start (every schedule is
+ * sorted so, opsched_schedule_sort_order): both tests then hold from one
+ * cut of it on, the later of the first position starting at or after the
+ * last end and the one after the last event, and the place on stream k is
+ * the count of k's ops before the cut. The buffers by cut, one sweep of
+ * the order counting per stream: O(n + nb x S) (a binary search per buffer
+ * and stream was nb x S x log n). An order not by start keeps the strict
+ * thresholds (always safe); OPSCHED_ERR_NOMEM out of memory. */
+static opsched_status phase_timeline_thresholds(arena_work *W) {
   opsched_arena *A = W->A;
-  const hb_ctx *h = &W->h;
-  int32_t S = W->S;
-  for (int32_t i = 0; i < W->nb; i++) {
+  const int32_t *order = opsched_schedule_order(W->s);
+  const int64_t *so_off = W->h.so_off;
+  int32_t n = W->n, nb = W->nb, S = W->S;
+  for (int32_t p = 1; p < n; p++)
+    if (W->starts[order[p]] < W->starts[order[p - 1]])
+      return OPSCHED_OK;
+  int32_t *off = opsched_alloc_array((size_t)n + 2, sizeof *off); /* buffers by cut */
+  int32_t *ids = opsched_alloc_array_raw((size_t)nb + 1, sizeof *ids);
+  int32_t *cut = opsched_alloc_array_raw((size_t)nb + 1, sizeof *cut);
+  int32_t *cnt = opsched_alloc_array((size_t)S, sizeof *cnt); /* k's ops before the cut */
+  int err = !off || !ids || !cut || !cnt;
+  for (int32_t i = 0; !err && i < nb; i++) {
+    cut[i] = -1;
     if (A->owner[i] < 0 || A->forever[i])
       continue;
-    for (int32_t k = 0; k < S; k++) {
-      const int32_t *ops = h->so_ops + h->so_off[k];
-      int64_t lo = 0, hi = h->so_off[k + 1] - h->so_off[k], len = hi;
-      while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (W->starts[ops[mid]] >= W->lastend[i] && h->seq[ops[mid]] > W->lastseq[i])
-          hi = mid;
-        else
-          lo = mid + 1;
-      }
-      int32_t *t = &A->thr[(size_t)i * (size_t)S + (size_t)k];
-      if (lo < len && lo + 1 < *t)
-        *t = (int32_t)(lo + 1);
+    int32_t c = first_start_at(W->starts, order, n, W->lastend[i]);
+    cut[i] = c > W->lastseq[i] + 1 ? c : W->lastseq[i] + 1;
+    off[cut[i] + 1]++;
+  }
+  for (int32_t c = 0; !err && c <= n; c++)
+    off[c + 1] += off[c];
+  for (int32_t i = 0; !err && i < nb; i++)
+    if (cut[i] >= 0)
+      ids[off[cut[i]]++] = i; /* off[c] ends as the start of bucket c + 1 */
+  for (int32_t c = 0, p = 0, e = 0; !err && c <= n; c++) {
+    for (; p < c; p++)
+      cnt[A->stream[order[p]]]++;
+    for (; e < off[c]; e++) {
+      int32_t *t = A->thr + (size_t)ids[e] * (size_t)S;
+      for (int32_t k = 0; k < S; k++)
+        if (cnt[k] < so_off[k + 1] - so_off[k] && cnt[k] + 1 < t[k])
+          t[k] = cnt[k] + 1;
     }
   }
+  opsched_free(off);
+  opsched_free(ids);
+  opsched_free(cut);
+  opsched_free(cnt);
+  return err ? OPSCHED_ERR_NOMEM : OPSCHED_OK;
 }
 
 /* Arena buffers in allocation order: the local numbering, and the per
@@ -1813,10 +1895,13 @@ static void phase_improvement_rounds(arena_work *W) {
  * it on any result). `timeline`: buffer A may also share with a later B
  * when every event of A ends, on the estimated clock, no later than B's
  * allocating op starts and comes before it in the sequential order (the
- * syncs that make it safe are derived by the caller). */
+ * syncs that make it safe are derived by the caller). `strict`: the strict
+ * run's arena over the same g, s and b, whose thresholds this run starts
+ * from (NULL: computed). */
 static opsched_status arena_prepare(arena_work *W, const opsched_graph *g,
                                     const opsched_schedule *s, const opsched_buffers *b,
-                                    int64_t alignment, unsigned packers, int timeline) {
+                                    int64_t alignment, unsigned packers, int timeline,
+                                    const opsched_arena *strict) {
   memset(W, 0, sizeof *W);
   W->g = g, W->s = s, W->b = b, W->alignment = alignment, W->packers = packers;
   W->n = opsched_graph_num_nodes(g);
@@ -1834,11 +1919,11 @@ static opsched_status arena_prepare(arena_work *W, const opsched_graph *g,
   W->best = -1;
   W->winner = -1;
   W->bound = -1;
-  opsched_status st = phase_clocks(W);
+  opsched_status st = phase_clocks(W, strict == NULL);
   if (st == OPSCHED_OK)
-    st = phase_buffer_intervals(W);
+    st = phase_buffer_intervals(W, strict);
   if (st == OPSCHED_OK && timeline)
-    phase_timeline_thresholds(W);
+    st = phase_timeline_thresholds(W);
   if (st == OPSCHED_OK)
     st = phase_local_numbering(W);
   if (st == OPSCHED_OK)
@@ -1899,10 +1984,10 @@ static opsched_status arena_pack(arena_work *W, int keep, opsched_arena **out) {
 /* One packing run (arena_prepare, arena_pack). */
 static opsched_status arena_run(const opsched_graph *g, const opsched_schedule *s,
                                 const opsched_buffers *b, int64_t alignment,
-                                unsigned packers, int timeline, int keep,
-                                opsched_arena **out) {
+                                unsigned packers, int timeline, const opsched_arena *strict,
+                                int keep, opsched_arena **out) {
   arena_work W;
-  opsched_status st = arena_prepare(&W, g, s, b, alignment, packers, timeline);
+  opsched_status st = arena_prepare(&W, g, s, b, alignment, packers, timeline, strict);
   if (st != OPSCHED_OK) {
     work_free(&W);
     return st;
@@ -1917,31 +2002,76 @@ static int cmp_sync(const void *pa, const void *pb) {
   return (a[0] > b[0]) - (a[0] < b[0]);
 }
 
-/* Last event (allocation or use) of each buffer on each stream of T's
- * schedule, nb x S, -1 none; NULL when out of memory. */
-static int32_t *last_events(const opsched_arena *T, const opsched_buffers *b) {
+/* The last event (allocation or use) of each buffer on each stream it
+ * has one on: buffer i's in op[off[i] .. off[i + 1]), one per stream. Its
+ * events, not nb x S (most buffers have a few, on one or two streams). */
+typedef struct last_events {
+  int64_t *off;
+  int32_t *op;
+} last_events;
+
+static void last_events_free(last_events *E) {
+  opsched_free(E->off);
+  opsched_free(E->op);
+}
+
+/* E for T's schedule; OPSCHED_ERR_NOMEM when out of memory. */
+static opsched_status last_events_build(last_events *E, const opsched_arena *T,
+                                        const opsched_buffers *b) {
   int32_t S = T->S, nb = T->nbuf;
-  int32_t *last = opsched_alloc_array_raw((size_t)nb * (size_t)S + 1, sizeof *last);
-  if (!last)
-    return NULL;
-  for (size_t i = 0; i < (size_t)nb * (size_t)S; i++)
-    last[i] = -1;
-  for (int32_t i = 0; i < nb; i++) {
-    int32_t o = T->owner[i];
-    if (o >= 0)
-      last[(size_t)i * (size_t)S + (size_t)T->stream[o]] = o;
-  }
   int64_t nuses = opsched_buffers_num_uses(b);
+  E->off = opsched_alloc_array((size_t)nb + 2, sizeof *E->off);
+  E->op = opsched_alloc_array_raw((size_t)(nb + nuses) + 1, sizeof *E->op);
+  int32_t *stamp = opsched_alloc_array_raw((size_t)S, sizeof *stamp); /* buffer seen on k */
+  int64_t *at = opsched_alloc_array_raw((size_t)S, sizeof *at);       /* its entry on k */
+  if (!E->off || !E->op || !stamp || !at) {
+    opsched_free(stamp);
+    opsched_free(at);
+    return OPSCHED_ERR_NOMEM;
+  }
+  /* Every event by buffer (counting sort: allocation first, then the uses
+   * in their order), off[i + 1] advancing as buffer i's are filled. */
+  for (int32_t i = 0; i < nb; i++)
+    E->off[i + 2] = T->owner[i] >= 0;
   for (int64_t e = 0; e < nuses; e++) {
     int32_t i, u;
     opsched_buffers_use(b, e, &i, &u);
-    if (T->owner[i] < 0)
-      continue;
-    int32_t *l = &last[(size_t)i * (size_t)S + (size_t)T->stream[u]];
-    if (*l < 0 || T->spos[u] > T->spos[*l])
-      *l = u;
+    E->off[i + 2] += T->owner[i] >= 0;
   }
-  return last;
+  for (int32_t i = 0; i < nb; i++)
+    E->off[i + 2] += E->off[i + 1];
+  for (int32_t i = 0; i < nb; i++)
+    if (T->owner[i] >= 0)
+      E->op[E->off[i + 1]++] = T->owner[i];
+  for (int64_t e = 0; e < nuses; e++) {
+    int32_t i, u;
+    opsched_buffers_use(b, e, &i, &u);
+    if (T->owner[i] >= 0)
+      E->op[E->off[i + 1]++] = u;
+  }
+  /* Each buffer's latest per stream, compacted in place (entries only move
+   * down). */
+  for (int32_t k = 0; k < S; k++)
+    stamp[k] = -1;
+  int64_t w = 0, r = 0;
+  for (int32_t i = 0; i < nb; i++) {
+    int64_t end = E->off[i + 1];
+    E->off[i] = w;
+    for (; r < end; r++) {
+      int32_t u = E->op[r], k = T->stream[u];
+      if (stamp[k] != i) {
+        stamp[k] = i;
+        at[k] = w;
+        E->op[w++] = u;
+      } else if (T->spos[u] > T->spos[E->op[at[k]]]) {
+        E->op[at[k]] = u;
+      }
+    }
+  }
+  E->off[nb] = w;
+  opsched_free(stamp);
+  opsched_free(at);
+  return OPSCHED_OK;
 }
 
 /* A growing list of sync pairs (from, to). */
@@ -1952,12 +2082,11 @@ typedef struct sync_list {
 
 /* The syncs from buffer by's last event on every stream but vx's to op vx
  * (the stream's order covers vx's own). 0, or -1 when out of memory. */
-static int add_syncs_from(sync_list *L, const opsched_arena *T, const int32_t *last,
+static int add_syncs_from(sync_list *L, const opsched_arena *T, const last_events *last,
                           int32_t by, int32_t vx) {
-  int32_t S = T->S;
-  for (int32_t k = 0; k < S; k++) {
-    int32_t u = last[(size_t)by * (size_t)S + (size_t)k];
-    if (u < 0 || k == T->stream[vx])
+  for (int64_t j = last->off[by]; j < last->off[by + 1]; j++) {
+    int32_t u = last->op[j];
+    if (T->stream[u] == T->stream[vx])
       continue;
     if (L->used == L->cap) {
       int64_t cap = L->cap ? 2 * L->cap : 64;
@@ -2022,11 +2151,12 @@ static opsched_status keep_syncs(sync_list *L, opsched_arena *T) {
 static opsched_status derive_syncs(const opsched_arena *strict, opsched_arena *T,
                                    const opsched_buffers *b) {
   int32_t m = strict->m;
-  int32_t *last = last_events(T, b);
+  last_events last;
   sync_list L = {0};
-  opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!last)
+  opsched_status st = last_events_build(&last, T, b);
+  if (st != OPSCHED_OK)
     goto done;
+  st = OPSCHED_ERR_NOMEM;
   for (int32_t x = 0; x < m; x++) {
     int32_t bx = strict->ab[x], vx = T->owner[bx];
     int64_t ox = T->offset[bx], ex = ox + T->asize[bx];
@@ -2039,13 +2169,13 @@ static opsched_status derive_syncs(const opsched_arena *strict, opsched_arena *T
       int64_t oy = T->offset[by], ey = oy + T->asize[by];
       if (oy >= ex || ox >= ey)
         continue; /* disjoint in memory */
-      if (add_syncs_from(&L, T, last, by, vx) != 0)
+      if (add_syncs_from(&L, T, &last, by, vx) != 0)
         goto done;
     }
   }
   st = keep_syncs(&L, T);
 done:
-  opsched_free(last);
+  last_events_free(&last);
   opsched_free(L.pairs);
   return st;
 }
@@ -2060,13 +2190,14 @@ done:
 static opsched_status paint_syncs(const opsched_arena *strict, opsched_arena *T,
                                   const opsched_buffers *b) {
   int32_t m = strict->m;
-  int32_t *last = last_events(T, b);
+  last_events last;
+  opsched_status built = last_events_build(&last, T, b);
   int32_t *held = opsched_alloc_array_raw(2 * (size_t)m + 1, sizeof *held);
   sync_list L = {0};
   paint_map M;
   int init = paint_map_init(&M);
   opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!last || !held || init != 0)
+  if (built != OPSCHED_OK || !held || init != 0)
     goto done;
   for (int32_t x = 0; x < m; x++) {
     int32_t bx = strict->ab[x], vx = T->owner[bx];
@@ -2076,13 +2207,13 @@ static opsched_status paint_syncs(const opsched_arena *strict, opsched_arena *T,
       goto done;
     for (int32_t h = 0; h < nh; h++)
       if (!opsched_arena_may_share(strict, held[h], bx) &&
-          add_syncs_from(&L, T, last, held[h], vx) != 0)
+          add_syncs_from(&L, T, &last, held[h], vx) != 0)
         goto done;
   }
   st = keep_syncs(&L, T);
 done:
   paint_map_free(&M);
-  opsched_free(last);
+  last_events_free(&last);
   opsched_free(held);
   opsched_free(L.pairs);
   return st;
@@ -2152,7 +2283,7 @@ static opsched_status timeline_first(arena_work *W, const opsched_graph *g,
   int64_t bound = clique_bound(W);
   if (bound - bound / 100 <= W->A->aligned_lower_bound)
     return OPSCHED_OK;
-  opsched_status st = arena_run(g, s, b, W->alignment, W->packers, 1, 0, T);
+  opsched_status st = arena_run(g, s, b, W->alignment, W->packers, 1, W->A, 0, T);
   *wins = st == OPSCHED_OK && (*T)->size <= bound - bound / 100;
   return st;
 }
@@ -2196,7 +2327,7 @@ opsched_status opsched_arena_assign_within(const opsched_graph *g,
   opsched_arena *A = NULL, *T = NULL;
   arena_work W;
   int wins = 0;
-  opsched_status st = arena_prepare(&W, g, s, b, alignment, packers, 0);
+  opsched_status st = arena_prepare(&W, g, s, b, alignment, packers, 0, NULL);
   if (st == OPSCHED_OK && timeline)
     st = timeline_first(&W, g, s, b, &T, &wins);
   if (st != OPSCHED_OK) {
@@ -2236,7 +2367,8 @@ opsched_status opsched_arena_assign_within(const opsched_graph *g,
    * its sweep packer alone (O(m log m); on opsched-gen.py wide 1000-4000
    * on 16 streams it meets the peak, as the list packers do). */
   if (!T) /* else timeline_first ran it */
-    st = arena_run(g, s, b, alignment, packers | (capped ? OPSCHED_ARENA_SWEEP : 0), 1, 0, &T);
+    st = arena_run(g, s, b, alignment, packers | (capped ? OPSCHED_ARENA_SWEEP : 0), 1, A, 0,
+                   &T);
   int better = st == OPSCHED_OK && (T->size <= A->size - A->size / 100 ||
                                     (over && T->size < A->size));
   if (better)

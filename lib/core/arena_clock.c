@@ -35,28 +35,17 @@ void opsched_hb_free(hb_ctx *h) {
   opsched_free(h->so_ops);
 }
 
-opsched_status opsched_hb_build(const opsched_graph *g, const opsched_schedule *s,
-                               hb_ctx *h) {
+/* The streams' layout of s's order: seq, spos, so_off, so_ops (h->comp
+ * untouched). */
+static opsched_status build_order(const opsched_schedule *s, hb_ctx *h, int32_t *last) {
   int32_t n = h->n, S = h->S;
   const int32_t *order = opsched_schedule_order(s);
-  /* Not zero-filled but so_off: every op's entries are written before
-   * they are read (a stream's first op clears its row). */
-  h->spos = opsched_alloc_array_raw((size_t)n, sizeof *h->spos);
-  h->seq = opsched_alloc_array_raw((size_t)n, sizeof *h->seq);
-  h->comp = opsched_alloc_array_raw((size_t)n * (size_t)S, sizeof *h->comp);
-  h->so_off = opsched_alloc_array((size_t)S + 1, sizeof *h->so_off);
-  h->so_ops = opsched_alloc_array_raw((size_t)n, sizeof *h->so_ops);
-  int32_t *last = opsched_alloc_array_raw((size_t)S, sizeof *last);
-  opsched_status st = OPSCHED_ERR_NOMEM;
-  if (!h->spos || !h->seq || !h->comp || !h->so_off || !h->so_ops || !last)
-    goto done;
-  st = OPSCHED_ERR_INVALID;
   for (int32_t v = 0; v < n; v++)
     h->seq[v] = -1;
   for (int32_t i = 0; i < n; i++) {
     int32_t v = order[i];
     if (v < 0 || v >= n || h->seq[v] >= 0 || h->stream[v] < 0 || h->stream[v] >= S)
-      goto done;
+      return OPSCHED_ERR_INVALID;
     h->seq[v] = i;
     h->so_off[h->stream[v] + 1]++;
   }
@@ -66,19 +55,34 @@ opsched_status opsched_hb_build(const opsched_graph *g, const opsched_schedule *
   }
   for (int32_t i = 0; i < n; i++) {
     int32_t v = order[i], k = h->stream[v], prev = last[k];
+    h->spos[v] = prev >= 0 ? h->spos[prev] + 1 : 1;
+    h->so_ops[h->so_off[k] + h->spos[v] - 1] = v;
+    last[k] = v;
+  }
+  return OPSCHED_OK;
+}
+
+/* The completion clocks along s's order (build_order done, `last` S ints of
+ * scratch); OPSCHED_ERR_INVALID when a wait is on an op not launched
+ * before. */
+static opsched_status build_clocks(const opsched_schedule *s, hb_ctx *h, int32_t *last) {
+  int32_t n = h->n, S = h->S;
+  const int32_t *order = opsched_schedule_order(s);
+  for (int32_t k = 0; k < S; k++)
+    last[k] = -1;
+  for (int32_t i = 0; i < n; i++) {
+    int32_t v = order[i], k = h->stream[v], prev = last[k];
     int32_t *row = h->comp + (size_t)v * (size_t)S;
     if (prev >= 0)
       memcpy(row, h->comp + (size_t)prev * (size_t)S, sizeof *row * (size_t)S);
     else
       memset(row, 0, sizeof *row * (size_t)S);
-    h->spos[v] = prev >= 0 ? h->spos[prev] + 1 : 1;
-    h->so_ops[h->so_off[k] + h->spos[v] - 1] = v;
     int32_t nw;
     const int32_t *w = opsched_schedule_waits(s, v, &nw);
     for (int32_t a = 0; a < nw; a++) {
       int32_t u = w[a];
       if (u < 0 || u >= n || h->seq[u] >= i)
-        goto done; /* a wait on an op not launched before: no order */
+        return OPSCHED_ERR_INVALID; /* a wait on an op not launched before: no order */
       const int32_t *src = h->comp + (size_t)u * (size_t)S;
       for (int32_t q = 0; q < S; q++)
         if (src[q] > row[q])
@@ -87,7 +91,31 @@ opsched_status opsched_hb_build(const opsched_graph *g, const opsched_schedule *
     row[k] = h->spos[v];
     last[k] = v;
   }
+  return OPSCHED_OK;
+}
+
+opsched_status opsched_hb_build(const opsched_graph *g, const opsched_schedule *s,
+                                hb_ctx *h, int clocks) {
+  int32_t n = h->n, S = h->S;
+  /* Not zero-filled but so_off: every op's entries are written before
+   * they are read (a stream's first op clears its row). */
+  h->spos = opsched_alloc_array_raw((size_t)n, sizeof *h->spos);
+  h->seq = opsched_alloc_array_raw((size_t)n, sizeof *h->seq);
+  h->comp = clocks ? opsched_alloc_array_raw((size_t)n * (size_t)S, sizeof *h->comp) : NULL;
+  h->so_off = opsched_alloc_array((size_t)S + 1, sizeof *h->so_off);
+  h->so_ops = opsched_alloc_array_raw((size_t)n, sizeof *h->so_ops);
+  int32_t *last = opsched_alloc_array_raw((size_t)S, sizeof *last);
+  opsched_status st = OPSCHED_ERR_NOMEM;
+  if (!h->spos || !h->seq || (clocks && !h->comp) || !h->so_off || !h->so_ops || !last)
+    goto done;
+  st = build_order(s, h, last);
+  if (st != OPSCHED_OK || !clocks)
+    goto done;
+  st = build_clocks(s, h, last);
+  if (st != OPSCHED_OK)
+    goto done;
   /* Every dependency must be implied by the synchronisation. */
+  st = OPSCHED_ERR_INVALID;
   for (int32_t v = 0; v < n; v++) {
     int32_t np;
     const int32_t *pred = opsched_graph_preds(g, v, &np);

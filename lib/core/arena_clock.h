@@ -41,10 +41,13 @@ static inline int opsched_hb_before(const hb_ctx *h, int32_t a, int32_t b) {
  * a time would cost a binary search on stream k. */
 void opsched_hb_first_after_all(const hb_ctx *h, int32_t k, int32_t *out, int32_t stride,
                                 int32_t *cov);
-/* Fills h (n, S and stream set by the caller) from s's order and waits;
- * OPSCHED_ERR_INVALID when the waits do not imply every dependency of g. */
+/* Fills h (n, S and stream set by the caller) from s's order and, with
+ * `clocks`, its waits; OPSCHED_ERR_INVALID when the waits do not imply
+ * every dependency of g. Without `clocks` only the streams' layout (seq,
+ * spos, so_off, so_ops; comp NULL, g not read): for a run that reads the
+ * thresholds of another over the same schedule. */
 opsched_status opsched_hb_build(const opsched_graph *g, const opsched_schedule *s,
-                                hb_ctx *h);
+                                hb_ctx *h, int clocks);
 void opsched_hb_free(hb_ctx *h);
 
 #endif
