@@ -72,14 +72,39 @@ static void report_shapes(const opsched_block_plan *p, const uint8_t *cost_dynam
   }
 }
 
-/* The placement the IR carries: every op's opsched.start/end (and
- * opsched.stream, default 0) when all have them; otherwise the IR order on
- * one stream, back to back with the costs of the graph. Returns the number
- * of streams, or 0 when the attributes are inconsistent. */
+/* Stream ids a placement may carry: [0, PLACEMENT_STREAM_IDS). */
+enum { PLACEMENT_STREAM_IDS = 1000000 };
+
+/* The placement's stream ids renumbered 0, 1, ... in their order (`max`
+ * the largest): the clocks behind the arena and the waits are then as wide
+ * as the streams used, not as the largest id (ids 0 and 999999 were
+ * 1,000,000 clocks per op). Returns the streams used, -1 out of memory. */
+static int32_t dense_streams(int32_t *stream, int32_t n, int32_t max) {
+  int32_t *dense = calloc((size_t)max + 1, sizeof *dense);
+  if (!dense)
+    return -1;
+  for (int32_t v = 0; v < n; v++)
+    dense[stream[v]] = 1;
+  int32_t used = 0;
+  for (int32_t k = 0; k <= max; k++)
+    if (dense[k])
+      dense[k] = used++; /* only ids in use are read below */
+  for (int32_t v = 0; v < n; v++)
+    stream[v] = dense[stream[v]];
+  free(dense);
+  return used;
+}
+
+/* The IR's placement: every op's start, end and stream (ids renumbered,
+ * dense_streams), or, when some op lacks a start or end, the IR order on
+ * one stream. Returns the streams; 0 after an error emitted at the op (a
+ * stream id out of range, more streams than a schedule opens), -1 out of
+ * memory. */
 static int32_t read_placement(const opsched_block_plan *p, int64_t *start, int64_t *end,
                               int32_t *stream) {
   int all = 1;
-  int32_t streams = 1;
+  int32_t max = 0;
+  char msg[160];
   for (int32_t v = 0; v < p->n && all; v++) {
     MlirAttribute a = mlirOperationGetDiscardableAttributeByName(
         p->ops[v], mlirStringRefCreateFromCString(OPSCHED_ATTR_START));
@@ -96,11 +121,15 @@ static int32_t read_placement(const opsched_block_plan *p, int64_t *start, int64
     stream[v] = 0;
     if (!mlirAttributeIsNull(c)) {
       if (!mlirAttributeIsAInteger(c) || mlirIntegerAttrGetValueInt(c) < 0 ||
-          mlirIntegerAttrGetValueInt(c) >= 1000000)
+          mlirIntegerAttrGetValueInt(c) >= PLACEMENT_STREAM_IDS) {
+        snprintf(msg, sizeof msg, "opsched: %s must be an integer from 0 to %d",
+                 OPSCHED_ATTR_STREAM, PLACEMENT_STREAM_IDS - 1);
+        emit(p->ops[v], OPSCHED_SEVERITY_ERROR, msg);
         return 0;
+      }
       stream[v] = (int32_t)mlirIntegerAttrGetValueInt(c);
-      if (stream[v] + 1 > streams)
-        streams = stream[v] + 1;
+      if (stream[v] > max)
+        max = stream[v];
     }
   }
   if (!all) {
@@ -111,7 +140,15 @@ static int32_t read_placement(const opsched_block_plan *p, int64_t *start, int64
       end[v] = t;
       stream[v] = 0;
     }
-    streams = 1;
+    return 1;
+  }
+  int32_t streams = dense_streams(stream, p->n, max);
+  if (streams > OPSCHED_STREAMS_MAX) {
+    snprintf(msg, sizeof msg,
+             "opsched: the block's %s attributes name %d streams; a schedule has at most %d",
+             OPSCHED_ATTR_STREAM, streams, OPSCHED_STREAMS_MAX);
+    emit(p->ops[0], OPSCHED_SEVERITY_ERROR, msg);
+    return 0;
   }
   return streams;
 }
@@ -172,16 +209,21 @@ done:
   return st;
 }
 
-static opsched_status schedule_from_ir(opsched_block_plan *p) {
+/* The schedule the IR carries; *diagnosed is 1 when read_placement has
+ * emitted an error. */
+static opsched_status schedule_from_ir(opsched_block_plan *p, int *diagnosed) {
   int64_t *start = malloc(sizeof *start * (size_t)p->n);
   int64_t *end = malloc(sizeof *end * (size_t)p->n);
   int32_t *stream = malloc(sizeof *stream * (size_t)p->n);
   opsched_status st = OPSCHED_ERR_NOMEM;
+  *diagnosed = 0;
   if (start && end && stream) {
     int32_t streams = read_placement(p, start, end, stream);
-    st = streams == 0 ? OPSCHED_ERR_INVALID
-                      : opsched_schedule_from_placement(p->graph, p->bufs.buffers, start,
-                                                        end, stream, streams, &p->schedule);
+    *diagnosed = streams == 0;
+    st = streams == 0  ? OPSCHED_ERR_INVALID
+         : streams < 0 ? OPSCHED_ERR_NOMEM
+                       : opsched_schedule_from_placement(p->graph, p->bufs.buffers, start,
+                                                         end, stream, streams, &p->schedule);
   }
   free(start);
   free(end);
@@ -480,7 +522,10 @@ static int schedule_block(opsched_block_plan *p, const opsched_options *o,
                           opsched_status *arena_st, int *packed) {
   opsched_status st;
   if (source == OPSCHED_PLAN_PLACEMENT) {
-    st = schedule_from_ir(p);
+    int diagnosed;
+    st = schedule_from_ir(p, &diagnosed);
+    if (diagnosed)
+      return 1;
     if (st == OPSCHED_ERR_INVALID) {
       emit(p->ops[0], OPSCHED_SEVERITY_ERROR,
            "opsched: the block's opsched.start/end/stream attributes are not a valid "
