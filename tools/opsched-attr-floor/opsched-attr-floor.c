@@ -14,15 +14,20 @@
  * size with no IR and no plan around it (docs/benchmarks-scale.md,
  * round 20).
  *
- * Usage: opsched-attr-floor OPS [--no-threading]
+ * Usage: opsched-attr-floor OPS [--no-threading | --threads T]
  * (MLIR's uniquer takes locks and keeps a cache per thread when the
- * context is multi-threaded, as it is in opsched-opt and mlir-opt.) */
+ * context is multi-threaded, as it is in opsched-opt and mlir-opt.)
+ * --threads T: T threads make the same N ops at once on one context,
+ * each a contiguous share (the wall time of the whole, as a pass that
+ * wrote a block's attributes on several threads would see it: round 39,
+ * the reason the pass writes them on one). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/IR.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,15 +74,65 @@ static void make_op(MlirContext ctx, MlirType i64, const MlirIdentifier *id,
   mlirDictionaryAttrGet(ctx, NAMES, named);
 }
 
+/* One thread's share of the ops: [begin, end). */
+typedef struct share {
+  MlirContext ctx;
+  MlirType i64;
+  const MlirIdentifier *id;
+  MlirAttribute shared;
+  long long begin, end;
+} share;
+
+static void *make_share(void *arg) {
+  const share *s = arg;
+  for (long long i = s->begin; i < s->end; i++)
+    make_op(s->ctx, s->i64, s->id, s->shared, i);
+  return NULL;
+}
+
+enum { THREADS_MAX = 64 };
+
+/* Ops [0, ops) made by `threads` threads at once; 0, or -1 when a thread
+ * could not start. */
+static int make_all(MlirContext ctx, MlirType i64, const MlirIdentifier *id,
+                    MlirAttribute shared, long long ops, int threads) {
+  share work[THREADS_MAX];
+  pthread_t tid[THREADS_MAX];
+  int started = 0, rc = 0;
+  for (int t = 0; t < threads; t++)
+    work[t] = (share){ctx, i64, id, shared, ops * t / threads, ops * (t + 1) / threads};
+  if (threads == 1) {
+    make_share(&work[0]);
+    return 0;
+  }
+  for (; started < threads; started++)
+    if (pthread_create(&tid[started], NULL, make_share, &work[started]) != 0) {
+      rc = -1;
+      break;
+    }
+  for (int t = 0; t < started; t++)
+    pthread_join(tid[t], NULL);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   char *end = NULL;
   long long ops = argc >= 2 ? strtoll(argv[1], &end, 10) : 0;
-  int threading = 1;
-  if (argc == 3 && !strcmp(argv[2], "--no-threading"))
+  int threading = 1, threads = 1, usage = argc < 2 || !end || *end || ops <= 0 ||
+                                          ops > (1LL << 31);
+  if (argc == 3 && !strcmp(argv[2], "--no-threading")) {
     threading = 0;
-  if (argc < 2 || argc > 3 || !end || *end || ops <= 0 || ops > (1LL << 31) ||
-      (argc == 3 && threading)) {
-    fprintf(stderr, "usage: opsched-attr-floor OPS [--no-threading]\n");
+  } else if (argc == 4 && !strcmp(argv[2], "--threads")) {
+    char *tend = NULL;
+    long t = strtol(argv[3], &tend, 10);
+    usage |= !tend || *tend || t < 1 || t > THREADS_MAX;
+    threads = usage ? 1 : (int)t;
+  } else if (argc != 2) {
+    usage = 1;
+  }
+  if (usage) {
+    fprintf(stderr, "usage: opsched-attr-floor OPS [--no-threading | --threads T (1-%d)]\n",
+            THREADS_MAX);
     return 2;
   }
   MlirContext ctx = mlirContextCreateWithThreading(threading);
@@ -87,11 +142,14 @@ int main(int argc, char **argv) {
     id[k] = mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(names[k]));
   MlirAttribute shared = mlirIntegerAttrGet(i64, 3);
   double t0 = seconds();
-  for (long long i = 0; i < ops; i++)
-    make_op(ctx, i64, id, shared, i);
+  if (make_all(ctx, i64, id, shared, ops, threads) != 0) {
+    fprintf(stderr, "opsched-attr-floor: cannot start %d threads\n", threads);
+    mlirContextDestroy(ctx);
+    return 1;
+  }
   double t = seconds() - t0;
-  printf("ops %lld threading %d seconds %.3f ns/op %.0f\n", ops, threading, t,
-         t / (double)ops * 1e9);
+  printf("ops %lld threading %d threads %d seconds %.3f ns/op %.0f\n", ops, threading,
+         threads, t, t / (double)ops * 1e9);
   mlirContextDestroy(ctx);
   return 0;
 }
