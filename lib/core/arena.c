@@ -1331,21 +1331,28 @@ done:
  * floor, and the conflict count including the implicit forever pairs. */
 static opsched_status phase_floors(arena_work *W) {
   int32_t m = W->m;
-  /* floor_ is written here, best_off and keys before they are read. */
-  W->floor_ = opsched_alloc_array_raw((size_t)m, sizeof *W->floor_);
-  W->off = opsched_alloc_array((size_t)m, sizeof *W->off);
-  W->best_off = opsched_alloc_array_raw((size_t)m, sizeof *W->best_off);
-  W->perm = opsched_alloc_array((size_t)m, sizeof *W->perm);
-  W->keys = opsched_alloc_array_raw((size_t)m, sizeof *W->keys);
-  if (!W->floor_ || !W->off || !W->best_off || !W->perm || !W->keys)
-    return OPSCHED_ERR_NOMEM;
+  /* The list packers' arrays only when they may run: the sweep packer
+   * alone (capped) places by its own simulation, into the layout that
+   * becomes the best (arena_pack). floor_ is written here, best_off and
+   * keys before they are read. */
+  if (!W->capped) {
+    W->floor_ = opsched_alloc_array_raw((size_t)m, sizeof *W->floor_);
+    W->off = opsched_alloc_array((size_t)m, sizeof *W->off);
+    W->best_off = opsched_alloc_array_raw((size_t)m, sizeof *W->best_off);
+    W->perm = opsched_alloc_array((size_t)m, sizeof *W->perm);
+    W->keys = opsched_alloc_array_raw((size_t)m, sizeof *W->keys);
+    if (!W->floor_ || !W->off || !W->best_off || !W->perm || !W->keys)
+      return OPSCHED_ERR_NOMEM;
+  }
   int64_t fcount = 0;
   W->A->conflicts = W->pairs;
   for (int32_t x = 0; x < m; x++) {
-    W->floor_[x] = W->fsum;
+    if (W->floor_)
+      W->floor_[x] = W->fsum;
     W->A->conflicts += fcount; /* with every earlier forever buffer */
     if (W->fev[x]) {
-      W->off[x] = W->fsum;
+      if (W->off)
+        W->off[x] = W->fsum;
       W->fsum += W->asz[x];
       fcount++;
     }
@@ -1928,8 +1935,17 @@ static opsched_status arena_prepare(arena_work *W, const opsched_graph *g,
     st = phase_local_numbering(W);
   if (st == OPSCHED_OK)
     st = phase_lower_bounds(W);
+  /* Read no further (xlast keeps the last positions): freed before the
+   * sweep, which holds the run's largest arrays. */
+  opsched_free(W->lastseq);
+  opsched_free(W->lastend);
+  W->lastseq = NULL, W->lastend = NULL;
   if (st == OPSCHED_OK)
     st = phase_conflict_sweep(W);
+  if (W->capped) { /* the live bytes feed only the list packers' bounds */
+    opsched_free(W->diff);
+    W->diff = NULL;
+  }
   if (st == OPSCHED_OK)
     st = phase_floors(W);
   return st;
@@ -1951,7 +1967,8 @@ static opsched_status arena_pack(arena_work *W, int keep, opsched_arena **out) {
   opsched_status st = phase_sweep_packer(W);
   if (st == OPSCHED_OK && W->capped) {
     W->best = W->sweep_top;
-    memcpy(W->best_off, W->sw_off, sizeof *W->sw_off * (size_t)W->m);
+    W->best_off = W->sw_off; /* phase_floors made no best_off */
+    W->sw_off = NULL;
     W->A->winner = packer_names[OPSCHED_ARENA_SWEEP_BEST_FIT];
   } else if (st == OPSCHED_OK && W->m > 0) {
     st = phase_packers(W);

@@ -705,6 +705,12 @@ opsched_plan_result opsched_block_plan_build_timed(opsched_block_plan *p, MlirBl
   if (add_nodes(p, block, o, facts, notes, &index, &result_index))
     goto done;
   result = finish_graph(p, block, &index, &result_index, facts);
+  /* Nothing past the graph reads the two maps, nor (on a flat block) the
+   * summaries: freed before the schedule and the arena, which hold the
+   * plan's largest arrays. */
+  opsched_ptrmap_free(&result_index);
+  opsched_ptrmap_free(&index);
+  opsched_op_facts_release_flat(facts);
   if (result != OPSCHED_PLAN_OK)
     goto done;
   if (costs_nothing(p, source)) {

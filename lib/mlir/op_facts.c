@@ -119,6 +119,9 @@ struct opsched_op_facts {
   const void *last_op; /* the op name_entry was last asked of (each op is */
   name_memo last;      /* asked several questions in a row), its entry */
   opsched_work_memo *work; /* made on first use */
+  int building; /* summaries being built (summarize's depth) */
+  int nested;   /* a summary was made while another was built: some
+                   summaries are of ops below a planned block's own ops */
 };
 
 /* Makes room for `need` items of `size` bytes in *buf (capacity *cap). */
@@ -138,9 +141,8 @@ static int reserve(void **buf, int64_t *cap, int64_t need, size_t size) {
 
 opsched_op_facts *opsched_op_facts_new(void) { return calloc(1, sizeof(opsched_op_facts)); }
 
-void opsched_op_facts_free(opsched_op_facts *f) {
-  if (!f)
-    return;
+/* Frees the summaries and their maps, leaving them empty. */
+static void drop_summaries(opsched_op_facts *f) {
   opsched_free(f->ops.slots);
   opsched_free(f->captured.slots);
   opsched_free(f->effects.slots);
@@ -149,8 +151,28 @@ void opsched_op_facts_free(opsched_op_facts *f) {
   free(f->vals);
   free(f->kids);
   free(f->raw);
+  memset(&f->ops, 0, sizeof f->ops);
+  memset(&f->captured, 0, sizeof f->captured);
+  memset(&f->effects, 0, sizeof f->effects);
+  f->sums = NULL, f->nsums = f->capsums = 0;
+  f->fx = NULL, f->nfx = f->capfx = 0;
+  f->vals = NULL, f->nvals = f->capvals = 0;
+  f->kids = NULL, f->nkids = f->capkids = 0;
+  f->raw = NULL, f->nraw = f->capraw = 0;
+  f->next = 0;
+}
+
+void opsched_op_facts_free(opsched_op_facts *f) {
+  if (!f)
+    return;
+  drop_summaries(f);
   opsched_work_memo_free(f->work);
   free(f);
+}
+
+void opsched_op_facts_release_flat(opsched_op_facts *f) {
+  if (f && !f->nested && !f->building)
+    drop_summaries(f);
 }
 
 /* The memo entry of `op`'s name. */
@@ -439,9 +461,12 @@ static int64_t summarize(opsched_op_facts *f, MlirOperation op) {
   summary s;
   memset(&s, 0, sizeof s);
   int traits = op_traits(f, op);
+  f->nested |= f->building > 0;
+  f->building++;
   int err = push_kids(f, op) ||
             reserve((void **)&f->sums, &f->capsums, f->nsums + 1, sizeof *f->sums) ||
             merge_kids(f, op, base, &s, traits) || merge_effects(f, op, base, &s, traits);
+  f->building--;
   f->nkids = base;
   if (err)
     return -1;

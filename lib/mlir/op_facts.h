@@ -6,7 +6,8 @@
  * subtree. Walking the subtree for each question costs O(depth x ops) on
  * deep nests; here each region op's summary is built once, bottom-up, from
  * its own facts and its nested ops' summaries (docs/design.md, "Per-op
- * summaries"), and kept for the function's run. The answers are exactly
+ * summaries"), and kept for the function's run (or until
+ * opsched_op_facts_release_flat frees those no later block asks for). The answers are exactly
  * those of the walking queries they replace (queries.h, deps.h): same
  * effects in the same order, same flags.
  *
@@ -26,6 +27,14 @@ typedef struct opsched_op_facts opsched_op_facts;
 /* An empty cache; NULL when out of memory. */
 opsched_op_facts *opsched_op_facts_new(void);
 void opsched_op_facts_free(opsched_op_facts *f);
+
+/* Frees the region ops' summaries when every one made so far is of an op
+ * at a planned block's own level (none below: the blocks nested in those
+ * ops hold no region op, and no later block asks for one of them again, or
+ * asks for it once, rebuilt from its leaves). A large flat block's summaries
+ * are its largest cache: freed before its schedule and arena. `f`
+ * nullable. */
+void opsched_op_facts_release_flat(opsched_op_facts *f);
 
 /* As opsched_mlir_op_value_effects(op, out, cap). Returns -2 when out of
  * memory. */

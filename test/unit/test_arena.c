@@ -488,6 +488,8 @@ static void test_property(int blocks, int one_size) {
             continue;
           int ordered = checker_before(&k, reach, x, y) || checker_before(&k, reach, y, x);
           errors += opsched_arena_may_share(a, x, y) != ordered;
+          /* The sweep packer alone (a3) answers from the same thresholds. */
+          errors += opsched_arena_may_share(a3, x, y) != ordered;
           int64_t oy = opsched_arena_offset(a, y), sy = opsched_arena_aligned_size(a, y);
           int overlap = sz > 0 && sy > 0 && off < oy + sy && oy < off + sz;
           if (overlap) {
